@@ -1,0 +1,266 @@
+"""The input boundary: one place that turns a DataFrame into integer codes.
+
+Every public entry point of pgmpy-nml hands its data to :func:`encode_data`
+and its ``(variable, parents)`` queries to :meth:`EncodedData.family`. All
+input checks live here, so a mistake gets the same clear message wherever it
+is made, and the numerical kernels behind can trust what they are given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["EncodedData", "encode_data"]
+
+_MAX_LISTED = 5  # how many offending values or columns an error message lists
+
+
+def _listing(items, limit: int = _MAX_LISTED) -> str:
+    """``'a', 'b', 'c' and 2 more`` for error messages."""
+    items = list(items)
+    shown = ", ".join(repr(x) for x in items[:limit])
+    if len(items) > limit:
+        shown += f" and {len(items) - limit} more"
+    return shown
+
+
+@dataclass(frozen=True)
+class EncodedData:
+    """Discrete data as integer codes, with arities and state names.
+
+    Attributes
+    ----------
+    variables : tuple
+        Column names, in the order of the DataFrame.
+    codes : numpy.ndarray of int32, shape (n_variables, n_samples)
+        ``codes[i, t]`` is the position of row ``t``'s value of variable ``i`` in
+        ``state_names[variables[i]]``. Each variable's codes are contiguous.
+    arities : numpy.ndarray of int64, shape (n_variables,)
+        Number of states of each variable, declared-but-unobserved ones included.
+    state_names : dict
+        Variable -> list of its states (declared order, or sorted observed values).
+    """
+
+    variables: tuple
+    codes: np.ndarray
+    arities: np.ndarray
+    state_names: dict
+    index: dict = field(repr=False)
+
+    @property
+    def n_samples(self) -> int:
+        return int(self.codes.shape[1])
+
+    @property
+    def n_variables(self) -> int:
+        return int(self.codes.shape[0])
+
+    def configurations(self, idx: Iterable[int]) -> int:
+        """Number of joint configurations of the variables ``idx`` (exact, never overflows)."""
+        return math.prod(int(self.arities[i]) for i in idx)
+
+    def variable_index(self, variable: Hashable) -> int:
+        """Position of ``variable``; a clear ``ValueError`` for an unknown name."""
+        try:
+            return self.index[variable]
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"Unknown variable {variable!r}: the data has columns {_listing(self.variables)}."
+            ) from None
+
+    def family(self, variable: Hashable, parents) -> tuple[int, tuple[int, ...]]:
+        """Validate a ``(variable, parents)`` query and return positions.
+
+        Parents may be any iterable (pgmpy passes lists or tuples). The parent
+        positions come back sorted, so that every ordering of the same parent
+        set maps to one key.
+        """
+        child = self.variable_index(variable)
+        if parents is None:
+            parents = ()
+        elif isinstance(parents, (str, bytes)) or not isinstance(parents, Iterable):
+            raise TypeError(
+                f"parents of {variable!r} must be a list or tuple of variable names, "
+                f"got {parents!r}; write [{parents!r}] for a single parent."
+            )
+        parents = list(parents)
+        idx = [self.variable_index(p) for p in parents]
+        if child in idx:
+            raise ValueError(f"Variable {variable!r} is listed among its own parents {parents!r}.")
+        if len(set(idx)) != len(idx):
+            dup = sorted({repr(p) for p, i in zip(parents, idx, strict=True) if idx.count(i) > 1})
+            raise ValueError(
+                f"Parents of {variable!r} contain duplicates ({', '.join(dup)}): {parents!r}."
+            )
+        return child, tuple(sorted(idx))
+
+
+def _check_frame(data) -> None:
+    if not isinstance(data, pd.DataFrame):
+        hint = ""
+        if isinstance(data, np.ndarray):
+            hint = " Wrap the array first: pd.DataFrame(array, columns=[...names...])."
+        raise TypeError(
+            f"data must be a pandas DataFrame with one column per variable, "
+            f"got {type(data).__name__}.{hint}"
+        )
+    if data.shape[1] == 0:
+        raise ValueError("data has no columns: give one column per variable.")
+    if data.shape[0] == 0:
+        raise ValueError(
+            f"data has no rows (columns {_listing(data.columns)}): scores need at least one sample."
+        )
+    if not data.columns.is_unique:
+        dup = data.columns[data.columns.duplicated()].unique()
+        raise ValueError(f"data has duplicated column names: {_listing(dup)}.")
+    missing = data.isna().sum()
+    missing = missing[missing > 0]
+    if len(missing):
+        parts = [f"{col!r} ({n} row{'s' if n > 1 else ''})" for col, n in missing.items()]
+        raise ValueError(
+            "data has missing values in column(s) "
+            + ", ".join(parts)
+            + f" out of {len(data)} rows. pgmpy-nml needs complete data and never drops rows "
+            "silently: remove them (data.dropna()) or impute them first."
+        )
+
+
+def _check_discrete(name, column: pd.Series) -> None:
+    dtype = column.dtype
+    if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
+        return
+    if pd.api.types.is_integer_dtype(dtype):
+        return
+    if pd.api.types.is_float_dtype(dtype):
+        values = column.to_numpy(dtype=float)
+        fractional = values[values != np.round(values)]
+        if len(fractional) or not np.all(np.isfinite(values)):
+            example = fractional[:3] if len(fractional) else values[~np.isfinite(values)][:3]
+            raise ValueError(
+                f"Column {name!r} looks continuous (float values such as "
+                f"{', '.join(f'{v:g}' for v in example)}); the scores of pgmpy-nml are for "
+                "discrete data. Discretize it first, e.g. "
+                f"data[{name!r}] = pd.cut(data[{name!r}], bins=3, labels=False)."
+            )
+        return
+    if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
+        return
+    raise ValueError(
+        f"Column {name!r} has dtype {dtype}, which is not a discrete type; convert it to "
+        "integers, strings or a pandas Categorical first."
+    )
+
+
+def _observed_states(name, column: pd.Series) -> list:
+    values = column.unique()
+    if isinstance(values, pd.Categorical):
+        values = values.to_numpy()
+    try:
+        return sorted(values.tolist())
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in values})
+        raise ValueError(
+            f"Column {name!r} mixes value types ({', '.join(kinds)}), which cannot be ordered "
+            f"into states; convert it to one type, e.g. data[{name!r}].astype(str)."
+        ) from None
+
+
+def _declared_states(name, states) -> list:
+    if isinstance(states, (str, bytes)) or not isinstance(states, Iterable):
+        raise TypeError(f"state_names[{name!r}] must be a list of states, got {states!r}.")
+    states = list(states)
+    if not states:
+        raise ValueError(f"state_names[{name!r}] is empty: a variable needs at least one state.")
+    seen = pd.Index(states)
+    if not seen.is_unique:
+        raise ValueError(
+            f"state_names[{name!r}] lists a state twice: {_listing(seen[seen.duplicated()])}."
+        )
+    return states
+
+
+def _codes(name, column: pd.Series, states: list, declared: bool) -> np.ndarray:
+    codes = pd.Index(states).get_indexer(column.to_numpy())
+    if declared and (codes < 0).any():
+        bad = pd.unique(column.to_numpy()[codes < 0])
+        n_bad = int((codes < 0).sum())
+        raise ValueError(
+            f"Column {name!r} has values not in state_names[{name!r}] = {states!r}: "
+            f"{_listing(bad)} ({n_bad} row{'s' if n_bad > 1 else ''}). Add them to "
+            "state_names or fix the data (mind the type: 1 and '1' are different states)."
+        )
+    return codes
+
+
+def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
+    """Validate a DataFrame of discrete data and encode it as integer codes.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        One column per variable, one row per sample, no missing values. Columns
+        may hold integers, strings, booleans, categoricals, or floats whose values
+        are all whole numbers.
+    state_names : dict, optional
+        Variable -> list of its states. Declared states that never occur in the
+        data still count in the variable's arity (and so in every regret and
+        prior). Variables not listed get their sorted observed values, as in pgmpy.
+
+    Returns
+    -------
+    EncodedData
+
+    Raises
+    ------
+    TypeError
+        If ``data`` is not a DataFrame or ``state_names`` is not a mapping of lists.
+    ValueError
+        For empty data, missing values, continuous columns, unorderable mixed
+        columns, observed values absent from ``state_names``, or ``state_names``
+        entries for variables the data does not have.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> enc = encode_data(pd.DataFrame({"A": ["y", "n", "y"], "B": [0, 1, 1]}),
+    ...                   state_names={"B": [0, 1, 2]})
+    >>> enc.codes.tolist(), enc.arities.tolist()
+    ([[1, 0, 1], [0, 1, 1]], [2, 3])
+    """
+    _check_frame(data)
+    if state_names is None:
+        state_names = {}
+    if not isinstance(state_names, Mapping):
+        raise TypeError(
+            f"state_names must be a dict mapping variables to lists of states, "
+            f"got {type(state_names).__name__}."
+        )
+    unknown = [v for v in state_names if v not in data.columns]
+    if unknown:
+        raise ValueError(
+            f"state_names names variable(s) {_listing(unknown)} that are not columns of the "
+            f"data ({_listing(data.columns)})."
+        )
+    variables = tuple(data.columns)
+    codes = np.empty((len(variables), len(data)), dtype=np.int32)
+    names = {}
+    for i, name in enumerate(variables):
+        column = data[name]
+        _check_discrete(name, column)
+        declared = name in state_names
+        if declared:
+            states = _declared_states(name, state_names[name])
+        else:
+            states = _observed_states(name, column)
+        if len(states) > np.iinfo(np.int32).max:
+            raise ValueError(f"Variable {name!r} has {len(states)} states, more than supported.")
+        codes[i] = _codes(name, column, states, declared)
+        names[name] = states
+    arities = np.array([len(names[v]) for v in variables], dtype=np.int64)
+    index = {v: i for i, v in enumerate(variables)}
+    return EncodedData(variables, codes, arities, names, index)
