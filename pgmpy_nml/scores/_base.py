@@ -1,0 +1,120 @@
+"""The thin adapter between this package's scores and pgmpy's structure search.
+
+pgmpy 1.1 has two structure-search APIs side by side, and each checks the type
+of the score it is given: the legacy ``pgmpy.estimators`` searches want a
+``pgmpy.estimators.StructureScore``, the new ``pgmpy.causal_discovery`` ones a
+``pgmpy.structure_score.BaseStructureScore``. :class:`DiscreteScore` is both,
+so every score here works unchanged in either.
+"""
+
+from __future__ import annotations
+
+import warnings
+from functools import lru_cache
+
+import numpy as np
+from pgmpy.structure_score import BaseStructureScore
+
+from .._counting import family_table
+from .._data import encode_data
+
+with warnings.catch_warnings():
+    # Importing the legacy base class makes pgmpy announce its deprecation; our
+    # users asked for neither the legacy module nor the warning.
+    warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+    from pgmpy.estimators import StructureScore as _LegacyStructureScore
+
+__all__ = ["DiscreteScore"]
+
+_CACHE_SIZE = 1 << 17
+
+
+class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
+    """Base class of the decomposable scores of pgmpy-nml.
+
+    It validates and encodes the data once (see :func:`pgmpy_nml._data.encode_data`),
+    accepts parents as a list or a tuple in any order, caches local scores by
+    parent *set*, and counts each family with a compiled kernel. A subclass only
+    says how a family's count table becomes a local score, in
+    :meth:`_score_table`.
+
+    Parameters
+    ----------
+    data : pandas.DataFrame
+        Discrete data, one column per variable, no missing values.
+    state_names : dict, optional
+        Variable -> list of states. Declared states that never occur in the data
+        count in the variable's arity.
+    """
+
+    _tags = {
+        "name": None,
+        "supported_datatype": "discrete",
+        "default_for": None,
+        "is_parameteric": False,
+    }
+
+    def __init__(self, data, state_names=None):
+        # skbase's BaseObject.__init__ would chain into the legacy base's
+        # __init__(data); set up its flags directly instead.
+        self._init_flags(flag_attr_name="_tags")
+        self._init_flags(flag_attr_name="_config")
+        encoded = encode_data(data, state_names)
+        self.data = data
+        self.dtypes = None
+        self.variables = list(encoded.variables)
+        self.state_names = encoded.state_names
+        self._encoded = encoded
+        self._cached_local_score = lru_cache(maxsize=_CACHE_SIZE)(self._score_family)
+
+    @property
+    def n_samples(self) -> int:
+        """Number of rows of the data."""
+        return self._encoded.n_samples
+
+    def local_score(self, variable, parents=()) -> float:
+        """Local score of ``variable`` given ``parents`` (list or tuple, any order)."""
+        child, parent_idx = self._encoded.family(variable, parents)
+        return self._cached_local_score(child, parent_idx)
+
+    def _local_score(self, variable, parents) -> float:
+        child, parent_idx = self._encoded.family(variable, parents)
+        return self._score_family(child, parent_idx)
+
+    def _family_table(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
+        return family_table(self._encoded.codes, self._encoded.arities, child, parents)
+
+    def _score_family(self, child: int, parents: tuple[int, ...]) -> float:
+        table = self._family_table(child, parents)
+        return float(self._score_table(table, self._encoded.configurations(parents)))
+
+    def _score_table(self, table: np.ndarray, n_parent_configs: int) -> float:
+        """Local score from the family's counts over observed parent configurations.
+
+        ``table`` has shape ``(q_observed, r)``; ``n_parent_configs`` is the
+        number of *possible* parent configurations ``q`` (a Python int, exact).
+        """
+        raise NotImplementedError
+
+    def score(self, model) -> float:
+        """Total score of a model: the sum of its nodes' local scores.
+
+        Parameters
+        ----------
+        model : pgmpy DAG or DiscreteBayesianNetwork (or any networkx DiGraph)
+            Every node must be a column of the data.
+        """
+        unknown = [v for v in model.nodes() if v not in self._encoded.index]
+        if unknown:
+            raise ValueError(
+                f"The model has node(s) {unknown!r} that are not columns of the data "
+                f"({self.variables!r})."
+            )
+        total = sum(self.local_score(v, tuple(model.predecessors(v))) for v in model.nodes())
+        return float(total + self.structure_prior(model))
+
+    def __hash__(self):
+        return id(self)
+
+    def __eq__(self, other):
+        return self is other
