@@ -5,46 +5,91 @@ number of rows with parent configuration ``j`` and child state ``k``, over the
 *observed* parent configurations only (unobserved ones contribute nothing to
 any score here, and there may be 2**60 of them).
 
-The configuration id of ``S + v`` is ``id(S) * r_v + x_v``; while the number
-of configurations is small it indexes a lookup array directly (one compiled
-pass over the rows), otherwise ids are re-densified with a sort after each
-variable, so arbitrarily large products of arities never overflow.
+The configuration id of ``S + v`` is ``id(S) * r_v + x_v``; while a family's
+cells are few it indexes a full table directly (compiled passes over the
+rows), while its parent configurations are few it goes through a lookup
+array, and otherwise ids are re-densified with a sort whenever they would
+overflow, so arbitrarily large products of arities are handled exactly.
 """
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
-from scipy.special import xlogy
 
 __all__ = ["family_table", "sum_nlogn"]
 
-# A direct lookup array is used while the parent configurations number at most
-# this many per row of data (plus a constant), so its cost stays O(N).
-_DENSE_PER_ROW = 4
-_DENSE_MIN = 1 << 16
+# Families with at most this many cells per row of data (plus a constant) are
+# counted straight into a full (q, r) table; with more, parent configurations
+# are first re-densified through a lookup array, up to _LOOKUP_PER_ROW per row.
+_DIRECT_PER_ROW = 2
+_LOOKUP_PER_ROW = 4
+_MIN_CELLS = 1 << 16
+_SPLIT = 4  # independent sub-histograms, to break store-to-load dependencies
 
 
 @njit(cache=True, nogil=True)
-def _dense_table(codes, child, parents, strides, n_parent_configs, child_arity):
-    """Family table when the parent configurations fit a lookup array."""
+def _parent_keys(codes, arities, parents, scale):
+    """Mixed-radix key of each row's parent configuration, times ``scale``.
+
+    Computed one column at a time, which the compiler vectorizes.
+    """
     n = codes.shape[1]
-    lookup = np.full(n_parent_configs, -1, dtype=np.int64)
-    row_of = np.empty(n, dtype=np.int64)
+    keys = np.zeros(n, dtype=np.int64)
+    stride = scale
+    for a in range(parents.shape[0] - 1, -1, -1):
+        row = codes[parents[a]]
+        for t in range(n):
+            keys[t] += row[t] * stride
+        stride *= arities[parents[a]]
+    return keys
+
+
+@njit(cache=True, nogil=True)
+def _direct_table(codes, arities, parents, child, n_parent_configs, child_arity):
+    """Family table through a full (q, r) histogram, without its all-zero rows."""
+    child_codes = codes[child]
+    n_cells = n_parent_configs * child_arity
+    # independent sub-histograms break the store-to-load dependency of repeated cells
+    split = np.zeros((_SPLIT, n_cells), dtype=np.int64)
+    if parents.shape[0] == 0:
+        for t in range(child_codes.shape[0]):
+            split[t % _SPLIT, child_codes[t]] += 1
+    else:
+        keys = _parent_keys(codes, arities, parents, child_arity)
+        for t in range(keys.shape[0]):
+            split[t % _SPLIT, keys[t] + child_codes[t]] += 1
+    full = split[0]
+    for c in range(1, _SPLIT):
+        full += split[c]
+    full = full.reshape(n_parent_configs, child_arity)
+    observed = np.zeros(n_parent_configs, dtype=np.bool_)
+    for j in range(n_parent_configs):
+        for k in range(child_arity):
+            if full[j, k]:
+                observed[j] = True
+                break
+    return full[observed]
+
+
+@njit(cache=True, nogil=True)
+def _lookup_table(codes, arities, parents, child, n_parent_configs, child_arity):
+    """Family table over observed parent configurations via a lookup array."""
+    keys = _parent_keys(codes, arities, parents, 1)
+    lookup = np.zeros(n_parent_configs, dtype=np.int64)
+    for t in range(keys.shape[0]):
+        lookup[keys[t]] = 1
     n_obs = 0
-    for t in range(n):
-        key = 0
-        for a in range(parents.shape[0]):
-            key += codes[parents[a], t] * strides[a]
-        j = lookup[key]
-        if j < 0:
-            j = n_obs
-            lookup[key] = j
+    for key in range(n_parent_configs):
+        if lookup[key]:
+            lookup[key] = n_obs
             n_obs += 1
-        row_of[t] = j
     table = np.zeros((n_obs, child_arity), dtype=np.int64)
-    for t in range(n):
-        table[row_of[t], codes[child, t]] += 1
+    child_codes = codes[child]
+    for t in range(keys.shape[0]):
+        table[lookup[keys[t]], child_codes[t]] += 1
     return table
 
 
@@ -81,23 +126,28 @@ def family_table(codes: np.ndarray, arities: np.ndarray, child: int, parents) ->
     ndarray of int64, shape (n_observed_parent_configurations, r_child)
         Every row has a positive sum; with no parents there is one row.
     """
-    parents = np.asarray(parents, dtype=np.int64)
     r = int(arities[child])
     n = codes.shape[1]
-    q = 1
-    for p in parents:
-        q *= int(arities[p])
-    if q <= _DENSE_PER_ROW * n + _DENSE_MIN:
-        strides = np.ones(len(parents), dtype=np.int64)
-        for a in range(len(parents) - 2, -1, -1):
-            strides[a] = strides[a + 1] * arities[parents[a + 1]]
-        return _dense_table(codes, child, parents, strides, q, r)
+    q = math.prod(int(arities[p]) for p in parents)
+    if q <= _LOOKUP_PER_ROW * n + _MIN_CELLS:
+        parents = np.array(parents, dtype=np.int64)
+        if q * r <= _DIRECT_PER_ROW * n + _MIN_CELLS:
+            return _direct_table(codes, arities, parents, child, q, r)
+        return _lookup_table(codes, arities, parents, child, q, r)
     ids, n_obs = _dense_ids(codes, parents, arities)
     flat = np.bincount(ids * r + codes[child], minlength=n_obs * r)
     return flat.reshape(n_obs, r)
 
 
+@njit(cache=True, nogil=True)
+def _sum_nlogn(counts):
+    total = 0.0
+    for c in counts:
+        if c > 1:
+            total += c * math.log(c)
+    return total
+
+
 def sum_nlogn(counts) -> float:
     """``H = sum_c N_c log N_c`` over the cells of ``counts`` (``0 log 0 = 0``)."""
-    counts = np.asarray(counts, dtype=np.float64)
-    return float(xlogy(counts, counts).sum())
+    return float(_sum_nlogn(np.ravel(np.asarray(counts, dtype=np.int64))))
