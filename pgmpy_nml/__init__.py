@@ -2,11 +2,17 @@
 
 Scores (drop-in for both of pgmpy 1.1's structure-search APIs):
 :class:`FNML`, :class:`QNML`, :class:`MinBDeu`, :class:`MaxBDeu`, :class:`BDConstant`;
-:func:`bdeu_sensitivity` for BDeu's dependence on its prior; :mod:`pgmpy_nml.regret`
-for the multinomial NML normalizer.
+:func:`bdeu_sensitivity` for BDeu's dependence on its prior.
+Parameters: :class:`FSNMLEstimator` (factorized sequential NML), for
+``DiscreteBayesianNetwork.fit(data, estimator=...)``.
+Evaluation: :func:`log_loss`, :func:`n_parameters`, :func:`fsnml_code_length`.
+Numerics: :mod:`pgmpy_nml.regret` (the multinomial NML normalizer) and
+:mod:`pgmpy_nml.snml` (sequential NML and its regret bounds).
 """
 
-from . import regret
+from . import regret, snml
+from .estimators import FSNMLEstimator
+from .evaluate import fsnml_code_length, log_loss, n_parameters
 from .scores import FNML, QNML, BDConstant, MaxBDeu, MinBDeu, bdeu_sensitivity
 
 __version__ = "0.1.0.dev0"
@@ -15,9 +21,14 @@ __all__ = [
     "FNML",
     "QNML",
     "BDConstant",
+    "FSNMLEstimator",
     "MaxBDeu",
     "MinBDeu",
     "__version__",
     "bdeu_sensitivity",
+    "fsnml_code_length",
+    "log_loss",
+    "n_parameters",
     "regret",
+    "snml",
 ]

@@ -19,7 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["family_table", "sum_nlogn"]
+__all__ = ["dense_ids", "family_table", "full_family_table", "sum_nlogn"]
 
 # Families with at most this many cells per row of data (plus a constant) are
 # counted straight into a full (q, r) table; with more, parent configurations
@@ -48,8 +48,8 @@ def _parent_keys(codes, arities, parents, scale):
 
 
 @njit(cache=True, nogil=True)
-def _direct_table(codes, arities, parents, child, n_parent_configs, child_arity):
-    """Family table through a full (q, r) histogram, without its all-zero rows."""
+def _full_table(codes, arities, parents, child, n_parent_configs, child_arity):
+    """Counts over ALL parent configurations, in mixed-radix order (first parent slowest)."""
     child_codes = codes[child]
     n_cells = n_parent_configs * child_arity
     # independent sub-histograms break the store-to-load dependency of repeated cells
@@ -64,7 +64,13 @@ def _direct_table(codes, arities, parents, child, n_parent_configs, child_arity)
     full = split[0]
     for c in range(1, _SPLIT):
         full += split[c]
-    full = full.reshape(n_parent_configs, child_arity)
+    return full.reshape(n_parent_configs, child_arity)
+
+
+@njit(cache=True, nogil=True)
+def _direct_table(codes, arities, parents, child, n_parent_configs, child_arity):
+    """Family table through a full (q, r) histogram, without its all-zero rows."""
+    full = _full_table(codes, arities, parents, child, n_parent_configs, child_arity)
     observed = np.zeros(n_parent_configs, dtype=np.bool_)
     for j in range(n_parent_configs):
         for k in range(child_arity):
@@ -93,7 +99,7 @@ def _lookup_table(codes, arities, parents, child, n_parent_configs, child_arity)
     return table
 
 
-def _dense_ids(codes: np.ndarray, idx, arities) -> tuple[np.ndarray, int]:
+def dense_ids(codes: np.ndarray, idx, arities) -> tuple[np.ndarray, int]:
     """Re-densified joint configuration ids of the variables ``idx`` (sort based)."""
     ids = np.zeros(codes.shape[1], dtype=np.int64)
     n_ids = 1
@@ -134,7 +140,7 @@ def family_table(codes: np.ndarray, arities: np.ndarray, child: int, parents) ->
         if q * r <= _DIRECT_PER_ROW * n + _MIN_CELLS:
             return _direct_table(codes, arities, parents, child, q, r)
         return _lookup_table(codes, arities, parents, child, q, r)
-    ids, n_obs = _dense_ids(codes, parents, arities)
+    ids, n_obs = dense_ids(codes, parents, arities)
     flat = np.bincount(ids * r + codes[child], minlength=n_obs * r)
     return flat.reshape(n_obs, r)
 
@@ -146,6 +152,22 @@ def _sum_nlogn(counts):
         if c > 1:
             total += c * math.log(c)
     return total
+
+
+def full_family_table(codes: np.ndarray, arities: np.ndarray, child: int, parents) -> np.ndarray:
+    """Counts ``N_jk`` over *all* parent configurations, for conditional probability tables.
+
+    Rows follow pgmpy's ``TabularCPD`` column order: the configurations of
+    ``parents`` in mixed radix, the first parent varying slowest.
+
+    Returns
+    -------
+    ndarray of int64, shape (q, r_child)
+    """
+    r = int(arities[child])
+    q = math.prod(int(arities[p]) for p in parents)
+    parents = np.array(parents, dtype=np.int64)
+    return _full_table(codes, arities, parents, child, q, r)
 
 
 def sum_nlogn(counts) -> float:
