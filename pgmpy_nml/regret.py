@@ -22,11 +22,12 @@ meant to be called directly from other compiled code (they do no validation).
 from __future__ import annotations
 
 import math
-import numbers
 
 import numba
 import numpy as np
 from scipy.special import gammaln
+
+from ._validate import as_integer
 
 __all__ = ["log_regret", "log_regret_szpankowski", "regret"]
 
@@ -185,56 +186,19 @@ def _log_regret_many(K, ns):  # pragma: no cover - compiled
 # --------------------------------------------------------------------------------------
 def _as_K(K) -> float:
     """Validate K (a scalar integer >= 1) and return it as float64."""
-    if isinstance(K, np.ndarray) and K.ndim == 0:
-        K = K.item()
-    if isinstance(K, (bool, np.bool_)):
-        raise TypeError(f"K must be an integer >= 1, got the boolean {K!r}")
-    if isinstance(K, numbers.Integral):
-        K = int(K)
-        if K < 1:
-            raise ValueError(f"K must be an integer >= 1 (number of categories), got {K}")
-        Kf = float(K) if K.bit_length() <= 1020 else math.inf
-        if Kf > K_MAX:
-            raise ValueError(
-                f"K must be at most {K_MAX:g} (float64 range), got an integer of about "
-                f"2**{K.bit_length()}"
-            )
-        return Kf
-    if isinstance(K, numbers.Real):
-        Kf = float(K)
-        if math.isnan(Kf):
-            raise ValueError("K must be an integer >= 1, got NaN")
-        if math.isinf(Kf):
-            raise ValueError(f"K must be a finite integer >= 1, got {Kf}")
-        if Kf != math.floor(Kf):
-            raise ValueError(f"K must be an integer >= 1, got the non-integral value {Kf!r}")
-        if Kf < 1.0:
-            raise ValueError(f"K must be an integer >= 1 (number of categories), got {Kf!r}")
-        if Kf > K_MAX:
-            raise ValueError(f"K must be at most {K_MAX:g} (float64 range), got {Kf:.3e}")
-        return Kf
-    raise TypeError(f"K must be a scalar integer >= 1, got an object of type {type(K).__name__}")
+    K = as_integer(K, "K", 1, what=" (number of categories)")
+    Kf = float(K) if K.bit_length() <= 1020 else math.inf
+    if Kf > K_MAX:
+        raise ValueError(
+            f"K must be at most {K_MAX:g} (float64 range), got an integer of about "
+            f"2**{K.bit_length()}"
+        )
+    return Kf
 
 
 def _check_n_scalar(n) -> int:
     """Validate a scalar sample size and return it as a Python int."""
-    if isinstance(n, (bool, np.bool_)):
-        raise TypeError(f"n must be a non-negative integer, got the boolean {n!r}")
-    if isinstance(n, numbers.Integral):
-        n = int(n)
-    elif isinstance(n, numbers.Real):
-        nf = float(n)
-        if math.isnan(nf):
-            raise ValueError("n must be a non-negative integer, got NaN")
-        if math.isinf(nf) or nf != math.floor(nf):
-            raise ValueError(f"n must be a non-negative integer, got the non-integral value {nf!r}")
-        n = int(nf)
-    else:
-        raise TypeError(
-            f"n must be a non-negative integer, got an object of type {type(n).__name__}"
-        )
-    if n < 0:
-        raise ValueError(f"n must be a non-negative integer (sample size), got {n}")
+    n = as_integer(n, "n", 0, what=" (sample size)")
     if n > N_MAX:
         raise ValueError(f"n must be at most 2**53, got {n}")
     return n

@@ -61,6 +61,8 @@ import numbers
 import numpy as np
 from numba import njit
 
+from ._validate import as_integer
+
 __all__ = [
     "fsnml_code_length_grouped",
     "fsnml_parameters",
@@ -246,28 +248,6 @@ def _gt_table(c_max: int) -> np.ndarray:
 # --------------------------------------------------------------------------------------
 # Validation helpers
 # --------------------------------------------------------------------------------------
-def _check_int(value, name: str, minimum: int) -> int:
-    """A scalar integer ``>= minimum`` (integral floats accepted) as a Python int."""
-    if isinstance(value, np.ndarray) and value.ndim == 0:
-        value = value.item()
-    if isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be an integer >= {minimum}, got the boolean {value!r}")
-    if isinstance(value, numbers.Integral):
-        value = int(value)
-    elif isinstance(value, numbers.Real):
-        vf = float(value)
-        if not math.isfinite(vf) or vf != math.floor(vf):
-            raise ValueError(f"{name} must be an integer >= {minimum}, got {vf!r}")
-        value = int(vf)
-    else:
-        raise TypeError(
-            f"{name} must be an integer >= {minimum}, got an object of type {type(value).__name__}"
-        )
-    if value < minimum:
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}")
-    return value
-
-
 def _check_real(value, name: str) -> float:
     """A finite real ``>= 0`` as a float."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
@@ -321,7 +301,7 @@ def _as_counts(counts) -> np.ndarray:
     if kind == "O":
         try:
             arr = np.array(
-                [_check_int(v, "each count", 0) for v in arr.ravel()], dtype=np.float64
+                [as_integer(v, "each count", 0) for v in arr.ravel()], dtype=np.float64
             ).reshape(arr.shape)
         except (TypeError, ValueError) as exc:
             raise type(exc)(f"invalid entry in counts: {exc}") from exc
@@ -371,7 +351,7 @@ def _as_sequence(sequence, K: int) -> np.ndarray:
         vals = []
         for t, v in enumerate(arr):
             try:
-                v = _check_int(v, "each value", 0)
+                v = as_integer(v, "each value", 0)
             except (TypeError, ValueError) as exc:
                 raise type(exc)(f"invalid value at position {t} of sequence: {exc}") from None
             if v >= K:
@@ -566,7 +546,7 @@ def snml_regret(sequence, K):
     >>> round(snml_regret([0, 1, 0, 1], 2), 6), round(snml_regret([0, 0, 1, 1], 2), 6)
     (1.211755, 1.180006)
     """
-    K = _check_int(K, "K", 1)
+    K = as_integer(K, "K", 1)
     return _run(_as_sequence(sequence, K), None, K)[0]
 
 
@@ -618,7 +598,7 @@ def snml_code_length(sequence, K):
     >>> math.isclose(snml_code_length([0, 1, 1], 2), math.log(20))
     True
     """
-    K = _check_int(K, "K", 1)
+    K = as_integer(K, "K", 1)
     regret, ml_code_length = _run(_as_sequence(sequence, K), None, K)
     return regret + ml_code_length
 
@@ -673,7 +653,7 @@ def fsnml_code_length_grouped(groups, sequence, K):
     >>> math.isclose(total, snml_code_length([0, 1, 0], 2) + snml_code_length([1, 1], 2))
     True
     """
-    K = _check_int(K, "K", 1)
+    K = as_integer(K, "K", 1)
     seq = _as_sequence(sequence, K)
     try:
         grp = np.asarray(groups)
@@ -816,7 +796,7 @@ def snml_regret_bound(N, K, relaxed=False):
     >>> snml_regret_bound([0, 10.5], 4)
     array([0.        , 4.01111447])
     """
-    K = _check_int(K, "K", 1)
+    K = as_integer(K, "K", 1)
     if not isinstance(relaxed, (bool, np.bool_)):
         raise TypeError(f"relaxed must be a bool, got {relaxed!r}")
     scalar = np.ndim(N) == 0
@@ -936,7 +916,7 @@ def _int_list(values, name: str) -> list[int]:
         if np.ndim(v) != 0:
             raise ValueError(f"{name} must be one-dimensional, entry {i} is {v!r}")
         try:
-            out.append(_check_int(v, f"{name}[{i}]", 1))
+            out.append(as_integer(v, f"{name}[{i}]", 1))
         except (TypeError, ValueError) as exc:
             raise type(exc)(str(exc)) from None
     return out
