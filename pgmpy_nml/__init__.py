@@ -14,6 +14,7 @@ from . import regret, snml
 from .estimators import FSNMLEstimator
 from .evaluate import fsnml_code_length, log_loss, n_parameters
 from .scores import FNML, QNML, BDConstant, MaxBDeu, MinBDeu, bdeu_sensitivity
+from .search import ExactSearch, ExactSearchMemoryError, learn_exact
 
 __version__ = "0.1.0.dev0"
 
@@ -21,12 +22,15 @@ __all__ = [
     "FNML",
     "QNML",
     "BDConstant",
+    "ExactSearch",
+    "ExactSearchMemoryError",
     "FSNMLEstimator",
     "MaxBDeu",
     "MinBDeu",
     "__version__",
     "bdeu_sensitivity",
     "fsnml_code_length",
+    "learn_exact",
     "log_loss",
     "n_parameters",
     "regret",

@@ -1,0 +1,270 @@
+"""Exact structure search against exhaustive and brute-force references."""
+
+import itertools
+import warnings
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from pgmpy.base import DAG
+from pgmpy.causal_discovery import ExpertKnowledge
+from pgmpy.causal_discovery import HillClimbSearch as NewHillClimb
+from pgmpy.inference import VariableElimination
+from pgmpy.structure_score import AIC, BIC, K2, BDeu, LogLikelihood
+
+from pgmpy_nml import (
+    FNML,
+    QNML,
+    BDConstant,
+    ExactSearch,
+    ExactSearchMemoryError,
+    FSNMLEstimator,
+    MaxBDeu,
+    MinBDeu,
+    learn_exact,
+)
+from pgmpy_nml.datasets import sample_network
+from pgmpy_nml.search import _kernels
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", FutureWarning)
+    from pgmpy.estimators import BDeu as LegacyBDeu
+    from pgmpy.estimators import ExhaustiveSearch
+
+
+def random_data(n, m, seed):
+    rng = np.random.default_rng(seed)
+    arities = rng.integers(2, 4, m)
+    cols = {}
+    for i in range(m):
+        x = rng.integers(0, arities[i], n)
+        if i:
+            parent = cols[f"V{rng.integers(0, i)}"]
+            x = np.where(rng.random(n) < 0.6, parent % arities[i], x)
+        cols[f"V{i}"] = x
+    return pd.DataFrame(cols)
+
+
+SCORES = {
+    "fnml": FNML,
+    "qnml": QNML,
+    "bd1/2": lambda d: BDConstant(d, alpha=0.5),
+    "pgmpy-bdeu": lambda d: BDeu(d, equivalent_sample_size=2.0),
+    "legacy-bdeu": lambda d: LegacyBDeu(d, equivalent_sample_size=2.0),
+    "pgmpy-k2": K2,
+    "pgmpy-bic": BIC,
+    "pgmpy-aic": AIC,
+    "pgmpy-ll": LogLikelihood,
+    "min-bdeu (generic path)": MinBDeu,
+    "max-bdeu (generic path)": MaxBDeu,
+}
+
+
+def fit(score, **kwargs):
+    return ExactSearch(score, show_progress=False, **kwargs).fit()
+
+
+@pytest.mark.parametrize("name", SCORES)
+@pytest.mark.parametrize(("m", "seed"), [(3, 0), (4, 1)])
+def test_same_optimum_as_pgmpy_exhaustive_search(name, m, seed):
+    if name == "legacy-bdeu" and m > 3:
+        pytest.skip("pgmpy's legacy scores take 2 ms a call: 3 variables are enough")
+    data = random_data(60, m, seed)
+    score = SCORES[name](data)
+    result = fit(score)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # pgmpy's enumeration of every DAG (its estimate() takes legacy scores only)
+        exhaustive = ExhaustiveSearch(data, scoring_method=LegacyBDeu(data), use_cache=False)
+        best = max(score.score(dag) for dag in exhaustive.all_dags())
+    assert result.score_ == pytest.approx(best, rel=1e-10, abs=1e-9)
+    assert score.score(result.dag_) == pytest.approx(result.score_, rel=1e-10, abs=1e-9)
+
+
+def brute_force_over_orders(score, variables, max_parents=None):
+    """max over all orders of the sum of the best parent sets among predecessors."""
+    limit = len(variables) - 1 if max_parents is None else max_parents
+    best = {}
+    for v in variables:
+        others = [u for u in variables if u != v]
+        for k in range(len(others) + 1):
+            for allowed in itertools.combinations(others, k):
+                best[v, frozenset(allowed)] = max(
+                    score.local_score(v, tuple(p))
+                    for j in range(min(k, limit) + 1)
+                    for p in itertools.combinations(allowed, j)
+                )
+    return max(
+        sum(best[v, frozenset(order[:i])] for i, v in enumerate(order))
+        for order in itertools.permutations(variables)
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "m", "seed", "max_parents"),
+    [("fnml", 6, 2, None), ("qnml", 6, 3, None), ("pgmpy-bdeu", 6, 4, 2), ("fnml", 7, 5, 2)],
+)
+def test_same_optimum_as_brute_force_over_orders(name, m, seed, max_parents):
+    data = random_data(300, m, seed)
+    score = SCORES[name](data)
+    result = fit(score, max_parents=max_parents)
+    expected = brute_force_over_orders(score, list(data.columns), max_parents)
+    assert result.score_ == pytest.approx(expected, rel=1e-11)
+    assert score.score(result.dag_) == pytest.approx(result.score_, rel=1e-11)
+    if max_parents is not None:
+        assert max(dict(result.dag_.in_degree()).values()) <= max_parents
+
+
+@pytest.mark.parametrize("name", ["fnml", "qnml", "pgmpy-bic"])
+def test_never_below_hill_climbing(name):
+    _, data = sample_network("child", 500, seed=0)
+    data = data.iloc[:, :12]
+    score = SCORES[name](data)
+    exact = fit(score)
+    hc = NewHillClimb(scoring_method=score, return_type="dag", show_progress=False).fit(data)
+    assert exact.score_ >= score.score(hc.causal_graph_) - 1e-9
+    assert score.score(exact.dag_) == pytest.approx(exact.score_, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("network", "n"), [("earthquake", 20000), ("survey", 20000), ("cancer", 50000)]
+)
+def test_recovers_known_networks(network, n):
+    model, data = sample_network(network, n, seed=7)
+    learned = fit(QNML(data)).dag_
+    # qNML is score equivalent: the optimum is a Markov equivalence class
+    assert set(learned.to_pdag().edges()) == set(DAG(model.edges()).to_pdag().edges())
+
+
+def test_constraints_are_respected():
+    data = random_data(400, 6, 8)
+    free = fit(FNML(data)).dag_
+    edge = next(iter(free.edges()))
+    required = ("V5", "V0") if not free.has_edge("V5", "V0") else ("V4", "V1")
+    knowledge = ExpertKnowledge(required_edges=[required], forbidden_edges=[edge])
+    constrained = fit(FNML(data), expert_knowledge=knowledge)
+    assert constrained.dag_.has_edge(*required) and not constrained.dag_.has_edge(*edge)
+    assert constrained.score_ <= fit(FNML(data)).score_ + 1e-9
+    tiers = ExpertKnowledge(temporal_order=[["V3", "V4", "V5"], ["V0", "V1", "V2"]])
+    tiered = fit(FNML(data), expert_knowledge=tiers).dag_
+    late = {"V0", "V1", "V2"}
+    assert not any(u in late and v not in late for u, v in tiered.edges())
+    space = ExpertKnowledge(search_space=[("V0", "V1"), ("V1", "V2"), ("V0", "V2")])
+    assert set(fit(FNML(data), expert_knowledge=space).dag_.edges()) <= set(space.search_space)
+    with pytest.raises(ValueError, match="No DAG satisfies the constraints"):
+        fit(
+            FNML(data),
+            expert_knowledge=ExpertKnowledge(required_edges=[("V0", "V1"), ("V1", "V0")]),
+        )
+    with pytest.raises(ValueError, match="both required and forbidden"):
+        fit(
+            FNML(data),
+            expert_knowledge=ExpertKnowledge(
+                required_edges=[("V0", "V1")], forbidden_edges=[("V0", "V1")]
+            ),
+        )
+    with pytest.raises(ValueError, match="'Q', which is not a variable"):
+        fit(FNML(data), expert_knowledge=ExpertKnowledge(required_edges=[("Q", "V1")]))
+
+
+def test_parent_limit_and_constraints_with_the_generic_path():
+    data = random_data(200, 5, 9)
+    result = fit(
+        MaxBDeu(data),
+        max_parents=1,
+        expert_knowledge=ExpertKnowledge(forbidden_edges=[("V0", "V1")]),
+    )
+    assert max(dict(result.dag_.in_degree()).values()) <= 1
+    assert not result.dag_.has_edge("V0", "V1")
+    assert MaxBDeu(data).score(result.dag_) == pytest.approx(result.score_, rel=1e-12)
+
+
+def test_deterministic_and_thread_count_independent():
+    data = random_data(500, 9, 10)
+    runs = [ExactSearch("fnml", n_jobs=j, show_progress=False).fit(data) for j in (1, 2, 2)]
+    assert all(sorted(r.dag_.edges()) == sorted(runs[0].dag_.edges()) for r in runs)
+    assert all(r.score_ == runs[0].score_ for r in runs)
+
+
+def test_parameters_and_inference_on_the_result():
+    _, data = sample_network("cancer", 5000, seed=11)
+    search = ExactSearch("fnml", parameter_estimator=FSNMLEstimator(), show_progress=False).fit(
+        data
+    )
+    fitted = search.model_
+    assert fitted.check_model() and set(fitted.nodes()) == set(data.columns)
+    posterior = VariableElimination(fitted).query(["Cancer"], evidence={"Smoker": "True"})
+    assert posterior.values.sum() == pytest.approx(1.0)
+    assert set(search.timings_) == {
+        "subset statistics",
+        "local scores",
+        "best parent sets",
+        "best sinks",
+    }
+    one_call = learn_exact(data, "fnml", show_progress=False)
+    assert sorted(one_call.edges()) == sorted(search.dag_.edges())
+
+
+def test_memory_is_estimated_and_refused_before_allocating():
+    data = random_data(50, 8, 12)
+    with pytest.raises(
+        ExactSearchMemoryError,
+        match=r"8 variables needs about .* more than the limit of .*7 variables: about",
+    ):
+        ExactSearch("fnml", max_memory=10_000, show_progress=False).fit(data)
+    ok = ExactSearch("fnml", show_progress=False).fit(data)
+    assert 0 < ok.memory_estimate_ < 50 * 2**20
+
+
+def test_bad_settings():
+    data = random_data(50, 4, 13)
+    with pytest.raises(ValueError, match="Unknown scoring_method 'nope'"):
+        ExactSearch("nope").fit(data)
+    with pytest.raises(TypeError, match="score object with local_score"):
+        ExactSearch(42).fit(data)
+    with pytest.raises(ValueError, match="max_parents must be"):
+        ExactSearch("fnml", max_parents=-1).fit(data)
+    with pytest.raises(ValueError, match="was built on columns"):
+        ExactSearch(FNML(data[["V0", "V1"]])).fit(data)
+    with pytest.raises(ValueError, match="missing values"):
+        ExactSearch("fnml").fit(data.assign(V0=[None] + [0] * 49))
+    with pytest.raises(ValueError, match="needs data"):
+        ExactSearch("fnml").fit()
+
+
+def test_interrupt_leaves_nothing_fitted(monkeypatch):
+    data = random_data(100, 5, 14)
+    search = ExactSearch("fnml", show_progress=False).fit(data)
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_kernels, "best_sinks", interrupted)
+    with pytest.raises(KeyboardInterrupt, match="nothing was fitted"):
+        search.fit(data)
+    assert not hasattr(search, "dag_") and not hasattr(search, "score_")
+
+
+def test_subset_statistics_against_direct_counts():
+    data = random_data(80, 6, 15)
+    score = FNML(data)
+    enc = score._encoded
+    tables = np.vstack([np.arange(81) ** 2, np.sqrt(np.arange(81))]).astype(float)
+    stats = _kernels.subset_statistics(enc.codes, enc.arities, tables, 0.7, 4, 2)
+    for mask in range(64):
+        members = [i for i in range(6) if mask >> i & 1]
+        if len(members) > 4:
+            assert np.all(stats[:, mask] == 0)
+            continue
+        counts = data.iloc[:, members].value_counts().to_numpy() if members else np.array([80])
+        q = float(np.prod([enc.arities[i] for i in members])) if members else 1.0
+        from scipy.special import gammaln
+
+        expected = [
+            (counts**2).sum(),
+            np.sqrt(counts).sum(),
+            (gammaln(counts + 0.7 / q) - gammaln(0.7 / q)).sum(),
+        ]
+        np.testing.assert_allclose(stats[:, mask], expected, rtol=1e-12)
+    assert nx.is_directed_acyclic_graph(fit(score).dag_)
