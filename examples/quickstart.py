@@ -49,3 +49,10 @@ model.fit(train, estimator=FSNMLEstimator())
 print(VariableElimination(model).query(["T"], evidence={"A": "young"}))
 bits = log_loss(model, test, base=2)
 print(f"test log-loss {bits:.3f} bits per row with {n_parameters(model)} free parameters")
+
+# The globally optimal structure for fNML, with fsNML parameters, in one call.
+from pgmpy_nml import ExactSearch  # noqa: E402
+
+exact = ExactSearch("fnml", parameter_estimator=FSNMLEstimator(), show_progress=False).fit(train)
+print("FNML exact search:   ", sorted(exact.dag_.edges()), f"score {exact.score_:.2f}")
+print(VariableElimination(exact.model_).query(["E"], evidence={"T": "train"}))

@@ -25,4 +25,4 @@ def test_examples_run(script, monkeypatch, capsys):
     monkeypatch.setattr(sys, "argv", [script])
     runpy.run_path(str(ROOT / "examples" / script), run_name="__main__")
     out = capsys.readouterr().out
-    assert "FNML hill climbing" in out and "log-loss" in out
+    assert "FNML hill climbing" in out and "log-loss" in out and "exact search" in out

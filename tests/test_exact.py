@@ -268,3 +268,15 @@ def test_subset_statistics_against_direct_counts():
         ]
         np.testing.assert_allclose(stats[:, mask], expected, rtol=1e-12)
     assert nx.is_directed_acyclic_graph(fit(score).dag_)
+
+
+def test_generic_path_runs_on_joblib_process_workers():
+    """The generic path honours joblib's backend, as Dask or Ray users would set it."""
+    from joblib import parallel_config
+
+    data = random_data(120, 4, 16)
+    serial = fit(MinBDeu(data), n_jobs=1)
+    with parallel_config(backend="loky"):
+        spread = fit(MinBDeu(data), n_jobs=2)
+    assert spread.score_ == serial.score_
+    assert sorted(spread.dag_.edges()) == sorted(serial.dag_.edges())

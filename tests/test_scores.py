@@ -307,3 +307,15 @@ def test_import_prints_no_warnings():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         FNML(pd.DataFrame({"A": [0, 1]})).local_score("A", [])
+
+
+@pytest.mark.parametrize("cls", [FNML, QNML, MaxBDeu])
+def test_scores_pickle_for_joblib_workers(cls):
+    import pickle
+
+    df, names = random_data(50, 1)
+    score = cls(df, state_names=names)
+    value = score.local_score("D", ["A", "B"])
+    clone = pickle.loads(pickle.dumps(score))
+    assert clone.local_score("D", ["A", "B"]) == value
+    assert clone.local_score("D", ("B", "A")) == value

@@ -113,6 +113,17 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         total = sum(self.local_score(v, tuple(model.predecessors(v))) for v in model.nodes())
         return float(total + self.structure_prior(model))
 
+    def __getstate__(self):
+        # the cache wraps a bound method: rebuild it instead of pickling it, so
+        # that scores travel to joblib's process, Dask or Ray workers
+        state = self.__dict__.copy()
+        state.pop("_cached_local_score", None)
+        return state
+
+    def __setstate__(self, state):
+        self.__dict__.update(state)
+        self._cached_local_score = lru_cache(maxsize=_CACHE_SIZE)(self._score_family)
+
     def __hash__(self):
         return id(self)
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 import numpy as np
 
 from ..regret import _log_regret_many, log_regret
@@ -17,7 +15,7 @@ class RegretTable:
     fNML needs ``sum_j log C(r, N_ij)`` for every observed parent configuration
     ``j`` of every family: a handful of arities ``r`` and counts below the
     sample size. One lazily filled array per arity makes each lookup O(1).
-    Pairs with large ``K`` (qNML collapses parent sets) go through an LRU cache.
+    Pairs with large ``K`` (qNML collapses parent sets) are memoized one by one.
     """
 
     #: counts above this are looked up one by one (keeps each array <= 16 MB)
@@ -26,13 +24,13 @@ class RegretTable:
     def __init__(self, n_max: int):
         self.n_max = min(int(n_max), self.DENSE_LIMIT)
         self._tables: dict[int, np.ndarray] = {}
-        self._single = lru_cache(maxsize=1 << 16)(log_regret)
+        self._single_memo: dict[tuple[int, int], float] = {}
 
     def sum(self, K: int, counts: np.ndarray) -> float:
         """``sum_c log C(K, counts[c])`` for an int64 array of non-negative counts."""
         large = counts > self.n_max
         if large.any():
-            rest = sum(self._single(K, int(n)) for n in counts[large])
+            rest = sum(self.single(K, int(n)) for n in counts[large])
             return rest + self.sum(K, counts[~large])
         table = self._tables.get(K)
         if table is None:
@@ -48,4 +46,7 @@ class RegretTable:
 
     def single(self, K: int, n: int) -> float:
         """``log C(K, n)`` for one pair (K may be astronomically large)."""
-        return self._single(K, n)
+        value = self._single_memo.get((K, n))
+        if value is None:
+            value = self._single_memo[K, n] = log_regret(K, n)
+        return value
