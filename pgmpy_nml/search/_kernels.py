@@ -30,38 +30,74 @@ def _popcount(x):
 
 
 @njit(cache=True, nogil=True)
-def _count_step(prev_ids, arity, column, out_ids, lookup, stamp, generation, counts):
-    """Dense ids of ``S + x`` from those of ``S``; returns the number of configurations.
+def _count_step(rows, ids, m, arity, column, out_rows, out_ids, lookup, stamp, generation, work):
+    """Refine the configurations of ``S`` by one more variable.
 
-    ``counts[:n_obs]`` receives the count of each new configuration. ``lookup``
-    entries are valid only where ``stamp == generation``, so nothing needs
-    resetting between calls.
+    Only *active* rows are kept: ``rows[:m]`` with dense configuration ids
+    ``ids[:m]``. A row alone in its configuration stays alone in every superset,
+    so, once enough rows are alone, they leave the active set (and are counted
+    as singletons from then on).
+
+    Returns ``(n_obs, m_new, new_singles)``: ``work[0, :n_obs]`` holds the count
+    of every configuration of ``S + x`` among the active rows, ``out_rows[:m_new]``
+    and ``out_ids[:m_new]`` the rows still sharing a configuration, with dense ids.
+    ``lookup`` entries are valid only where ``stamp == generation``.
     """
+    counts = work[0]
+    label = work[1]
+    relabel = work[2]
     n_obs = 0
-    for t in range(prev_ids.shape[0]):
-        key = prev_ids[t] * arity + column[t]
+    for t in range(m):
+        key = ids[t] * arity + column[rows[t]]
         if stamp[key] != generation:
             stamp[key] = generation
             lookup[key] = n_obs
             counts[n_obs] = 0
             n_obs += 1
         j = lookup[key]
-        out_ids[t] = j
+        label[t] = j
         counts[j] += 1
-    return n_obs
+    shared = 0
+    for j in range(n_obs):
+        if counts[j] > 1:
+            shared += 1
+    if 4 * (n_obs - shared) < m:
+        # few rows became alone: keep them all (a lone row just counts as a
+        # configuration of count one), which saves the compaction pass
+        for t in range(m):
+            out_rows[t] = rows[t]
+            out_ids[t] = label[t]
+        return n_obs, m, 0
+    shared = 0
+    for j in range(n_obs):
+        if counts[j] > 1:
+            relabel[j] = shared
+            shared += 1
+        else:
+            relabel[j] = -1
+    m_new = 0
+    for t in range(m):
+        j = relabel[label[t]]
+        if j >= 0:
+            out_rows[m_new] = rows[t]
+            out_ids[m_new] = j
+            m_new += 1
+    return n_obs, m_new, n_obs - shared
 
 
 @njit(cache=True, nogil=True)
-def _reduce(counts, n_obs, tables, bdeu_ess, log_q, hist, stats, mask):
+def _reduce(counts, n_obs, singles, tables, bdeu_ess, log_q, hist, stats, mask):
     """Per-subset statistics from the configuration counts.
 
     ``stats[j, mask] = sum_c tables[j, N_c]`` for each table, then, if ``bdeu_ess > 0``,
-    ``stats[-1, mask] = sum_c [lgamma(N_c + a) - lgamma(a)]`` with ``a = ess / q_S``. The
-    sums run over the distinct count values (with their multiplicities in
-    ``hist``, left all zero on exit), which are few.
+    ``stats[-1, mask] = sum_c [lgamma(N_c + a) - lgamma(a)]`` with ``a = ess / q_S``,
+    over the configurations counted in ``counts[:n_obs]`` plus ``singles`` more of
+    count one. The sums run over the distinct count values (with multiplicities
+    in ``hist``, left all zero on exit), which are few.
     """
     n_tables = tables.shape[0]
-    top = 0
+    hist[1] += singles
+    top = 1 if singles else 0
     for c in range(n_obs):
         v = counts[c]
         hist[v] += 1
@@ -89,12 +125,13 @@ def _reduce(counts, n_obs, tables, bdeu_ess, log_q, hist, stats, mask):
 def _subtree(root, codes, arities, log_arities, max_size, tables, bdeu_ess, stats):
     """Statistics of ``root`` and, for a two-element root, of all its supersets that
     add only larger elements (at most ``max_size`` in all), by depth-first search
-    with re-densified ids."""
+    refining the configurations of the rows that still share one."""
     n_vars, n = codes.shape
-    n_tables = tables.shape[0]
     levels = max_size + 1
+    rows = np.zeros((levels, n), dtype=np.int64)
     ids = np.zeros((levels, n), dtype=np.int64)
-    n_obs = np.zeros(levels, dtype=np.int64)
+    active = np.zeros(levels, dtype=np.int64)
+    singles = np.zeros(levels, dtype=np.int64)
     masks = np.zeros(levels, dtype=np.int64)
     next_x = np.zeros(levels, dtype=np.int64)
     log_q = np.zeros(levels)
@@ -103,62 +140,67 @@ def _subtree(root, codes, arities, log_arities, max_size, tables, bdeu_ess, stat
         max_r = max(max_r, arities[i])
     lookup = np.zeros(n * max_r + 1, dtype=np.int64)
     stamp = np.full(n * max_r + 1, -1, dtype=np.int64)
-    generation = 0
-    counts = np.zeros(n, dtype=np.int64)
+    work = np.zeros((3, n), dtype=np.int64)
     hist = np.zeros(n + 1, dtype=np.int64)
-    ones_stat = np.zeros(stats.shape[0])
-    for j in range(n_tables):
-        ones_stat[j] = n * tables[j, 1]
+    generation = 0
 
-    # the root prefix, built element by element from the empty set
-    n_obs[0] = 1
+    # level 0 is the empty set: every row in its one configuration
+    for t in range(n):
+        rows[0, t] = t
+    active[0] = n if n > 1 else 0
+    singles[0] = n - active[0]
+
+    size = _popcount(root)
     level = 0
-    rest = root
-    while rest:
-        low = rest & -rest
-        x = 0
-        while (1 << x) != low:
-            x += 1
-        n_obs[level + 1] = _count_step(
-            ids[level], arities[x], codes[x], ids[level + 1], lookup, stamp, generation, counts
+    x = 0
+    while True:
+        if level < size:
+            # build the root prefix, its elements in increasing order
+            while not (root >> x) & 1:
+                x += 1
+        else:
+            if size < 2:  # singletons: their supersets belong to two-element roots
+                return
+            x = next_x[level]
+            if x >= n_vars or level >= max_size:
+                level -= 1
+                if level < size:
+                    return
+                continue
+            next_x[level] = x + 1
+        n_obs, m_new, new_singles = _count_step(
+            rows[level],
+            ids[level],
+            active[level],
+            arities[x],
+            codes[x],
+            rows[level + 1],
+            ids[level + 1],
+            lookup,
+            stamp,
+            generation,
+            work,
         )
         generation += 1
-        masks[level + 1] = masks[level] | low
+        masks[level + 1] = masks[level] | (1 << x)
         log_q[level + 1] = log_q[level] + log_arities[x]
+        active[level + 1] = m_new
+        singles[level + 1] = singles[level] + new_singles
         level += 1
         next_x[level] = x + 1
-        rest ^= low
-    _reduce(counts, n_obs[level], tables, bdeu_ess, log_q[level], hist, stats, masks[level])
-    base = level
-    if level < 2:  # singletons: their supersets belong to the two-element roots
-        return
-    while level >= base:
-        x = next_x[level]
-        if x >= n_vars or level >= max_size:
-            level -= 1
-            continue
-        next_x[level] = x + 1
-        child = masks[level] | (1 << x)
-        masks[level + 1] = child
-        log_q[level + 1] = log_q[level] + log_arities[x]
-        next_x[level + 1] = x + 1
-        if n_obs[level] == n:
-            # every row is already distinct: all counts are one, nothing to count
-            n_obs[level + 1] = n
-            for j in range(n_tables):
-                stats[j, child] = ones_stat[j]
-            if bdeu_ess > 0.0:
-                a = bdeu_ess * math.exp(-log_q[level + 1])
-                stats[n_tables, child] = n * (math.lgamma(1.0 + a) - math.lgamma(a))
-        else:
-            n_obs[level + 1] = _count_step(
-                ids[level], arities[x], codes[x], ids[level + 1], lookup, stamp, generation, counts
-            )
-            generation += 1
+        if level >= size:  # the root itself and everything below it
             _reduce(
-                counts, n_obs[level + 1], tables, bdeu_ess, log_q[level + 1], hist, stats, child
+                work[0],
+                n_obs,
+                singles[level - 1],
+                tables,
+                bdeu_ess,
+                log_q[level],
+                hist,
+                stats,
+                masks[level],
             )
-        level += 1
+        x += 1
 
 
 @njit(cache=True, nogil=True, parallel=True)
