@@ -56,14 +56,15 @@ class Plan:
     def n_stats(self) -> int:
         return self.tables.shape[0] + (1 if self.bdeu_ess > 0 else 0)
 
-    def local(self, v, stats, family, parents, q):
-        """Local scores of ``v`` for many parent sets at once.
+    def local(self, v, stats, q, split):
+        """Local scores of ``v`` for all its parent sets at once.
 
-        ``stats`` are the subset statistics (one row per statistic), ``family``
-        and ``parents`` the masks of ``P + v`` and ``P``, ``q[S]`` the number of
-        configurations of subset ``S``.
+        ``stats`` are the subset statistics (one row per statistic) and ``q[S]``
+        the number of configurations of subset ``S``; ``split(x)`` turns any
+        per-subset array into ``(x[P + v], x[P])`` over all parent sets ``P`` of
+        ``v`` (views, in the order of the compressed parent masks).
         """
-        return self._local(v, stats, family, parents, q)
+        return self._local(v, stats, q, split)
 
 
 def _n_log_n(n):
@@ -85,8 +86,9 @@ def _ll_plan(encoded, penalty):
     n = encoded.n_samples
     arities = encoded.arities
 
-    def local(v, stats, fam, par, q):
-        return (stats[0][fam] - stats[0][par]) - penalty(q[par], int(arities[v]), n)
+    def local(v, stats, q, split):
+        h_fam, h_par = split(stats[0])
+        return (h_fam - h_par) - penalty(split(q)[1], int(arities[v]), n)
 
     return Plan(encoded, _n_log_n(n)[None, :], local)
 
@@ -98,8 +100,9 @@ def _fnml_plan(encoded):
     column = {r: 1 + i for i, r in enumerate(distinct)}
     tables = [_n_log_n(n)] + [_log_regret_table(r, n) for r in distinct]
 
-    def local(v, stats, fam, par, q):
-        return fnml_local(stats[0][fam], stats[0][par], stats[column[arities[v]]][par])
+    def local(v, stats, q, split):
+        h_fam, h_par = split(stats[0])
+        return fnml_local(h_fam, h_par, split(stats[column[arities[v]]])[1])
 
     return Plan(encoded, np.array(tables), local)
 
@@ -116,9 +119,8 @@ def _qnml_plan(encoded):
             memo["all"] = np.array([log_regret(float(k), n) for k in uniq])[inverse]
         return memo["all"]
 
-    def local(v, stats, fam, par, q):
-        regret = log_c(q)
-        return qnml_local(stats[0][fam], stats[0][par], regret[fam], regret[par])
+    def local(v, stats, q, split):
+        return qnml_local(*split(stats[0]), *split(log_c(q)))
 
     return Plan(encoded, _n_log_n(n)[None, :], local)
 
@@ -131,8 +133,8 @@ def _bd_constant_plan(encoded, a):
     column = {r: 1 + i for i, r in enumerate(distinct)}
     tables = [_gamma_table(a, n)] + [_gamma_table(r * a, n) for r in distinct]
 
-    def local(v, stats, fam, par, q):
-        return stats[0][fam] - stats[column[arities[v]]][par]
+    def local(v, stats, q, split):
+        return split(stats[0])[0] - split(stats[column[arities[v]]])[1]
 
     return Plan(encoded, np.array(tables), local)
 
@@ -156,9 +158,9 @@ def _pgmpy_k2_plan(encoded):
     observed = base.tables.shape[0]
     tables = np.vstack([base.tables, _observed_table(encoded.n_samples)])
 
-    def local(v, stats, fam, par, q):
-        extra = (q[par] - stats[observed][par]) * math.lgamma(arities[v])
-        return base.local(v, stats, fam, par, q) + extra
+    def local(v, stats, q, split):
+        extra = (split(q)[1] - split(stats[observed])[1]) * math.lgamma(arities[v])
+        return base.local(v, stats, q, split) + extra
 
     return Plan(encoded, tables, local)
 
@@ -175,12 +177,14 @@ def _pgmpy_bdeu_plan(encoded, ess):
     unseen = [r - len(np.unique(encoded.codes[i])) for i, r in enumerate(arities)]
     tables = _observed_table(encoded.n_samples)[None, :]
 
-    def local(v, stats, fam, par, q):
-        value = stats[-1][fam] - stats[-1][par]
+    def local(v, stats, q, split):
+        g_fam, g_par = split(stats[-1])
+        value = g_fam - g_par
         if unseen[v]:
-            beta = ess / (q[par] * arities[v])
-            extra = stats[0][par] * unseen[v] * gammaln(beta)
-            value = value - np.where(par != 0, extra, 0.0)
+            q_par = split(q)[1]
+            extra = split(stats[0])[1] * unseen[v] * gammaln(ess / (q_par * arities[v]))
+            extra.flat[0] = 0.0  # no parents: pgmpy counts every child state there
+            value = value - extra
         return value
 
     return Plan(encoded, tables, local, bdeu_ess=ess)

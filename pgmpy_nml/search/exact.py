@@ -279,9 +279,13 @@ class ExactSearch:
         ls = np.empty((n_vars, 2 ** (n_vars - 1)))
         with self._progress(n_vars, "local scores") as bar:
             for v in range(n_vars):
-                parents = _kernels.expand_masks(n_vars, v)
-                family = parents | (1 << v)
-                ls[v] = plan.local(v, stats, family, parents, q)
+
+                def split(x, v=v):
+                    # subsets as (high bits, bit v, low bits): bit v set = family
+                    blocks = x.reshape(-1, 2, 1 << v)
+                    return blocks[:, 1, :], blocks[:, 0, :]
+
+                ls[v] = plan.local(v, stats, q, split).reshape(-1)
                 bar.update(1)
         timings["local scores"] = time.perf_counter() - start
         return ls
