@@ -13,6 +13,7 @@ Numerics: :mod:`pgmpy_nml.regret` (the multinomial NML normalizer) and
 from . import regret, snml
 from .estimators import FSNMLEstimator
 from .evaluate import fsnml_code_length, log_loss, n_parameters
+from .saturation import learning_saturation
 from .scores import FNML, QNML, BDConstant, MaxBDeu, MinBDeu, bdeu_sensitivity
 from .search import ExactSearch, ExactSearchMemoryError, learn_exact
 
@@ -31,6 +32,7 @@ __all__ = [
     "bdeu_sensitivity",
     "fsnml_code_length",
     "learn_exact",
+    "learning_saturation",
     "log_loss",
     "n_parameters",
     "regret",

@@ -286,7 +286,7 @@ def test_generic_path_runs_on_joblib_process_workers():
 def test_pgmpy_scores_reproduced_with_declared_unseen_states(cls):
     """pgmpy's own values (quirks with unseen states included) are what the search optimizes."""
     data = random_data(40, 4, 17)
-    names = {c: sorted(data[c].unique().tolist()) + [7, 8] for c in ("V1", "V3")}
+    names = {c: [*sorted(data[c].unique().tolist()), 7, 8] for c in ("V1", "V3")}
     names.update({c: sorted(data[c].unique().tolist()) for c in ("V0", "V2")})
     score = cls(data, state_names=names)
     result = fit(score)
