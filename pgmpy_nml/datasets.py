@@ -10,7 +10,16 @@ import gzip
 import warnings
 from importlib import resources
 
-__all__ = ["available_networks", "load_network", "sample_network"]
+__all__ = [
+    "EXAMPLE_DATA",
+    "available_networks",
+    "load_example_data",
+    "load_network",
+    "sample_network",
+]
+
+#: The bundled example data set: 3000 rows sampled from the survey network (seed 2026).
+EXAMPLE_DATA = "survey.csv"
 
 
 def available_networks() -> list[str]:
@@ -85,3 +94,23 @@ def sample_network(name: str, n_samples: int, seed: int | None = 0):
         warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
         data = model.simulate(int(n_samples), seed=seed, show_progress=False)
     return model, data[sorted(data.columns)]
+
+
+def load_example_data():
+    """The bundled example data: 3000 rows sampled from the survey network.
+
+    Six variables (A: age, S: sex, E: education, O: occupation, R: residence,
+    T: travel), read as strings exactly as the command-line tool reads CSV files.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.datasets import load_example_data
+    >>> data = load_example_data()
+    >>> data.shape, list(data.columns)
+    ((3000, 6), ['A', 'E', 'O', 'R', 'S', 'T'])
+    """
+    import pandas as pd
+
+    path = resources.files("pgmpy_nml") / "data" / EXAMPLE_DATA
+    with path.open("rb") as fh:
+        return pd.read_csv(fh, dtype=str, keep_default_na=False, na_values=[""])

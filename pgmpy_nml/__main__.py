@@ -1,0 +1,7 @@
+"""``python -m pgmpy_nml``: the command-line tool."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
