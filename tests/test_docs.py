@@ -21,8 +21,9 @@ def test_readme_python_blocks_run_in_order(capsys):
 
 
 @pytest.mark.parametrize("script", ["quickstart.py"])
-def test_examples_run(script, monkeypatch, capsys):
-    monkeypatch.setattr(sys, "argv", [script])
+def test_examples_run(script, monkeypatch, capsys, tmp_path):
+    monkeypatch.setattr(sys, "argv", [script, "--out", str(tmp_path)])
     runpy.run_path(str(ROOT / "examples" / script), run_name="__main__")
     out = capsys.readouterr().out
     assert "FNML hill climbing" in out and "log-loss" in out and "exact search" in out
+    assert (tmp_path / "quickstart.png").stat().st_size > 10_000
