@@ -377,6 +377,17 @@ def regret(K, n):
     :math:`\log C(K, n) > 709.78` (e.g. ``regret(2**40, 100)``); use
     :func:`log_regret` in scoring code.
 
+    Parameters
+    ----------
+    K : int
+        Number of categories, ``>= 1`` (as in :func:`log_regret`).
+    n : int or array_like of int
+        Sample size(s), ``>= 0``.
+
+    Returns
+    -------
+    float or numpy.ndarray
+
     Examples
     --------
     >>> from pgmpy_nml.regret import regret
