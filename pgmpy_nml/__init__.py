@@ -8,9 +8,12 @@ Parameters: :class:`FSNMLEstimator` (factorized sequential NML), for
 Evaluation: :func:`log_loss`, :func:`n_parameters`, :func:`fsnml_code_length`.
 Numerics: :mod:`pgmpy_nml.regret` (the multinomial NML normalizer) and
 :mod:`pgmpy_nml.snml` (sequential NML and its regret bounds).
+Analysis: :class:`OptimalESS` / :func:`optimal_ess` (Steck's optimal equivalent
+sample size, :mod:`pgmpy_nml.ess`), :func:`learning_saturation`.
 """
 
-from . import regret, snml
+from . import ess, regret, snml
+from .ess import OptimalESS, optimal_ess
 from .estimators import FSNMLEstimator
 from .evaluate import fsnml_code_length, log_loss, n_parameters
 from .saturation import learning_saturation
@@ -28,13 +31,16 @@ __all__ = [
     "FSNMLEstimator",
     "MaxBDeu",
     "MinBDeu",
+    "OptimalESS",
     "__version__",
     "bdeu_sensitivity",
+    "ess",
     "fsnml_code_length",
     "learn_exact",
     "learning_saturation",
     "log_loss",
     "n_parameters",
+    "optimal_ess",
     "regret",
     "snml",
 ]
