@@ -8,14 +8,16 @@ Parameters: :class:`FSNMLEstimator` (factorized sequential NML), for
 Evaluation: :func:`log_loss`, :func:`n_parameters`, :func:`fsnml_code_length`.
 Numerics: :mod:`pgmpy_nml.regret` (the multinomial NML normalizer) and
 :mod:`pgmpy_nml.snml` (sequential NML and its regret bounds).
-Analysis: :class:`OptimalESS` / :func:`optimal_ess` (Steck's optimal equivalent
+Analysis: :func:`forest_nml` (exact NML of forest-structured networks,
+:mod:`pgmpy_nml.forest`), :class:`OptimalESS` / :func:`optimal_ess` (Steck's optimal equivalent
 sample size, :mod:`pgmpy_nml.ess`), :func:`learning_saturation`.
 """
 
-from . import ess, regret, snml
+from . import ess, forest, regret, snml
 from .ess import OptimalESS, optimal_ess
 from .estimators import FSNMLEstimator
 from .evaluate import fsnml_code_length, log_loss, n_parameters
+from .forest import forest_log_normalizer, forest_nml
 from .saturation import learning_saturation
 from .scores import FNML, QNML, BDConstant, MaxBDeu, MinBDeu, bdeu_sensitivity
 from .search import ExactSearch, ExactSearchMemoryError, learn_exact
@@ -35,6 +37,9 @@ __all__ = [
     "__version__",
     "bdeu_sensitivity",
     "ess",
+    "forest",
+    "forest_log_normalizer",
+    "forest_nml",
     "fsnml_code_length",
     "learn_exact",
     "learning_saturation",
