@@ -14,6 +14,7 @@ import argparse
 import json
 import math
 import sys
+import time
 import warnings
 from pathlib import Path
 
@@ -148,8 +149,14 @@ def _write_bif(model, path):
         BIFWriter(model).write_bif(str(path))
 
 
-def _write_json(summary, path):
-    Path(path).write_text(json.dumps(summary, indent=2, default=float) + "\n", encoding="utf-8")
+def _finish(summary, args):
+    """Write the JSON summary if asked; return the summary."""
+    if args.json:
+        Path(args.json).write_text(
+            json.dumps(summary, indent=2, default=float) + "\n", encoding="utf-8"
+        )
+        print(f"summary written to {args.json}")
+    return summary
 
 
 def _edges_text(dag):
@@ -168,7 +175,7 @@ def _table(header, rows):
 def cmd_learn(args):
     from pgmpy.causal_discovery import ExpertKnowledge
 
-    from .search import ExactSearch
+    from .search import find_structure
 
     data, source = _read_csv(args.data)
     variables = list(data.columns)
@@ -181,26 +188,17 @@ def cmd_learn(args):
     print(f"data: {source}; {len(data)} rows, {len(variables)} variables")
     print(f"learning the structure: {args.score} score, {method} search", flush=True)
     knowledge = ExpertKnowledge(required_edges=required, forbidden_edges=forbidden)
-    if method == "exact":
-        search = ExactSearch(
-            score,
-            max_parents=args.max_parents,
-            expert_knowledge=knowledge,
-            show_progress=sys.stderr.isatty(),
-        ).fit()
-        dag, total, timings = search.dag_, search.score_, search.timings_
-    else:
-        from pgmpy.causal_discovery import HillClimbSearch
-
-        hc = HillClimbSearch(
-            scoring_method=score,
-            max_indegree=args.max_parents,
-            expert_knowledge=knowledge if (required or forbidden) else None,
-            return_type="dag",
-            show_progress=sys.stderr.isatty(),
-        )
-        dag = hc.fit(data).causal_graph_
-        total, timings = score.score(dag), {}
+    start = time.perf_counter()
+    dag = find_structure(
+        score,
+        data,
+        method,
+        max_parents=args.max_parents,
+        expert_knowledge=knowledge if (required or forbidden) else None,
+        show_progress=sys.stderr.isatty(),
+    )
+    seconds = time.perf_counter() - start
+    total = score.score(dag)
     local = {v: float(score.local_score(v, tuple(sorted(dag.predecessors(v))))) for v in dag}
     print(f"edges ({dag.number_of_edges()}): {_edges_text(dag)}")
     print(f"{args.score} score: {total:.4f}")
@@ -215,7 +213,7 @@ def cmd_learn(args):
         "edges": [list(e) for e in sorted(dag.edges())],
         "total_score": float(total),
         "local_scores": local,
-        "timings_seconds": timings,
+        "seconds": seconds,
     }
     if args.params != "none":
         from .evaluate import n_parameters
@@ -229,10 +227,7 @@ def cmd_learn(args):
             print(f"network written to {args.out}")
     elif args.out:
         raise UserError("--out writes a fitted network: drop --params none, or use --json")
-    if args.json:
-        _write_json(summary, args.json)
-        print(f"summary written to {args.json}")
-    return summary
+    return _finish(summary, args)
 
 
 def cmd_score(args):
@@ -264,10 +259,7 @@ def cmd_score(args):
         "local_scores": per_node,
         "total_scores": totals,
     }
-    if args.json:
-        _write_json(summary, args.json)
-        print(f"summary written to {args.json}")
-    return summary
+    return _finish(summary, args)
 
 
 def cmd_fit(args):
@@ -291,10 +283,7 @@ def cmd_fit(args):
     if args.out:
         _write_bif(model, args.out)
         print(f"network written to {args.out}")
-    if args.json:
-        _write_json(summary, args.json)
-        print(f"summary written to {args.json}")
-    return summary
+    return _finish(summary, args)
 
 
 def cmd_evaluate(args):
@@ -316,10 +305,7 @@ def cmd_evaluate(args):
         "unit": unit,
         "n_parameters": n_parameters(model),
     }
-    if args.json:
-        _write_json(summary, args.json)
-        print(f"summary written to {args.json}")
-    return summary
+    return _finish(summary, args)
 
 
 # -- parser -----------------------------------------------------------------------

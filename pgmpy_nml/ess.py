@@ -703,26 +703,15 @@ class OptimalESS:
 
     # -- the two steps --------------------------------------------------------------
     def _structure(self, data, score, search: str, start):
-        if search == "exact":
-            from .search import ExactSearch
+        from .search import find_structure
 
-            return (
-                ExactSearch(score, max_parents=self.max_parents, show_progress=self.show_progress)
-                .fit(data)
-                .dag_
-            )
-        from pgmpy.causal_discovery import HillClimbSearch
-
-        return (
-            HillClimbSearch(
-                scoring_method=score,
-                start_dag=start,
-                max_indegree=self.max_parents,
-                return_type="dag",
-                show_progress=self.show_progress,
-            )
-            .fit(data)
-            .causal_graph_
+        return find_structure(
+            score,
+            data,
+            search,
+            max_parents=self.max_parents,
+            start_dag=start if search == "hill" else None,
+            show_progress=self.show_progress,
         )
 
     @staticmethod

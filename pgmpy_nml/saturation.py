@@ -8,7 +8,7 @@ import pandas as pd
 from ._data import encode_data
 from ._validate import as_integer
 from .scores import MaxBDeu, MinBDeu
-from .search.exact import ExactSearch, _score_factories
+from .search.exact import _score_factories, find_structure
 
 __all__ = ["learning_saturation"]
 
@@ -21,15 +21,9 @@ def _learn(subset, scoring_method, search, max_parents):
         score = _score_factories()[scoring_method.lower()](subset)
     else:
         score = scoring_method(subset)
-    n_vars = subset.shape[1]
-    if search == "exact" or (search == "auto" and n_vars <= EXACT_AUTO_LIMIT):
-        return ExactSearch(score, max_parents=max_parents, show_progress=False).fit().dag_
-    from pgmpy.causal_discovery import HillClimbSearch
-
-    hc = HillClimbSearch(
-        scoring_method=score, max_indegree=max_parents, return_type="dag", show_progress=False
-    )
-    return hc.fit(subset).causal_graph_
+    if search == "auto":
+        search = "exact" if subset.shape[1] <= EXACT_AUTO_LIMIT else "hill"
+    return find_structure(score, subset, search, max_parents=max_parents)
 
 
 def learning_saturation(

@@ -5,9 +5,9 @@ import inspect
 import pytest
 
 import pgmpy_nml
-from pgmpy_nml import datasets, regret, snml
+from pgmpy_nml import datasets, regret, search, snml
 
-MODULES = [pgmpy_nml, regret, snml, datasets]
+MODULES = [pgmpy_nml, regret, snml, datasets, search]
 for optional in ("forest", "ess"):
     try:
         MODULES.append(__import__(f"pgmpy_nml.{optional}", fromlist=["_"]))

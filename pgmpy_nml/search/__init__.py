@@ -1,5 +1,5 @@
 """Exact structure learning (dynamic programming over variable subsets)."""
 
-from .exact import ExactSearch, ExactSearchMemoryError, learn_exact
+from .exact import ExactSearch, ExactSearchMemoryError, find_structure, learn_exact
 
-__all__ = ["ExactSearch", "ExactSearchMemoryError", "learn_exact"]
+__all__ = ["ExactSearch", "ExactSearchMemoryError", "find_structure", "learn_exact"]

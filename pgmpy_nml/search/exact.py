@@ -15,7 +15,7 @@ from ..scores._base import DiscreteScore
 from . import _kernels
 from ._plans import plan_for
 
-__all__ = ["ExactSearch", "ExactSearchMemoryError", "learn_exact"]
+__all__ = ["ExactSearch", "ExactSearchMemoryError", "find_structure", "learn_exact"]
 
 #: The exact search keeps n * 2**(n-1) local scores: beyond this it is hopeless.
 MAX_VARIABLES = 31
@@ -478,3 +478,68 @@ def learn_exact(data, scoring_method="fnml", parameter_estimator=None, **options
         parameter_estimator = FSNMLEstimator()
     search = ExactSearch(scoring_method, parameter_estimator=parameter_estimator, **options)
     return search.fit(data).model_
+
+
+def find_structure(
+    score,
+    data,
+    method="exact",
+    max_parents=None,
+    expert_knowledge=None,
+    start_dag=None,
+    show_progress=False,
+):
+    """The best DAG for ``score``: exact search, or pgmpy's hill climbing.
+
+    The one place where the package's tools (command line, ESS, saturation)
+    choose between the globally optimal :class:`ExactSearch` and pgmpy's
+    ``HillClimbSearch`` (a local optimum, optionally started from ``start_dag``).
+
+    Parameters
+    ----------
+    score : score object
+        Built on ``data``.
+    data : pandas.DataFrame
+    method : {"exact", "hill"}
+    max_parents : int, optional
+    expert_knowledge : pgmpy ExpertKnowledge, optional
+    start_dag : pgmpy DAG, optional
+        Hill climbing only.
+    show_progress : bool, default False
+
+    Returns
+    -------
+    pgmpy.base.DAG
+
+    Examples
+    --------
+    >>> from pgmpy_nml import QNML
+    >>> from pgmpy_nml.datasets import sample_network
+    >>> from pgmpy_nml.search import find_structure
+    >>> _, data = sample_network("cancer", 1000, seed=0)
+    >>> exact = find_structure(QNML(data), data, "exact")
+    >>> hill = find_structure(QNML(data), data, "hill")
+    >>> QNML(data).score(exact) >= QNML(data).score(hill) - 1e-9
+    True
+    """
+    if method == "exact":
+        search = ExactSearch(
+            score,
+            max_parents=max_parents,
+            expert_knowledge=expert_knowledge,
+            show_progress=show_progress,
+        )
+        return search.fit(data).dag_
+    if method != "hill":
+        raise ValueError(f"method must be 'exact' or 'hill', got {method!r}.")
+    from pgmpy.causal_discovery import HillClimbSearch
+
+    search = HillClimbSearch(
+        scoring_method=score,
+        start_dag=start_dag,
+        max_indegree=max_parents,
+        expert_knowledge=expert_knowledge,
+        return_type="dag",
+        show_progress=show_progress,
+    )
+    return search.fit(data).causal_graph_
