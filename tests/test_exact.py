@@ -296,3 +296,15 @@ def test_pgmpy_scores_reproduced_with_declared_unseen_states(cls):
         best = max(score.score(dag) for dag in exhaustive.all_dags())
     assert result.score_ == pytest.approx(best, rel=1e-10)
     assert score.score(result.dag_) == pytest.approx(result.score_, rel=1e-10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["fnml", "legacy-bdeu"])
+def test_same_optimum_as_pgmpy_exhaustive_search_on_five_variables(name):
+    """pgmpy's ExhaustiveSearch scores all 29281 DAGs (about 20-40 s): run with -m slow."""
+    data = random_data(200, 5, 21)
+    score = SCORES[name](data)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        best = ExhaustiveSearch(data, scoring_method=score).estimate()
+    assert fit(score).score_ == pytest.approx(score.score(best), rel=1e-10)
