@@ -198,8 +198,8 @@ def cmd_learn(args):
         show_progress=sys.stderr.isatty(),
     )
     seconds = time.perf_counter() - start
-    total = score.score(dag)
     local = {v: float(score.local_score(v, tuple(sorted(dag.predecessors(v))))) for v in dag}
+    total = sum(local.values())
     print(f"edges ({dag.number_of_edges()}): {_edges_text(dag)}")
     print(f"{args.score} score: {total:.4f}")
     summary = {
