@@ -60,6 +60,7 @@ skipped with a note.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import resource
@@ -86,32 +87,6 @@ N_ROWS = 1000
 FNML_STATS = 4
 GB = 2**30
 MB = 2**20
-
-POMEGRANATE_CHILD = """
-import json, resource, sys, time
-import numpy as np
-from pomegranate import BayesianNetwork
-
-def peak_rss():
-    try:
-        with open("/proc/self/status") as fh:
-            for line in fh:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-X = np.loadtxt(sys.argv[1], delimiter=",", dtype=np.int64, ndmin=2)
-before = peak_rss()
-walls = []
-while len(walls) < 3 and sum(walls) < 5:
-    start = time.perf_counter()
-    model = BayesianNetwork.from_samples(X, algorithm="exact")
-    walls.append(time.perf_counter() - start)
-print(json.dumps({"wall": min(walls), "runs": len(walls), "rss_before": before,
-                  "rss_peak": peak_rss(), "structure": [list(p) for p in model.structure]}))
-"""
 
 
 def legacy(score_class, data, **kwargs):
@@ -152,6 +127,27 @@ def peak_rss():
     except OSError:
         pass
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+# The pomegranate child runs in another Python (without pgmpy_nml): it gets the
+# source of peak_rss above, so both sides measure memory the same way.
+_POMEGRANATE_CHILD = """
+import json, resource, sys, time
+import numpy as np
+from pomegranate import BayesianNetwork
+
+{peak_rss}
+X = np.loadtxt(sys.argv[1], delimiter=",", dtype=np.int64, ndmin=2)
+before = peak_rss()
+walls = []
+while len(walls) < 3 and sum(walls) < 5:
+    start = time.perf_counter()
+    model = BayesianNetwork.from_samples(X, algorithm="exact")
+    walls.append(time.perf_counter() - start)
+print(json.dumps({"wall": min(walls), "runs": len(walls), "rss_before": before,
+                  "rss_peak": peak_rss(), "structure": [list(p) for p in model.structure]}))
+"""
+POMEGRANATE_CHILD = _POMEGRANATE_CHILD.replace("{peak_rss}", inspect.getsource(peak_rss))
 
 
 def best_of(fit, budget=5.0, repeats=3):
