@@ -14,6 +14,7 @@ sample size, :mod:`pgmpy_nml.ess`), :func:`learning_saturation`.
 """
 
 from . import ess, forest, regret, snml
+from ._version import __version__
 from .ess import OptimalESS, optimal_ess
 from .estimators import FSNMLEstimator
 from .evaluate import fsnml_code_length, log_loss, n_parameters
@@ -21,8 +22,6 @@ from .forest import forest_log_normalizer, forest_nml
 from .saturation import learning_saturation
 from .scores import FNML, QNML, BDConstant, MaxBDeu, MinBDeu, bdeu_sensitivity
 from .search import ExactSearch, ExactSearchMemoryError, learn_exact
-
-__version__ = "0.1.0.dev0"
 
 __all__ = [
     "FNML",
