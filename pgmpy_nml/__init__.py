@@ -20,13 +20,24 @@ from .estimators import FSNMLEstimator
 from .evaluate import fsnml_code_length, log_loss, n_parameters
 from .forest import forest_log_normalizer, forest_nml
 from .saturation import learning_saturation
-from .scores import FNML, QNML, BDConstant, MaxBDeu, MinBDeu, bdeu_sensitivity
+from .scores import (
+    FNML,
+    QNML,
+    BDConstant,
+    BDeu,
+    MaxBDeu,
+    MinBDeu,
+    bdeu_sensitivity,
+    make_score,
+    score_names,
+)
 from .search import ExactSearch, ExactSearchMemoryError, learn_exact
 
 __all__ = [
     "FNML",
     "QNML",
     "BDConstant",
+    "BDeu",
     "ExactSearch",
     "ExactSearchMemoryError",
     "FSNMLEstimator",
@@ -43,8 +54,10 @@ __all__ = [
     "learn_exact",
     "learning_saturation",
     "log_loss",
+    "make_score",
     "n_parameters",
     "optimal_ess",
     "regret",
+    "score_names",
     "snml",
 ]

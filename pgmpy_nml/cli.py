@@ -104,17 +104,12 @@ def _structure(args, data):
 
 
 def _score(name, data, ess):
-    from .search.exact import _score_factories
+    from .scores import get_score_spec, make_score
 
-    if name == "bdeu":
-        from pgmpy.structure_score import BDeu
-
-        return BDeu(data, equivalent_sample_size=ess)
-    if name in ("min-bdeu", "max-bdeu"):
-        from . import MaxBDeu, MinBDeu
-
-        return (MinBDeu if name == "min-bdeu" else MaxBDeu)(data, equivalent_sample_size=ess)
-    return _score_factories()[name](data)
+    params = {}
+    if "equivalent_sample_size" in get_score_spec(name).params:
+        params["equivalent_sample_size"] = ess
+    return make_score(name, data, **params)
 
 
 def _estimator(name, ess):

@@ -8,7 +8,8 @@ import pandas as pd
 from ._data import encode_data
 from ._validate import as_integer
 from .scores import MaxBDeu, MinBDeu
-from .search.exact import _score_factories, find_structure
+from .scores.registry import get_score_spec, make_score
+from .search.exact import find_structure
 
 __all__ = ["learning_saturation"]
 
@@ -18,7 +19,7 @@ EXACT_AUTO_LIMIT = 16
 
 def _learn(subset, scoring_method, search, max_parents):
     if isinstance(scoring_method, str):
-        score = _score_factories()[scoring_method.lower()](subset)
+        score = make_score(scoring_method, subset)
     else:
         score = scoring_method(subset)
     if search == "auto":
@@ -65,7 +66,7 @@ def learning_saturation(
         Increasing sample sizes, each between 1 and ``len(data)``.
     scoring_method : str or callable, default "bdeu"
         The learning score: a name accepted by :class:`~pgmpy_nml.ExactSearch`
-        (``"bdeu"`` is pgmpy's BDeu with ESS 1, ``"fnml"``, ``"qnml"``, ...) or a
+        (``"bdeu"`` is BDeu with ESS 1, ``"fnml"``, ``"qnml"``, ...) or a
         callable ``data -> score object``.
     equivalent_sample_size : float, default 1.0
         ESS of the Min-/Max-BDeu scores that measure the sensitivity.
@@ -109,11 +110,8 @@ def learning_saturation(
     encode_data(data, state_names)  # the boundary checks, once, on the whole data
     if search not in ("auto", "exact", "hill"):
         raise ValueError(f"search must be 'auto', 'exact' or 'hill', got {search!r}.")
-    if isinstance(scoring_method, str) and scoring_method.lower() not in _score_factories():
-        raise ValueError(
-            f"Unknown scoring_method {scoring_method!r}; use one of {sorted(_score_factories())} "
-            "or a callable data -> score."
-        )
+    if isinstance(scoring_method, str):
+        get_score_spec(scoring_method, argument="scoring_method")  # fail before any work
     sizes = [as_integer(n, "each sample size", 1) for n in np.atleast_1d(sample_sizes).tolist()]
     if not sizes:
         raise ValueError("sample_sizes is empty: give at least one sample size.")

@@ -16,7 +16,7 @@ import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
 from .._counting import family_table
-from .._data import encode_data
+from .._data import EncodedData, encode_data
 
 with warnings.catch_warnings():
     # Importing the legacy base class makes pgmpy announce its deprecation; our
@@ -65,17 +65,47 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         self.variables = list(encoded.variables)
         self.state_names = encoded.state_names
         self._encoded = encoded
+        self._reset_caches()
+
+    def _reset_caches(self) -> None:
         self._cached_local_score = lru_cache(maxsize=_CACHE_SIZE)(self._score_family)
+        self._seen: dict = {}
 
     @property
     def n_samples(self) -> int:
         """Number of rows of the data."""
         return self._encoded.n_samples
 
+    @property
+    def encoded(self) -> EncodedData:
+        """The validated data as integer codes, arities and state names."""
+        return self._encoded
+
     def local_score(self, variable, parents=()) -> float:
-        """Local score of ``variable`` given ``parents`` (list or tuple, any order)."""
+        """Local score of ``variable`` given ``parents`` (list or tuple, any order).
+
+        A repeated query costs one dictionary lookup: the first call validates the
+        names and maps every ordering of a parent set to one cached value.
+        """
+        kind = type(parents)
+        if kind is tuple:
+            key = (variable, parents)
+        elif kind is list:
+            key = (variable, tuple(parents))
+        else:
+            key = None
+        if key is not None:
+            try:
+                return self._seen[key]
+            except (KeyError, TypeError):  # new query, or unhashable names
+                pass
         child, parent_idx = self._encoded.family(variable, parents)
-        return self._cached_local_score(child, parent_idx)
+        value = self._cached_local_score(child, parent_idx)
+        if key is not None:
+            if len(self._seen) >= _CACHE_SIZE:
+                self._seen.clear()
+            self._seen[key] = value
+        return value
 
     def _local_score(self, variable, parents) -> float:
         child, parent_idx = self._encoded.family(variable, parents)
@@ -118,11 +148,12 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         # that scores travel to joblib's process, Dask or Ray workers
         state = self.__dict__.copy()
         state.pop("_cached_local_score", None)
+        state.pop("_seen", None)
         return state
 
     def __setstate__(self, state):
         self.__dict__.update(state)
-        self._cached_local_score = lru_cache(maxsize=_CACHE_SIZE)(self._score_family)
+        self._reset_caches()
 
     def __hash__(self):
         return id(self)

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
+from functools import partial
 
-from .._counting import sum_nlogn
-from ._base import DiscreteScore
-from ._regret_table import RegretTable
+from ..regret import _log_regret_many
+from .contract import CountStatistic, Families, StatisticScore, entropy_statistic
 
 __all__ = ["FNML", "fnml_local"]
 
@@ -21,7 +20,7 @@ def fnml_local(h_family, h_parents, regret_sum):
     return (h_family - h_parents) - regret_sum
 
 
-class FNML(DiscreteScore):
+class FNML(StatisticScore):
     r"""Factorized NML score: parameter free, decomposable, consistent.
 
     The local score of variable :math:`X_i` with parents :math:`G_i` is the log
@@ -77,12 +76,26 @@ class FNML(DiscreteScore):
 
     def __init__(self, data, state_names=None):
         super().__init__(data, state_names=state_names)
-        self._regret = RegretTable(self.n_samples)
+        self._statistics = {"H": entropy_statistic()}
+        for r in sorted({int(r) for r in self.encoded.arities}):
+            self._statistics["regret", r] = _regret_statistic(r)
 
-    def _score_table(self, table: np.ndarray, n_parent_configs: int) -> float:
-        parent_counts = table.sum(axis=1)
+    def statistics(self):
+        """``H`` (``N log N``) and, per child arity ``r``, ``("regret", r)`` (``log C(r, N)``)."""
+        return self._statistics
+
+    def local_from_statistics(self, families: Families):
         return fnml_local(
-            sum_nlogn(table),
-            sum_nlogn(parent_counts),
-            self._regret.sum(table.shape[1], parent_counts),
+            families.family["H"],
+            families.parents["H"],
+            families.parents["regret", families.child_arity],
         )
+
+
+def _regret_statistic(r: int) -> CountStatistic:
+    """``sum_{c in obs(S)} log C(r, N_c)``."""
+    return CountStatistic(partial(_log_regret_counts, float(r)), f"log C({r}, N)")
+
+
+def _log_regret_counts(r: float, counts):
+    return _log_regret_many(r, counts)

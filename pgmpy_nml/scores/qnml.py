@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._counting import sum_nlogn
-from ._base import DiscreteScore
-from ._regret_table import RegretTable
+from ..regret import log_regret
+from .contract import Families, StatisticScore, entropy_statistic
 
 __all__ = ["QNML", "qnml_local"]
 
@@ -21,7 +20,7 @@ def qnml_local(h_family, h_parents, log_regret_family, log_regret_parents):
     return (h_family - log_regret_family) - (h_parents - log_regret_parents)
 
 
-class QNML(DiscreteScore):
+class QNML(StatisticScore):
     r"""Quotient NML score: parameter free, decomposable and score equivalent.
 
     Each set of columns is coded as one collapsed categorical variable with the
@@ -77,14 +76,33 @@ class QNML(DiscreteScore):
 
     def __init__(self, data, state_names=None):
         super().__init__(data, state_names=state_names)
-        self._regret = RegretTable(self.n_samples)
+        self._statistics = {"H": entropy_statistic()}
+        self._log_c_memo: dict = {}
 
-    def _score_table(self, table: np.ndarray, n_parent_configs: int) -> float:
-        n = self.n_samples
-        q, r = n_parent_configs, table.shape[1]
+    def statistics(self):
+        """``H`` (``N log N``); the regrets depend on ``|S|`` and ``N`` only."""
+        return self._statistics
+
+    def local_from_statistics(self, families: Families):
+        q = families.n_parent_configs
         return qnml_local(
-            sum_nlogn(table),
-            sum_nlogn(table.sum(axis=1)),
-            self._regret.single(q * r, n),
-            self._regret.single(q, n),
+            families.family["H"],
+            families.parents["H"],
+            self._log_c(q * families.child_arity),
+            self._log_c(q),
         )
+
+    def _log_c(self, n_configs):
+        """``log C(K, N)`` for one ``K`` or an array of them (few distinct values), memoized.
+
+        ``K`` comes as an exact int for one family and as integral floats (exact below
+        2**53, the nearest float above) for the exact search's arrays.
+        """
+        memo, n = self._log_c_memo, self.n_samples
+        if np.ndim(n_configs) == 0:
+            key = n_configs
+            if key not in memo:
+                memo[key] = log_regret(key, n)
+            return memo[key]
+        uniq, inverse = np.unique(n_configs, return_inverse=True)
+        return np.array([self._log_c(float(k)) for k in uniq])[inverse].reshape(np.shape(n_configs))

@@ -12,6 +12,8 @@ import math
 import numpy as np
 from numba import njit, prange
 
+from ..numerics.gamma import log_rising
+
 __all__ = [
     "best_parent_sets",
     "best_sinks",
@@ -86,14 +88,15 @@ def _count_step(rows, ids, m, arity, column, out_rows, out_ids, lookup, stamp, g
 
 
 @njit(cache=True, nogil=True)
-def _reduce(counts, n_obs, singles, tables, bdeu_ess, log_q, hist, stats, mask):
+def _reduce(counts, n_obs, singles, tables, masses, log_q, hist, stats, mask):
     """Per-subset statistics from the configuration counts.
 
-    ``stats[j, mask] = sum_c tables[j, N_c]`` for each table, then, if ``bdeu_ess > 0``,
-    ``stats[-1, mask] = sum_c [lgamma(N_c + a) - lgamma(a)]`` with ``a = ess / q_S``,
-    over the configurations counted in ``counts[:n_obs]`` plus ``singles`` more of
-    count one. The sums run over the distinct count values (with multiplicities
-    in ``hist``, left all zero on exit), which are few.
+    ``stats[j, mask] = sum_c tables[j, N_c]`` for each table, then, for each prior
+    mass ``m = masses[i]``, ``stats[n_tables + i, mask] = sum_c log_rising(m / q_S, N_c)``
+    (:class:`~pgmpy_nml.scores.contract.PriorStatistic`), over the configurations
+    counted in ``counts[:n_obs]`` plus ``singles`` more of count one. The sums run
+    over the distinct count values (with multiplicities in ``hist``, left all zero
+    on exit), which are few.
     """
     n_tables = tables.shape[0]
     hist[1] += singles
@@ -109,20 +112,19 @@ def _reduce(counts, n_obs, singles, tables, bdeu_ess, log_q, hist, stats, mask):
             if hist[v]:
                 s += hist[v] * tables[j, v]
         stats[j, mask] = s
-    if bdeu_ess > 0.0:
-        a = bdeu_ess * math.exp(-log_q)
-        la = math.lgamma(a)
+    for i in range(masses.shape[0]):
+        a = masses[i] * math.exp(-log_q)
         s = 0.0
         for v in range(1, top + 1):
             if hist[v]:
-                s += hist[v] * (math.lgamma(v + a) - la)
-        stats[n_tables, mask] = s
+                s += hist[v] * log_rising(a, v)
+        stats[n_tables + i, mask] = s
     for v in range(1, top + 1):
         hist[v] = 0
 
 
 @njit(cache=True, nogil=True)
-def _subtree(root, codes, arities, log_arities, max_size, tables, bdeu_ess, stats):
+def _subtree(root, codes, arities, log_arities, max_size, tables, masses, stats):
     """Statistics of ``root`` and, for a two-element root, of all its supersets that
     add only larger elements (at most ``max_size`` in all), by depth-first search
     refining the configurations of the rows that still share one."""
@@ -194,7 +196,7 @@ def _subtree(root, codes, arities, log_arities, max_size, tables, bdeu_ess, stat
                 n_obs,
                 singles[level - 1],
                 tables,
-                bdeu_ess,
+                masses,
                 log_q[level],
                 hist,
                 stats,
@@ -204,14 +206,12 @@ def _subtree(root, codes, arities, log_arities, max_size, tables, bdeu_ess, stat
 
 
 @njit(cache=True, nogil=True, parallel=True)
-def _subset_statistics_parallel(
-    bins, codes, arities, log_arities, max_size, tables, bdeu_ess, stats
-):
+def _subset_statistics_parallel(bins, codes, arities, log_arities, max_size, tables, masses, stats):
     for b in prange(bins.shape[0]):
         for i in range(bins.shape[1]):
             root = bins[b, i]
             if root > 0:
-                _subtree(root, codes, arities, log_arities, max_size, tables, bdeu_ess, stats)
+                _subtree(root, codes, arities, log_arities, max_size, tables, masses, stats)
 
 
 def subset_roots(n_vars: int, max_size: int) -> list[tuple[int, int]]:
@@ -227,29 +227,45 @@ def subset_roots(n_vars: int, max_size: int) -> list[tuple[int, int]]:
     return roots
 
 
-def subset_statistics(codes, arities, tables, bdeu_ess, max_size, n_threads, progress=None):
+def _chunks_of_equal_work(work, n_chunks):
+    """Consecutive index ranges of ``work`` with about equal sums (at least one item each)."""
+    target = sum(work) / max(n_chunks, 1)
+    chunks, current, load = [], [], 0.0
+    for i, w in enumerate(work):
+        current.append(i)
+        load += w
+        if load >= target:
+            chunks.append(current)
+            current, load = [], 0.0
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def subset_statistics(codes, arities, tables, masses, max_size, n_threads, progress=None):
     """Statistics of every subset of at most ``max_size`` variables (the empty set too).
 
-    For each subset ``S``: ``stats[j, S] = sum_{c in obs(S)} tables[j, N_c]``, and a
-    last row ``sum_c [lgamma(N_c + a) - lgamma(a)]``, ``a = bdeu_ess / |S|``, when
-    ``bdeu_ess > 0``: an array of shape ``(n_stats, 2**n)`` whose entries for larger
-    subsets stay 0. The subtrees are packed into
+    For each subset ``S``: ``stats[j, S] = sum_{c in obs(S)} tables[j, N_c]`` for the
+    rows of ``tables``, then one row ``sum_c log_rising(m / |S|, N_c)`` per prior mass
+    ``m`` of ``masses``: an array of shape ``(len(tables) + len(masses), 2**n)`` whose
+    entries for larger subsets stay 0. The subtrees are packed into
     ``n_threads`` balanced bins; one compiled parallel call per chunk of roots, so
-    that Ctrl-C is honoured between chunks and ``progress(k)`` can report them.
+    that Ctrl-C is honoured between chunks and ``progress(k)`` can report the ``k``
+    subsets each chunk counted.
     """
     n_vars, n = codes.shape
-    n_stats = tables.shape[0] + (1 if bdeu_ess > 0 else 0)
+    masses = np.ascontiguousarray(masses, dtype=np.float64).reshape(-1)
+    n_stats = tables.shape[0] + masses.shape[0]
     stats = np.zeros((n_stats, 1 << n_vars))
     # the empty set: one configuration holding all n rows
     stats[: tables.shape[0], 0] = tables[:, n]
-    if bdeu_ess > 0:
-        stats[-1, 0] = math.lgamma(n + bdeu_ess) - math.lgamma(bdeu_ess)
+    for i, m in enumerate(masses):
+        stats[tables.shape[0] + i, 0] = log_rising(m, n)
     if max_size == 0:
         return stats
     log_arities = np.log(arities.astype(np.float64))
     roots = sorted(subset_roots(n_vars, max_size), key=lambda t: -t[1])
-    n_chunks = min(len(roots), 4 * n_threads + 8)
-    for part in np.array_split(np.arange(len(roots)), n_chunks):
+    for part in _chunks_of_equal_work([size for _, size in roots], 4 * n_threads + 8):
         load = [0] * n_threads
         members = [[] for _ in range(n_threads)]
         for i in part:
@@ -260,10 +276,10 @@ def subset_statistics(codes, arities, tables, bdeu_ess, max_size, n_threads, pro
         for k, m in enumerate(members):
             bins[k, : len(m)] = m
         _subset_statistics_parallel(
-            bins, codes, arities, log_arities, max_size, tables, bdeu_ess, stats
+            bins, codes, arities, log_arities, max_size, tables, masses, stats
         )
         if progress is not None:
-            progress(len(part))
+            progress(sum(roots[i][1] for i in part))
     return stats
 
 

@@ -2,49 +2,36 @@
 
 from __future__ import annotations
 
+import math
+import numbers
 import os
 import time
-import warnings
+from dataclasses import dataclass
 
 import numpy as np
-from pgmpy.base import DAG
-from pgmpy.models import DiscreteBayesianNetwork
+from sklearn.base import BaseEstimator
 
-from ..scores import FNML, QNML, BDConstant, MaxBDeu, MinBDeu
-from ..scores._base import DiscreteScore
+from .._estimator import fitted_attribute
+from ..models import fit_network
+from ..scores.registry import get_score_spec, make_score
 from . import _kernels
-from ._plans import plan_for
+from ._plans import make_plan, popcounts
+from .constraints import Constraints
 
-__all__ = ["ExactSearch", "ExactSearchMemoryError", "find_structure", "learn_exact"]
+__all__ = [
+    "EXACT_MAX_VARIABLES",
+    "ExactSearch",
+    "ExactSearchMemoryError",
+    "find_structure",
+    "learn_exact",
+]
 
 #: The exact search keeps n * 2**(n-1) local scores: beyond this it is hopeless.
-MAX_VARIABLES = 31
+EXACT_MAX_VARIABLES = 31
 
 
 class ExactSearchMemoryError(MemoryError):
     """The run would need more memory than allowed; nothing was allocated."""
-
-
-def _score_factories():
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
-        from pgmpy.structure_score import AIC, BIC, K2, BDeu, LogLikelihood
-    return {
-        "fnml": FNML,
-        "qnml": QNML,
-        "bd": lambda d: BDConstant(d, alpha=0.5),
-        "bdj": lambda d: BDConstant(d, alpha=0.5),
-        "min-bdeu": MinBDeu,
-        "max-bdeu": MaxBDeu,
-        "bdeu": lambda d: BDeu(d, equivalent_sample_size=1.0),
-        "k2": K2,
-        "bic": BIC,
-        "bic-d": BIC,
-        "aic": AIC,
-        "aic-d": AIC,
-        "ll": LogLikelihood,
-        "ll-d": LogLikelihood,
-    }
 
 
 def _available_memory() -> int:
@@ -76,7 +63,22 @@ def memory_estimate(n_vars: int, n_stats: int, n_samples: int, n_threads: int) -
     }
 
 
-class ExactSearch:
+@dataclass(frozen=True)
+class _Result:
+    dag: object
+    score: float
+    model: object
+    timings: dict
+    memory_estimate: int
+    plan: str
+
+
+#: Seconds (on one core, roughly) of one best-parent-set step (a parent set times a
+#: member) and one best-sink step (a subset times a member), for the progress bar.
+_COST_PARENT_STEP, _COST_SINK_STEP = 2e-9, 2e-9
+
+
+class ExactSearch(BaseEstimator):
     r"""Globally optimal DAG for a decomposable score, by dynamic programming over subsets.
 
     The algorithm of Silander and Myllymäki [1]_: (1) local scores of every
@@ -86,44 +88,56 @@ class ExactSearch:
     :math:`O(n^2 2^n)` time and :math:`O(n 2^n)` memory, independent of the
     score: up to about 25-30 variables.
 
-    For this package's FNML, QNML and BDConstant scores and pgmpy's BDeu, K2,
-    BIC, AIC and LogLikelihood (both the ``pgmpy.structure_score`` and the legacy
-    ``pgmpy.estimators`` classes), each variable subset is counted once, in
+    For every score with a contract (:mod:`pgmpy_nml.scores.contract`: this
+    package's FNML, QNML, BDeu and BDConstant, and pgmpy's BDeu, K2, BIC, AIC and
+    LogLikelihood, from both the ``pgmpy.structure_score`` and the legacy
+    ``pgmpy.estimators`` APIs), each variable subset is counted once, in
     compiled code on all cores, and the local scores follow from per-subset
     statistics (e.g. ``fNML(v | P) = H(P + v) - H(P) - sum_j log C(r_v, N_j)``).
     Any other decomposable score (Min-BDeu, Max-BDeu, your own) is evaluated
     family by family through its ``local_score`` with joblib, whose Dask or
     Ray backends (``joblib.parallel_config``) can spread it over a cluster.
+    ``plan_`` says which path a run took.
+
+    A scikit-learn estimator, like pgmpy's ``pgmpy.causal_discovery`` searches:
+    ``get_params``, ``set_params`` and ``sklearn.base.clone`` work, and ``fit``
+    sets ``causal_graph_``.
 
     Parameters
     ----------
     scoring_method : str or score object, default "fnml"
         A score instance built on the data to learn from (its data and state
-        names are used), or one of ``"fnml"``, ``"qnml"``, ``"bd"`` (BD with
-        alpha 1/2), ``"min-bdeu"``, ``"max-bdeu"``, ``"bdeu"`` (pgmpy's, ESS 1),
-        ``"k2"``, ``"bic"``, ``"aic"``, ``"ll"``.
+        names are used), or a name of :func:`pgmpy_nml.scores.score_names`
+        (``"fnml"``, ``"qnml"``, ``"bdeu"``, ``"bd"``, ``"k2"``, ``"min-bdeu"``,
+        ``"max-bdeu"``, ``"bic-d"``, ``"aic-d"``, ``"ll-d"``, ``"bds"``; aliases
+        ``"bic"``, ``"aic"``, ``"ll"``, ``"bdj"``) with its default parameters.
     max_parents : int, optional
         Largest parent set considered (no limit by default). Limits the counting
         work; the memory of the search itself does not shrink.
-    expert_knowledge : pgmpy.causal_discovery.ExpertKnowledge, optional
+    expert_knowledge : pgmpy.causal_discovery.ExpertKnowledge or dict, optional
         Required edges, forbidden edges, a search space (white list of edges)
-        and temporal tiers (no edge from a later tier to an earlier one).
+        and temporal tiers (no edge from a later tier to an earlier one); a dict
+        holds ``ExpertKnowledge``'s arguments.
     parameter_estimator : pgmpy DiscreteParameterEstimator, optional
         If given (e.g. :class:`~pgmpy_nml.FSNMLEstimator`), the learned
-        structure is fitted and returned in ``model_``.
+        structure is fitted and returned in ``model_``. It gets the score's
+        declared states (``state_names``) unless it declares its own, so states
+        declared for learning are states of the fitted model.
     max_memory : int or float, optional
         Bytes the run may use; by default 90% of the memory available when
         ``fit`` starts. A run that needs more is refused before allocating.
     n_jobs : int, optional
-        Threads for the compiled phases (default: all cores) and workers for the
-        generic path (default: 1).
+        Threads for the compiled phases (default: all cores; -1 all, -2 all but
+        one) and workers for the generic path (default: 1).
     show_progress : bool, default True
-        Progress bars for the long phases.
+        One progress bar for the whole run, its phases weighted by their cost.
 
     Attributes
     ----------
-    dag_ : pgmpy.base.DAG
+    causal_graph_ : pgmpy.base.DAG
         The optimal structure, with every variable as a node.
+    dag_ : pgmpy.base.DAG
+        The same, under the package's earlier name.
     score_ : float
         Its score (the sum of its local scores).
     model_ : pgmpy.models.DiscreteBayesianNetwork
@@ -132,6 +146,8 @@ class ExactSearch:
         Seconds spent in each phase.
     memory_estimate_ : int
         Bytes the run was estimated to need.
+    plan_ : str
+        ``"statistics"`` (all subsets counted in bulk) or ``"generic"``.
 
     Notes
     -----
@@ -178,155 +194,130 @@ class ExactSearch:
         self.n_jobs = n_jobs
         self.show_progress = show_progress
 
-    # -- input checks ---------------------------------------------------------------
-    def _score(self, data):
+    causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the optimal structure.")
+    dag_ = fitted_attribute("dag", "Alias of ``causal_graph_``.")
+    score_ = fitted_attribute("score", "float: its score, the sum of its local scores.")
+    model_ = fitted_attribute(
+        "model", "DiscreteBayesianNetwork or None: the fitted network (with parameter_estimator)."
+    )
+    timings_ = fitted_attribute("timings", "dict: seconds spent in each phase.")
+    memory_estimate_ = fitted_attribute(
+        "memory_estimate", "int: bytes the run was estimated to need."
+    )
+    plan_ = fitted_attribute(
+        "plan", 'str: "statistics" (bulk counting) or "generic" (family by family).'
+    )
+
+    # -- the steps of fit -----------------------------------------------------------------
+    def _resolve_score(self, data):
+        """The score object, bound to the data ``fit`` learns from."""
         method = self.scoring_method
         if isinstance(method, str):
-            factories = _score_factories()
-            key = method.lower()
-            if key not in factories:
-                raise ValueError(
-                    f"Unknown scoring_method {method!r}; use a score object or one of "
-                    f"{sorted(factories)}."
-                )
-            return factories[key](data)
+            if data is None:
+                raise ValueError("fit() needs data when scoring_method is a score name.")
+            get_score_spec(method, argument="scoring_method")
+            return make_score(method, data)
         if not hasattr(method, "local_score"):
             raise TypeError(
                 f"scoring_method must be a score name or a score object with local_score(), "
                 f"got {type(method).__name__}."
             )
-        variables = list(getattr(method, "variables", []))
-        if data is not None and variables and set(variables) != set(data.columns):
-            raise ValueError(
-                f"The score was built on columns {variables!r}, but fit() got "
-                f"{list(data.columns)!r}: build the score on the same data."
-            )
+        if data is not None:
+            _check_same_data(method, data)
         return method
 
-    def _max_parents(self, n_vars):
-        k = self.max_parents
-        if k is None:
-            return n_vars - 1
-        if isinstance(k, bool) or not isinstance(k, (int, np.integer)) or k < 0:
-            raise ValueError(f"max_parents must be a non-negative integer or None, got {k!r}.")
-        return min(int(k), n_vars - 1)
-
-    def _constraints(self, variables):
-        """Per variable: masks of forbidden and of required parents."""
-        n = len(variables)
-        index = {v: i for i, v in enumerate(variables)}
-        forbidden = np.zeros(n, dtype=np.int64)
-        required = np.zeros(n, dtype=np.int64)
-        ek = self.expert_knowledge
-        if ek is None:
-            return forbidden, required
-
-        def position(u, what):
-            if u not in index:
-                raise ValueError(f"{what} names {u!r}, which is not a variable of the data.")
-            return index[u]
-
-        for u, v in getattr(ek, "forbidden_edges", ()):
-            forbidden[position(v, "A forbidden edge")] |= 1 << position(u, "A forbidden edge")
-        for u, v in getattr(ek, "required_edges", ()):
-            required[position(v, "A required edge")] |= 1 << position(u, "A required edge")
-        space = getattr(ek, "search_space", None)
-        if space:
-            allowed = np.zeros(n, dtype=np.int64)
-            for u, v in space:
-                allowed[position(v, "The search space")] |= 1 << position(u, "The search space")
-            forbidden |= ~allowed & ((1 << n) - 1)
-        tiers = getattr(ek, "temporal_ordering", {}) or {}
-        for u, tu in tiers.items():
-            for v, tv in tiers.items():
-                if tu > tv:
-                    forbidden[position(v, "The temporal order")] |= 1 << position(
-                        u, "The temporal order"
-                    )
-        clash = required & forbidden
-        if clash.any():
-            v = int(np.flatnonzero(clash)[0])
-            u = int(clash[v]).bit_length() - 1
+    def _threads(self) -> int:
+        n_jobs = self.n_jobs
+        if n_jobs is None:
+            return os.cpu_count() or 1
+        if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
+            raise TypeError(f"n_jobs must be an integer or None, got {n_jobs!r}.")
+        if n_jobs == 0:
             raise ValueError(
-                f"The edge {variables[u]!r} -> {variables[v]!r} is both required and forbidden "
-                "(by the forbidden edges, the search space or the temporal order)."
+                "n_jobs must be a positive number of workers, -1 for all cores, or None."
             )
-        return forbidden, required
+        cores = os.cpu_count() or 1
+        return int(n_jobs) if n_jobs > 0 else max(1, cores + 1 + int(n_jobs))
 
-    # -- the phases -----------------------------------------------------------------
-    def _progress(self, total, desc):
+    def _memory_limit(self) -> float:
+        limit = self.max_memory
+        if limit is None:
+            return 0.9 * _available_memory()
+        if isinstance(limit, bool) or not isinstance(limit, numbers.Real):
+            raise TypeError(
+                f"max_memory must be a number of bytes (e.g. 8e9 for 8 GB), got {limit!r}."
+            )
+        if not (math.isfinite(limit) and limit > 0):
+            raise ValueError(
+                f"max_memory must be a positive, finite number of bytes, got {limit!r}."
+            )
+        return float(limit)
+
+    def _check_memory(self, plan, n_threads) -> int:
+        n_vars = len(plan.variables)
+        parts = memory_estimate(n_vars, plan.n_stats, plan.n_samples, n_threads)
+        need = sum(parts.values())
+        limit = self._memory_limit()
+        if need > limit:
+            detail = ", ".join(f"{name} {_gb(b)}" for name, b in parts.items())
+            fewer = sum(memory_estimate(n_vars - 1, plan.n_stats, plan.n_samples, 1).values())
+            raise ExactSearchMemoryError(
+                f"ExactSearch on {n_vars} variables needs about {_gb(need)} ({detail}), more "
+                f"than the limit of {_gb(limit)} (max_memory; by default 90% of the memory "
+                f"available now). Each variable fewer halves the need ({n_vars - 1} variables: "
+                f"about {_gb(fewer)}); raise max_memory only if that much will be free."
+            )
+        return int(need)
+
+    def _progress(self, total):
         from tqdm.auto import tqdm
 
-        return tqdm(total=total, desc=desc, disable=not self.show_progress, leave=False)
+        return tqdm(
+            total=total,
+            desc="exact search",
+            disable=not self.show_progress,
+            leave=True,
+            unit="",
+            bar_format="{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}]",
+        )
 
-    def _threads(self):
-        if self.n_jobs is None or self.n_jobs < 0:
-            return os.cpu_count() or 1
-        return max(1, int(self.n_jobs))
+    def _optimal_network(self, plan, constraints, n_threads, timings):
+        """Local scores, best parent sets, best sinks: the optimal parent set of every variable.
 
-    def _local_scores_fast(self, plan, k, n_threads, timings):
-        enc = plan.encoded
-        n_vars = enc.n_variables
-        start = time.perf_counter()
-        roots = len(_kernels.subset_roots(n_vars, k + 1))
-        with self._progress(roots, "counting subsets") as bar:
-            stats = _kernels.subset_statistics(
-                enc.codes, enc.arities, plan.tables, plan.bdeu_ess, k + 1, n_threads, bar.update
+        One progress bar for the three phases, each weighted by its estimated cost.
+        """
+        n_vars = len(plan.variables)
+        k = constraints.max_parents
+        cost = {
+            "local scores": plan.cost(k) / n_threads,
+            "best parent sets": _COST_PARENT_STEP * n_vars * 2 ** (n_vars - 2) * (n_vars - 1),
+            "best sinks": _COST_SINK_STEP * 2**n_vars * n_vars,
+        }
+        per_unit = cost["local scores"] / max(plan.work(k), 1)
+        with self._progress(sum(cost.values())) as bar:
+            n_jobs = 1 if self.n_jobs is None else self.n_jobs
+            ls = plan.local_scores(
+                k, n_threads, n_jobs, lambda done: bar.update(done * per_unit), timings
             )
-        timings["subset statistics"] = time.perf_counter() - start
-        start = time.perf_counter()
-        q = np.ones(1)
-        for r in enc.arities:
-            q = np.concatenate([q, q * float(r)])
-        ls = np.empty((n_vars, 2 ** (n_vars - 1)))
-        with self._progress(n_vars, "local scores") as bar:
-            for v in range(n_vars):
-
-                def split(x, v=v):
-                    # subsets as (high bits, bit v, low bits): bit v set = family
-                    blocks = x.reshape(-1, 2, 1 << v)
-                    return blocks[:, 1, :], blocks[:, 0, :]
-
-                ls[v] = plan.local(v, stats, q, split).reshape(-1)
-                bar.update(1)
-        timings["local scores"] = time.perf_counter() - start
-        return ls
-
-    def _local_scores_generic(self, score, variables, k, timings):
-        from joblib import Parallel, delayed
-
-        n_vars = len(variables)
-        start = time.perf_counter()
-        sizes = _popcounts(n_vars - 1)
-        if isinstance(score, DiscreteScore):
-            encoded = score._encoded
-            order = [encoded.index[v] for v in variables]
-
-            def family_score(v, parents):
-                return score._score_family(order[v], tuple(sorted(order[p] for p in parents)))
-        else:
-
-            def family_score(v, parents):
-                return score.local_score(variables[v], tuple(variables[p] for p in parents))
-
-        def row(v):
-            out = np.full(2 ** (n_vars - 1), -np.inf)
-            others = [u for u in range(n_vars) if u != v]
-            for c in np.flatnonzero(sizes <= k):
-                parents = [others[b] for b in range(n_vars - 1) if (c >> b) & 1]
-                out[c] = family_score(v, parents)
-            return out
-
-        n_jobs = 1 if self.n_jobs is None else self.n_jobs
-        with self._progress(n_vars, "local scores (generic)") as bar:
-            rows = []
-            for r in Parallel(n_jobs=n_jobs, prefer="threads", return_as="generator")(
-                delayed(row)(v) for v in range(n_vars)
-            ):
-                rows.append(r)
-                bar.update(1)
-        timings["local scores"] = time.perf_counter() - start
-        return np.array(rows)
+            start = time.perf_counter()
+            _apply_constraints(ls, constraints)
+            best = np.empty(ls.shape, dtype=np.int32)
+            for v0 in range(0, n_vars, n_threads):
+                block = slice(v0, v0 + n_threads)
+                best[block] = _kernels.best_parent_sets_all(ls[block])
+                bar.update(cost["best parent sets"] * len(best[block]) / n_vars)
+            timings["best parent sets"] = time.perf_counter() - start
+            start = time.perf_counter()
+            network_score, sink = _kernels.best_sinks(ls)
+            bar.update(cost["best sinks"])
+            timings["best sinks"] = time.perf_counter() - start
+        full = (1 << n_vars) - 1
+        if not np.isfinite(network_score[full]):
+            raise ValueError(
+                "No DAG satisfies the constraints: the required edges form a cycle, or a "
+                "variable needs more required parents than max_parents allows."
+            )
+        return float(network_score[full]), _parents_from_sinks(sink, best, n_vars)
 
     def fit(self, data=None):
         """Learn the optimal structure.
@@ -335,109 +326,88 @@ class ExactSearch:
         ----------
         data : pandas.DataFrame, optional
             The data to learn from. May be omitted when ``scoring_method`` is a
-            score object (its data are used).
+            score object (its data are used); if given, it must be the data the
+            score was built on.
 
         Returns
         -------
         self
         """
-        for attr in ("dag_", "score_", "model_", "timings_", "memory_estimate_"):
-            self.__dict__.pop(attr, None)
-        if data is None and isinstance(self.scoring_method, str):
-            raise ValueError("fit() needs data when scoring_method is a score name.")
-        score = self._score(data)
-        plan = plan_for(score)
-        if plan is not None:
-            plan = plan.reordered()
-        variables = list(plan.encoded.variables) if plan else list(score.variables)
+        self._result = None
+        score = self._resolve_score(data)
+        plan = make_plan(score)
+        variables = plan.variables
         n_vars = len(variables)
-        if n_vars > MAX_VARIABLES:
+        if n_vars > EXACT_MAX_VARIABLES:
             raise ValueError(
-                f"ExactSearch handles at most {MAX_VARIABLES} variables (it keeps "
+                f"ExactSearch handles at most {EXACT_MAX_VARIABLES} variables (it keeps "
                 f"n * 2**(n-1) local scores); the data has {n_vars}. Use hill climbing, "
                 "or learn a subset of the variables."
             )
-        k = self._max_parents(n_vars)
-        forbidden, required = self._constraints(variables)
+        constraints = Constraints.from_knowledge(variables, self.max_parents, self.expert_knowledge)
         n_threads = self._threads()
-        n_samples = plan.encoded.n_samples if plan else len(score.data)
-        parts = memory_estimate(n_vars, plan.n_stats if plan else 0, n_samples, n_threads)
-        need = sum(parts.values())
-        limit = self.max_memory if self.max_memory is not None else 0.9 * _available_memory()
-        if need > limit:
-            detail = ", ".join(f"{name} {_gb(b)}" for name, b in parts.items())
-            fewer = sum(
-                memory_estimate(n_vars - 1, plan.n_stats if plan else 0, n_samples, 1).values()
-            )
-            raise ExactSearchMemoryError(
-                f"ExactSearch on {n_vars} variables needs about {_gb(need)} ({detail}), more "
-                f"than the limit of {_gb(limit)} (max_memory; by default 90% of the memory "
-                f"available now). Each variable fewer halves the need ({n_vars - 1} variables: "
-                f"about {_gb(fewer)}); raise max_memory only if that much will be free."
-            )
+        need = self._check_memory(plan, n_threads)
         timings = {}
         try:
-            if plan is not None:
-                ls = self._local_scores_fast(plan, k, n_threads, timings)
-            else:
-                ls = self._local_scores_generic(score, variables, k, timings)
-            start = time.perf_counter()
-            _apply_constraints(ls, k, forbidden, required)
-            best = np.empty(ls.shape, dtype=np.int32)
-            with self._progress(n_vars, "best parent sets") as bar:
-                for v0 in range(0, n_vars, n_threads):
-                    best[v0 : v0 + n_threads] = _kernels.best_parent_sets_all(
-                        ls[v0 : v0 + n_threads]
-                    )
-                    bar.update(min(n_threads, n_vars - v0))
-            timings["best parent sets"] = time.perf_counter() - start
-            start = time.perf_counter()
-            network_score, sink = _kernels.best_sinks(ls)
-            timings["best sinks"] = time.perf_counter() - start
+            total, parents = self._optimal_network(plan, constraints, n_threads, timings)
         except KeyboardInterrupt:
             raise KeyboardInterrupt("ExactSearch interrupted; nothing was fitted.") from None
-        full = (1 << n_vars) - 1
-        if not np.isfinite(network_score[full]):
-            raise ValueError(
-                "No DAG satisfies the constraints: the required edges form a cycle, or a "
-                "variable needs more required parents than max_parents allows."
-            )
+        from pgmpy.base import DAG
+
         dag = DAG()
         dag.add_nodes_from(variables)
-        w = full
-        while w:
-            s = int(sink[w])
-            rest = w ^ (1 << s)
-            c = (rest & ((1 << s) - 1)) | ((rest >> (s + 1)) << s)
-            parents = int(best[s, c])
-            for b in range(n_vars - 1):
-                if (parents >> b) & 1:
-                    dag.add_edge(variables[b if b < s else b + 1], variables[s])
-            w = rest
-        self.dag_ = dag
-        self.score_ = float(network_score[full])
-        self.timings_ = timings
-        self.memory_estimate_ = int(need)
+        for v, members in enumerate(parents):
+            dag.add_edges_from((variables[u], variables[v]) for u in members)
+        model = None
         if self.parameter_estimator is not None:
-            model = DiscreteBayesianNetwork(dag.edges())
-            model.add_nodes_from(dag.nodes())
             fit_data = data if data is not None else score.data
-            self.model_ = model.fit(fit_data, estimator=self.parameter_estimator)
+            names = getattr(score, "state_names", None)
+            model = fit_network(dag, fit_data, self.parameter_estimator, names)
+        self._result = _Result(dag, total, model, timings, need, plan.kind)
         return self
 
 
-def _popcounts(bits):
-    counts = np.zeros(1, dtype=np.int8)
-    for _ in range(bits):
-        counts = np.concatenate([counts, counts + 1])
-    return counts
+def _check_same_data(score, data) -> None:
+    """A score object must be built on the data ``fit`` gets (or ``fit`` gets none)."""
+    theirs = getattr(score, "data", None)
+    if theirs is None or theirs is data:
+        return
+    shape = getattr(data, "shape", None)
+    if shape != theirs.shape or list(data.columns) != list(theirs.columns):
+        raise ValueError(
+            f"The score was built on columns {list(theirs.columns)!r} ({len(theirs)} rows), but "
+            f"fit() got {list(data.columns)!r} ({len(data)} rows): build the score on the data "
+            "you fit, or call fit() without data to learn from the score's data."
+        )
+    same = theirs.equals(data) or np.array_equal(
+        theirs.to_numpy(dtype=object), data.to_numpy(dtype=object)
+    )
+    if not same:
+        raise ValueError(
+            "The score was built on other values than the data fit() got (same shape and "
+            "columns): build the score on the data you fit, or call fit() without data."
+        )
 
 
-def _apply_constraints(ls, k, forbidden, required):
+def _parents_from_sinks(sink, best, n_vars) -> list[list[int]]:
+    """The optimal parents of every variable, following the best sinks from the full set."""
+    parents = [[] for _ in range(n_vars)]
+    w = (1 << n_vars) - 1
+    while w:
+        s = int(sink[w])
+        rest = w ^ (1 << s)
+        c = (rest & ((1 << s) - 1)) | ((rest >> (s + 1)) << s)
+        chosen = int(best[s, c])
+        parents[s] = [b if b < s else b + 1 for b in range(n_vars - 1) if (chosen >> b) & 1]
+        w = rest
+    return parents
+
+
+def _apply_constraints(ls, constraints) -> None:
     """-inf for parent sets that break the parent limit or the expert knowledge."""
     n_vars = ls.shape[0]
-    sizes = _popcounts(n_vars - 1)
-    too_big = sizes > k
+    too_big = popcounts(n_vars - 1) > constraints.max_parents
+    forbidden, required = constraints.masks()
     for v in range(n_vars):
         row = ls[v]
         row[too_big] = -np.inf

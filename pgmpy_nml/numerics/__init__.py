@@ -1,0 +1,1 @@
+"""Numerical kernels: special functions and the NML normalizers."""

@@ -1,0 +1,286 @@
+r"""The score contract: per-subset statistics plus one local formula.
+
+Most decomposable scores of discrete Bayesian networks are differences of
+statistics of variable *subsets*. Write :math:`\mathrm{obs}(S)` for the joint
+configurations of a subset :math:`S` seen in the data, :math:`N_c` for their
+counts and :math:`|S|` for the number of possible configurations. A *statistic*
+is
+
+.. math::
+
+    T(S) = \sum_{c \in \mathrm{obs}(S)} \varphi(N_c, |S|),
+
+and a score's local score of child :math:`v` with parents :math:`P` is a formula
+in :math:`T(P \cup \{v\})`, :math:`T(P)`, the child's arity :math:`r`, the number
+of parent configurations :math:`q = |P|` and the sample size. For example
+(natural logarithms, :math:`H(S) = \sum_c N_c \log N_c`):
+
+- log-likelihood: :math:`H(P + v) - H(P)`;
+- fNML: :math:`H(P + v) - H(P) - \sum_{c \in \mathrm{obs}(P)} \log C(r, N_c)`;
+- BDeu: :math:`G(P + v) - G(P)`, :math:`G(S) = \sum_c \log\Gamma(N_c + a_S) -
+  \log\Gamma(a_S)`, :math:`a_S = \alpha / |S|`.
+
+A score that declares its statistics (:meth:`StatisticScore.statistics`) and its
+formula (:meth:`StatisticScore.local_from_statistics`) gets both drivers from
+this module: one family at a time (``local_score``, used by pgmpy's searches and
+by :func:`family_statistics` here) and all subsets at once (the exact search,
+whose compiled counting kernels evaluate the same :class:`Statistic` objects).
+The formula is written once, elementwise, and serves both.
+
+Two kinds of statistic cover every score of the package, and the counting
+kernels know only these two kinds, not the scores:
+
+- :class:`CountStatistic`: :math:`\varphi(N_c)` depends on the count only
+  (e.g. :math:`N \log N`, :math:`\log C(r, N)`, :math:`\log\Gamma(N + a) -
+  \log\Gamma(a)` for a fixed :math:`a`);
+- :class:`PriorStatistic`: :math:`\varphi = \log\Gamma(N_c + m/|S|) -
+  \log\Gamma(m/|S|)`, a Dirichlet prior mass :math:`m` spread evenly over the
+  configurations of the subset (BDeu).
+
+Scores that are not of this form (Min-BDeu and Max-BDeu optimize a prior per
+parent configuration) implement ``_score_table`` on the family's count table
+instead, and the exact search evaluates them family by family.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass
+
+import numpy as np
+from scipy.special import xlogy
+
+from ..numerics.gamma import log_rising_array
+from ._base import DiscreteScore
+
+__all__ = [
+    "CountStatistic",
+    "Families",
+    "PriorStatistic",
+    "Statistic",
+    "StatisticScore",
+    "entropy_statistic",
+    "family_statistics",
+]
+
+
+class Statistic:
+    """A per-subset statistic :math:`T(S) = \\sum_{c \\in obs(S)} \\varphi(N_c, |S|)`."""
+
+    label: str = ""
+
+    def evaluate(self, counts: np.ndarray, n_configs) -> float:
+        """:math:`T` of one subset from the positive counts of its observed configurations."""
+        raise NotImplementedError
+
+
+class CountStatistic(Statistic):
+    r""":math:`T(S) = \sum_{c \in obs(S)} \varphi(N_c)`, with :math:`\varphi(0) = 0`.
+
+    Parameters
+    ----------
+    phi : callable
+        Vectorized: an int64 array of counts :math:`\ge 1` to a float array. A
+        module-level function or a ``functools.partial`` of one keeps the score
+        picklable (for process and cluster workers).
+    label : str
+        A short name for messages and reprs.
+
+    Values of :math:`\varphi` are memoized in a lazily filled array for counts up
+    to ``DENSE_LIMIT`` (shared by every family a score evaluates); larger counts
+    are evaluated directly. :meth:`dense` gives the whole table for the compiled
+    all-subsets kernels.
+    """
+
+    #: counts above this are evaluated one by one (keeps the memo <= 16 MB)
+    DENSE_LIMIT = 1 << 21
+
+    def __init__(self, phi: Callable[[np.ndarray], np.ndarray], label: str = ""):
+        self.phi = phi
+        self.label = label
+        self._memo = np.zeros(0)
+        self._known = np.zeros(0, dtype=bool)
+
+    def __repr__(self) -> str:
+        return f"CountStatistic({self.label or self.phi!r})"
+
+    def values(self, counts: np.ndarray) -> np.ndarray:
+        """:math:`\\varphi` of each count (int64 array of counts >= 0)."""
+        counts = np.asarray(counts, dtype=np.int64)
+        if counts.size == 0:
+            return np.zeros(0)
+        top = int(counts.max())
+        if top > self.DENSE_LIMIT:
+            out = np.empty(counts.shape)
+            large = counts > self.DENSE_LIMIT
+            out[large] = self._phi(counts[large])
+            out[~large] = self.values(counts[~large])
+            return out
+        if top >= self._memo.shape[0]:
+            size = min(max(top + 1, 2 * self._memo.shape[0], 64), self.DENSE_LIMIT + 1)
+            memo = np.zeros(size)
+            known = np.zeros(size, dtype=bool)
+            memo[: self._memo.shape[0]] = self._memo
+            known[: self._known.shape[0]] = self._known
+            known[0] = True
+            self._memo, self._known = memo, known
+        missing = ~self._known[counts]
+        if missing.any():
+            todo = np.unique(counts[missing])
+            self._memo[todo] = self._phi(todo)
+            self._known[todo] = True
+        return self._memo[counts]
+
+    def _phi(self, counts: np.ndarray) -> np.ndarray:
+        values = np.asarray(self.phi(counts), dtype=np.float64)
+        return np.where(counts == 0, 0.0, values)
+
+    def evaluate(self, counts: np.ndarray, n_configs=None) -> float:
+        return float(self.values(counts).sum())
+
+    def dense(self, n: int) -> np.ndarray:
+        """:math:`\\varphi(0), \\dots, \\varphi(n)` as one float64 array."""
+        return self.values(np.arange(n + 1, dtype=np.int64))
+
+
+def entropy_statistic() -> CountStatistic:
+    r""":math:`H(S) = \sum_{c \in obs(S)} N_c \log N_c`, the statistic of every likelihood."""
+    return CountStatistic(_n_log_n, "N log N")
+
+
+def _n_log_n(counts):
+    return xlogy(counts, counts)
+
+
+class PriorStatistic(Statistic):
+    r"""BDeu's :math:`G(S) = \sum_c [\log\Gamma(N_c + a_S) - \log\Gamma(a_S)]`, :math:`a_S = m/|S|`.
+
+    The Dirichlet normalizing terms of a prior of total mass ``m`` spread evenly
+    over the :math:`|S|` configurations of the subset (BDeu's :math:`G(S)`),
+    evaluated with the stable :func:`pgmpy_nml.numerics.gamma.log_rising`.
+
+    Parameters
+    ----------
+    mass : float
+        The prior mass :math:`m > 0` (BDeu's equivalent sample size).
+    """
+
+    def __init__(self, mass: float, label: str = ""):
+        self.mass = float(mass)
+        self.label = label or f"prior mass {self.mass:g}"
+
+    def __repr__(self) -> str:
+        return f"PriorStatistic({self.mass!r})"
+
+    def evaluate(self, counts: np.ndarray, n_configs) -> float:
+        a = self.mass / float(n_configs)
+        return float(log_rising_array(a, np.asarray(counts, dtype=np.float64)).sum())
+
+
+@dataclass(frozen=True)
+class Families:
+    """The statistics of one or many families of one child, as a score's formula sees them.
+
+    Scalars for one family (``local_score``); equal-shaped arrays for many (the
+    exact search passes all parent sets of a child at once).
+
+    Attributes
+    ----------
+    child : hashable
+        The child variable.
+    child_arity : int
+        Its number of states :math:`r`, declared-but-unobserved ones included.
+    n_parent_configs : int, float or ndarray
+        :math:`q`, the number of *possible* parent configurations (1 without parents).
+    n_parents : int or ndarray
+        Number of parents.
+    n_samples : int
+        Rows of the data.
+    family, parents : Mapping
+        Statistic key -> :math:`T(P \\cup \\{v\\})` and :math:`T(P)`. Values are
+        computed on first access, so a formula pays only for what it reads.
+    """
+
+    child: Hashable
+    child_arity: int
+    n_parent_configs: object
+    n_parents: object
+    n_samples: int
+    family: Mapping
+    parents: Mapping
+
+
+class _LazyStatistics(Mapping):
+    """Statistic key -> value for one subset, computed on first access."""
+
+    def __init__(self, statistics: Mapping, counts: np.ndarray, n_configs):
+        self._statistics = statistics
+        self._counts = counts
+        self._n_configs = n_configs
+        self._values: dict = {}
+
+    def __getitem__(self, key):
+        value = self._values.get(key)
+        if value is None:
+            value = self._statistics[key].evaluate(self._counts, self._n_configs)
+            self._values[key] = value
+        return value
+
+    def __iter__(self):
+        return iter(self._statistics)
+
+    def __len__(self) -> int:
+        return len(self._statistics)
+
+
+def family_statistics(score: StatisticScore, child, table: np.ndarray, q, n_parents) -> Families:
+    """The :class:`Families` view of one family from its count table.
+
+    Parameters
+    ----------
+    score : StatisticScore
+    child : hashable
+        The child variable.
+    table : ndarray of int64, shape (q_observed, r)
+        Counts over the observed parent configurations (see
+        :func:`pgmpy_nml._counting.family_table`).
+    q : int
+        Number of possible parent configurations.
+    n_parents : int
+    """
+    statistics = score.statistics()
+    r = table.shape[1]
+    cells = table[table > 0]
+    rows = table.sum(axis=1)
+    return Families(
+        child=child,
+        child_arity=r,
+        n_parent_configs=q,
+        n_parents=n_parents,
+        n_samples=score.n_samples,
+        family=_LazyStatistics(statistics, cells, q * r),
+        parents=_LazyStatistics(statistics, rows, q),
+    )
+
+
+class StatisticScore(DiscreteScore):
+    """A decomposable score given by per-subset statistics and one local formula.
+
+    Subclasses implement :meth:`statistics` and :meth:`local_from_statistics`;
+    ``local_score`` and the exact search's all-subsets path both call that one
+    formula. Optionally they implement :meth:`superset_bound_from_statistics`.
+    """
+
+    def statistics(self) -> dict[Hashable, Statistic]:
+        """Every statistic the formula may read, by key (one object per key, reused)."""
+        raise NotImplementedError
+
+    def local_from_statistics(self, families: Families):
+        """The local score(s) of ``families``; elementwise for arrays."""
+        raise NotImplementedError
+
+    def _score_family(self, child: int, parents: tuple[int, ...]) -> float:
+        table = self._family_table(child, parents)
+        q = self._encoded.configurations(parents)
+        families = family_statistics(self, self._encoded.variables[child], table, q, len(parents))
+        return float(self.local_from_statistics(families))

@@ -1,0 +1,343 @@
+"""One registry of score names: what the command line, the searches and the tools accept.
+
+:func:`make_score` builds a score from a name, data and parameters;
+:func:`score_names` lists the names; :func:`register_score` adds a score (your
+own, for example), after which every entry point that takes a score name takes
+the new one too. The names follow pgmpy's where pgmpy has the score (``bdeu``,
+``k2``, ``bic-d``, ``aic-d``, ``ll-d``, ``bds``), with bnlearn's short forms as
+aliases (``bic``, ``aic``, ``ll``, ``bdj``).
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+__all__ = [
+    "ScoreSpec",
+    "get_score_spec",
+    "make_score",
+    "register_score",
+    "score_names",
+    "unregister_score",
+]
+
+
+@dataclass(frozen=True)
+class ScoreSpec:
+    """A registered score.
+
+    Attributes
+    ----------
+    name : str
+        The canonical name.
+    factory : callable
+        ``factory(data, state_names=None, **params)`` returns a score object.
+    params : dict
+        The parameters ``make_score`` accepts, with their defaults.
+    aliases : tuple of str
+        Other names for the same score.
+    score_equivalent : bool or None
+        Whether Markov-equivalent DAGs always get the same score (None: unknown).
+    description : str
+        One line for listings and ``--help``.
+    """
+
+    name: str
+    factory: Callable
+    params: dict = field(default_factory=dict)
+    aliases: tuple = ()
+    score_equivalent: bool | None = None
+    description: str = ""
+
+
+_SPECS: dict[str, ScoreSpec] = {}
+_LOOKUP: dict[str, str] = {}
+
+
+def register_score(
+    name: str,
+    factory: Callable,
+    *,
+    params: dict | None = None,
+    aliases=(),
+    score_equivalent: bool | None = None,
+    description: str = "",
+    replace: bool = False,
+) -> ScoreSpec:
+    """Add a score to the registry.
+
+    Parameters
+    ----------
+    name : str
+        Canonical name (case-insensitive).
+    factory : callable
+        ``factory(data, state_names=None, **params)``; a score class usually is one.
+    params : dict, optional
+        Accepted parameters and their defaults. By default, the keyword parameters
+        of ``factory`` other than ``data`` and ``state_names``.
+    aliases : iterable of str
+    score_equivalent : bool, optional
+    description : str
+    replace : bool, default False
+        Allow replacing an existing registration of ``name`` or an alias.
+
+    Returns
+    -------
+    ScoreSpec
+
+    Examples
+    --------
+    >>> from pgmpy_nml.scores import BDConstant, make_score, register_score, unregister_score
+    >>> spec = register_score("bd-2", lambda data, state_names=None: BDConstant(
+    ...     data, alpha=2.0, state_names=state_names), replace=True)
+    >>> import pandas as pd
+    >>> round(make_score("bd-2", pd.DataFrame({"A": [0, 1, 1]})).local_score("A", []), 4)
+    -2.3026
+    >>> unregister_score("bd-2")
+    """
+    if params is None:
+        params = _keyword_defaults(factory)
+    spec = ScoreSpec(
+        name.lower(),
+        factory,
+        dict(params),
+        tuple(a.lower() for a in aliases),
+        score_equivalent,
+        description,
+    )
+    names = (spec.name, *spec.aliases)
+    taken = [n for n in names if n in _LOOKUP and _LOOKUP[n] != spec.name]
+    if (taken or spec.name in _SPECS) and not replace:
+        raise ValueError(
+            f"Score name(s) {taken or [spec.name]} are already registered; pass replace=True "
+            "to replace them."
+        )
+    _SPECS[spec.name] = spec
+    for n in names:
+        _LOOKUP[n] = spec.name
+    return spec
+
+
+def unregister_score(name: str) -> None:
+    """Remove a registered score and its aliases.
+
+    Parameters
+    ----------
+    name : str
+        The canonical name or an alias.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.scores import BDConstant, register_score, score_names, unregister_score
+    >>> _ = register_score("bd-3", BDConstant)
+    >>> unregister_score("bd-3")
+    >>> "bd-3" in score_names()
+    False
+    """
+    spec = get_score_spec(name)
+    del _SPECS[spec.name]
+    for n in (spec.name, *spec.aliases):
+        _LOOKUP.pop(n, None)
+
+
+def _keyword_defaults(factory) -> dict:
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):
+        return {}
+    return {
+        p.name: p.default
+        for p in signature.parameters.values()
+        if p.default is not inspect.Parameter.empty and p.name not in ("data", "state_names")
+    }
+
+
+def score_names(aliases: bool = False) -> list[str]:
+    """The registered score names.
+
+    Parameters
+    ----------
+    aliases : bool, default False
+        Also list the aliases (``bic`` for ``bic-d``, ...).
+
+    Returns
+    -------
+    list of str
+        Sorted.
+
+    Examples
+    --------
+    >>> from pgmpy_nml import score_names
+    >>> [name for name in score_names() if "nml" in name]
+    ['fnml', 'qnml']
+    """
+    return sorted(_LOOKUP) if aliases else sorted(_SPECS)
+
+
+def get_score_spec(name: str, argument: str = "score") -> ScoreSpec:
+    """The registration of a score name or alias.
+
+    Parameters
+    ----------
+    name : str
+        Case-insensitive.
+    argument : str, default "score"
+        What the caller calls the name, for the error message.
+
+    Returns
+    -------
+    ScoreSpec
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, listing the known ones.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.scores import get_score_spec
+    >>> spec = get_score_spec("BIC")
+    >>> spec.name, spec.score_equivalent
+    ('bic-d', True)
+    """
+    if not isinstance(name, str):
+        raise TypeError(f"A score name must be a string, got {type(name).__name__}.")
+    key = name.lower()
+    if key not in _LOOKUP:
+        raise ValueError(
+            f"Unknown {argument} {name!r}; use a score object or one of: "
+            f"{', '.join(score_names())}."
+        )
+    return _SPECS[_LOOKUP[key]]
+
+
+def make_score(name: str, data, state_names=None, **params):
+    """Build the score called ``name`` on ``data``.
+
+    Parameters
+    ----------
+    name : str
+        A name of :func:`score_names` (case-insensitive), or an alias.
+    data : pandas.DataFrame
+    state_names : dict, optional
+        Variable -> list of states; declared, unobserved states count.
+    **params
+        The score's parameters (e.g. ``equivalent_sample_size`` for the BDeu family,
+        ``alpha`` for ``bd``); ``ValueError`` names the accepted ones otherwise.
+
+    Returns
+    -------
+    score object
+        Usable in both pgmpy search APIs and in this package's searches.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_nml.scores import make_score
+    >>> data = pd.DataFrame({"A": [0, 0, 1, 1, 1], "B": [0, 0, 1, 1, 0]})
+    >>> type(make_score("bdeu", data, equivalent_sample_size=5)).__name__
+    'BDeu'
+    >>> make_score("bdeu", data, ess=5)
+    Traceback (most recent call last):
+    ...
+    ValueError: Score 'bdeu' takes the parameter(s) equivalent_sample_size, not ess.
+    """
+    spec = get_score_spec(name)
+    unknown = sorted(set(params) - set(spec.params))
+    if unknown:
+        accepted = ", ".join(spec.params) or "none"
+        raise ValueError(
+            f"Score {spec.name!r} takes the parameter(s) {accepted}, not {', '.join(unknown)}."
+        )
+    return spec.factory(data, state_names=state_names, **{**spec.params, **params})
+
+
+def _pgmpy(cls_name: str):
+    def factory(data, state_names=None, **params):
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+            from pgmpy import structure_score
+
+        return getattr(structure_score, cls_name)(data, state_names=state_names, **params)
+
+    factory.__name__ = cls_name
+    return factory
+
+
+def _register_builtin() -> None:
+    from .bd import BDConstant, BDeu
+    from .bdeu_bounds import MaxBDeu, MinBDeu
+    from .fnml import FNML
+    from .qnml import QNML
+
+    ess = {"equivalent_sample_size": 1.0}
+    register_score("fnml", FNML, score_equivalent=False, description="factorized NML")
+    register_score("qnml", QNML, score_equivalent=True, description="quotient NML")
+    register_score("bdeu", BDeu, params=ess, score_equivalent=True, description="BDeu (textbook)")
+    register_score(
+        "bd",
+        BDConstant,
+        params={"alpha": 0.5},
+        aliases=("bdj",),
+        score_equivalent=False,
+        description="BD with a constant hyperparameter (BD1/2 by default)",
+    )
+    register_score(
+        "k2",
+        lambda data, state_names=None, **p: BDConstant(data, alpha=1.0, state_names=state_names),
+        params={},
+        score_equivalent=False,
+        description="K2 (BD with alpha 1, textbook)",
+    )
+    contamination = {"equivalent_sample_size": 1.0, "epsilon": 0.5}
+    register_score(
+        "min-bdeu",
+        MinBDeu,
+        params=contamination,
+        score_equivalent=False,
+        description="BDeu under the least favourable prior",
+    )
+    register_score(
+        "max-bdeu",
+        MaxBDeu,
+        params=contamination,
+        score_equivalent=False,
+        description="BDeu under the most favourable prior",
+    )
+    register_score(
+        "bic-d",
+        _pgmpy("BIC"),
+        params={},
+        aliases=("bic",),
+        score_equivalent=True,
+        description="BIC (pgmpy)",
+    )
+    register_score(
+        "aic-d",
+        _pgmpy("AIC"),
+        params={},
+        aliases=("aic",),
+        score_equivalent=True,
+        description="AIC (pgmpy)",
+    )
+    register_score(
+        "ll-d",
+        _pgmpy("LogLikelihood"),
+        params={},
+        aliases=("ll",),
+        score_equivalent=True,
+        description="log-likelihood (pgmpy)",
+    )
+    register_score(
+        "bds",
+        _pgmpy("BDs"),
+        params={"equivalent_sample_size": 1.0},
+        score_equivalent=False,
+        description="Bayesian Dirichlet sparse (pgmpy)",
+    )
+
+
+_register_builtin()

@@ -1,0 +1,191 @@
+"""Structural constraints of every search: a parent limit and pgmpy's ``ExpertKnowledge``.
+
+One validation for all searches (the exact dynamic programming, the solver over
+candidate parent sets, the local search, the command line): what is required,
+what is forbidden (forbidden edges, a search space, temporal tiers), and the
+largest parent set, checked together once, with messages that name the edge.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping, Sequence
+from dataclasses import dataclass
+
+import networkx as nx
+import numpy as np
+
+from .._validate import as_integer
+
+__all__ = ["Constraints", "as_expert_knowledge"]
+
+
+def as_expert_knowledge(expert_knowledge):
+    """``None``, a pgmpy ``ExpertKnowledge`` or a dict of its arguments -> ExpertKnowledge or None.
+
+    A dict takes ``ExpertKnowledge``'s keyword arguments (``forbidden_edges``,
+    ``required_edges``, ``temporal_order``, ``search_space``). Anything else is a
+    ``TypeError``: a constraint is never ignored.
+    """
+    if expert_knowledge is None:
+        return None
+    from pgmpy.causal_discovery import ExpertKnowledge
+
+    if isinstance(expert_knowledge, ExpertKnowledge):
+        return expert_knowledge
+    if isinstance(expert_knowledge, Mapping):
+        allowed = {"forbidden_edges", "required_edges", "temporal_order", "search_space"}
+        unknown = sorted(set(expert_knowledge) - allowed)
+        if unknown:
+            raise ValueError(
+                f"expert_knowledge has unknown key(s) {unknown}; ExpertKnowledge takes "
+                f"{sorted(allowed)}."
+            )
+        return ExpertKnowledge(**expert_knowledge)
+    raise TypeError(
+        "expert_knowledge must be a pgmpy.causal_discovery.ExpertKnowledge or a dict of its "
+        f"arguments (forbidden_edges, required_edges, temporal_order, search_space), got "
+        f"{type(expert_knowledge).__name__}."
+    )
+
+
+@dataclass(frozen=True)
+class Constraints:
+    """Per-variable required and forbidden parents, and the parent limit.
+
+    Build it with :meth:`from_knowledge`. Variables are positions in ``variables``.
+
+    Attributes
+    ----------
+    variables : tuple
+    max_parents : int
+        Largest parent set (``n - 1`` when unlimited).
+    required : tuple of frozenset
+        ``required[v]``: the parents ``v`` must have.
+    forbidden : tuple of frozenset
+        ``forbidden[v]``: the variables that may not be parents of ``v``.
+    """
+
+    variables: tuple
+    max_parents: int
+    required: tuple
+    forbidden: tuple
+
+    @classmethod
+    def from_knowledge(
+        cls, variables: Sequence[Hashable], max_parents=None, expert_knowledge=None
+    ) -> Constraints:
+        """Validate a parent limit and expert knowledge against ``variables``.
+
+        Raises
+        ------
+        ValueError
+            For an unknown variable, a negative limit, an edge both required and
+            forbidden, required edges that form a cycle, or a variable with more
+            required parents than the limit.
+        TypeError
+            For a limit that is not an integer or knowledge of the wrong type.
+        """
+        variables = tuple(variables)
+        n = len(variables)
+        if max_parents is None:
+            limit = max(n - 1, 0)
+        else:
+            limit = min(as_integer(max_parents, "max_parents"), max(n - 1, 0))
+        index = {v: i for i, v in enumerate(variables)}
+        required = [set() for _ in range(n)]
+        forbidden = [set() for _ in range(n)]
+        ek = as_expert_knowledge(expert_knowledge)
+        if ek is not None:
+
+            def position(u, what):
+                if u not in index:
+                    raise ValueError(f"{what} names {u!r}, which is not a variable of the data.")
+                return index[u]
+
+            for u, v in ek.forbidden_edges:
+                forbidden[position(v, "A forbidden edge")].add(position(u, "A forbidden edge"))
+            for u, v in ek.required_edges:
+                required[position(v, "A required edge")].add(position(u, "A required edge"))
+            if ek.search_space:
+                allowed = [set() for _ in range(n)]
+                for u, v in ek.search_space:
+                    allowed[position(v, "The search space")].add(position(u, "The search space"))
+                for v in range(n):
+                    forbidden[v] |= set(range(n)) - allowed[v] - {v}
+            tiers = ek.temporal_ordering or {}
+            for u, tu in tiers.items():
+                for w, tw in tiers.items():
+                    if tu > tw:
+                        forbidden[position(w, "The temporal order")].add(
+                            position(u, "The temporal order")
+                        )
+        for v in range(n):
+            clash = required[v] & forbidden[v]
+            if clash:
+                u = min(clash)
+                raise ValueError(
+                    f"The edge {variables[u]!r} -> {variables[v]!r} is both required and "
+                    "forbidden (by the forbidden edges, the search space or the temporal order)."
+                )
+            if len(required[v]) > limit:
+                raise ValueError(
+                    f"No DAG satisfies the constraints: {variables[v]!r} has "
+                    f"{len(required[v])} required parents, more than max_parents = {limit}."
+                )
+        graph = nx.DiGraph((u, v) for v in range(n) for u in required[v])
+        try:
+            cycle = nx.find_cycle(graph)
+        except nx.NetworkXNoCycle:
+            cycle = None
+        if cycle:
+            path = " -> ".join(repr(variables[u]) for u, _ in cycle)
+            raise ValueError(
+                "No DAG satisfies the constraints: the required edges form a cycle "
+                f"({path} -> {variables[cycle[0][0]]!r})."
+            )
+        return cls(
+            variables,
+            limit,
+            tuple(frozenset(s) for s in required),
+            tuple(frozenset(s) for s in forbidden),
+        )
+
+    @property
+    def is_empty(self) -> bool:
+        """No required or forbidden edge and no parent limit below ``n - 1``."""
+        n = len(self.variables)
+        return self.max_parents >= n - 1 and not any(self.required) and not any(self.forbidden)
+
+    def allows(self, v: int, parents) -> bool:
+        """Whether ``parents`` (positions) is an admissible parent set of ``v``."""
+        parents = set(parents)
+        return (
+            len(parents) <= self.max_parents
+            and self.required[v] <= parents
+            and not (parents & self.forbidden[v])
+            and v not in parents
+        )
+
+    def masks(self) -> tuple[np.ndarray, np.ndarray]:
+        """Bitmasks ``(forbidden, required)`` per variable (int64; at most 63 variables)."""
+        n = len(self.variables)
+        if n > 63:
+            raise ValueError("Bitmask constraints hold at most 63 variables.")
+        forbidden = np.array([sum(1 << u for u in s) for s in self.forbidden], dtype=np.int64)
+        required = np.array([sum(1 << u for u in s) for s in self.required], dtype=np.int64)
+        return forbidden.reshape(n), required.reshape(n)
+
+    def violations(self, dag) -> list[str]:
+        """The constraints ``dag`` (over the variable names) breaks, one line each."""
+        index = {v: i for i, v in enumerate(self.variables)}
+        found = []
+        for name in self.variables:
+            v = index[name]
+            parents = {index[u] for u in dag.predecessors(name)}
+            for u in sorted(self.required[v] - parents):
+                found.append(f"required edge {self.variables[u]!r} -> {name!r} is missing")
+            for u in sorted(parents & self.forbidden[v]):
+                found.append(f"forbidden edge {self.variables[u]!r} -> {name!r} is present")
+            if len(parents) > self.max_parents:
+                found.append(f"{name!r} has {len(parents)} parents, more than {self.max_parents}")
+        return found
