@@ -31,7 +31,7 @@ from .scores import (
     make_score,
     score_names,
 )
-from .search import ExactSearch, ExactSearchMemoryError, learn_exact
+from .search import ExactSearch, ExactSearchMemoryError, LocalSearch, learn_exact
 
 __all__ = [
     "FNML",
@@ -41,6 +41,7 @@ __all__ = [
     "ExactSearch",
     "ExactSearchMemoryError",
     "FSNMLEstimator",
+    "LocalSearch",
     "MaxBDeu",
     "MinBDeu",
     "OptimalESS",
