@@ -17,11 +17,7 @@ statistic that would read one are kept aside and the missing counts listed in
 the thread's request buffer; once the caller has filled them in,
 :func:`reduce_deferred` completes the statistics without counting again.
 
-Working memory of one thread, a tuple ``ws``: ``(rows, ids, lookup, stamp, gen,
-work, hist, cells, subset, marked, request, n_request, deferred, deferred_log_q,
-n_deferred, base, base_log_q, keys, keyed)``; ``rows`` and ``ids`` have three
-rows (two scratch, one for the configurations of the current parent set), and
-``keys`` the configuration keys of the current parent set of row ``keyed[0]``.
+Working memory of one thread is a tuple made by :func:`new_workspace`.
 One side of a family (0: its parent set, 1: the whole family), a tuple
 ``(tables, masses, stats, side)``.
 """
@@ -45,9 +41,11 @@ __all__ = [
     "item_statistics",
     "legal_moves",
     "move_delta",
+    "new_workspace",
     "plan_items",
     "reachability",
     "reduce_deferred",
+    "take_requests",
 ]
 
 #: Move kinds, in the order of the tie-breaking rule.
@@ -56,6 +54,64 @@ ADD, DELETE, REVERSE = 0, 1, 2
 #: Candidate kinds of :func:`item_statistics`: the current parent set, one parent
 #: more, one parent fewer.
 CURRENT, PLUS, MINUS = 0, 1, 2
+
+
+# -- working memory of one thread ----------------------------------------------------------
+(
+    _ROWS,  # (3, n): rows still sharing a configuration; two scratch, one for the parents
+    _IDS,  # (3, n): their dense configuration ids
+    _LOOKUP,  # configuration key -> dense id, valid where _STAMP holds the generation
+    _STAMP,
+    _GEN,  # (1,): the generation of _LOOKUP
+    _WORK,  # (3, n): configuration counts and scratch
+    _HIST,  # (n + 1,): count histogram of _reduce, all zero between calls
+    _CELLS,  # full count tables, all zero between calls
+    _MARKED,  # (n + 1,): counts requested since the last take_requests
+    _REQUEST,  # (n + 1,): those counts
+    _N_REQUEST,  # (1,)
+    _DEFERRED,  # reductions waiting for table entries: (col, side, n_obs, singles, counts)
+    _DEFERRED_LOG_Q,  # their log_q
+    _N_DEFERRED,  # (2,): used length, records
+    _BASE,  # (4,): row, active rows, lone rows, complete: configurations of the parents
+    _BASE_LOG_Q,  # (1,)
+    _KEYS,  # (n,): configuration keys of the parents of row _KEYED[0]
+    _KEYED,  # (1,)
+) = range(18)
+
+
+def new_workspace(n_samples: int, max_arity: int, direct_cells: int) -> tuple:
+    """Working memory of one thread for :func:`item_statistics` (see the ``_ROWS``... names)."""
+    n = n_samples
+    size = n * max_arity + 1
+    return (
+        np.zeros((3, n), dtype=np.int64),
+        np.zeros((3, n), dtype=np.int64),
+        np.zeros(size, dtype=np.int64),
+        np.full(size, -1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((3, n), dtype=np.int64),
+        np.zeros(n + 1, dtype=np.int64),
+        np.zeros(direct_cells, dtype=np.int64),
+        np.zeros(n + 1, dtype=np.uint8),
+        np.zeros(n + 1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(max(8 * n, 1 << 16), dtype=np.int64),
+        np.zeros(max(2 * n, 1 << 14)),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(1),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
+
+
+def take_requests(ws) -> np.ndarray:
+    """The counts the kernels requested in this workspace, and clear the list."""
+    n_request = int(ws[_N_REQUEST][0])
+    counts = ws[_REQUEST][:n_request].copy()
+    ws[_MARKED][counts] = 0
+    ws[_N_REQUEST][0] = 0
+    return counts
 
 
 # -- statistics of the families one edge away --------------------------------------------
@@ -69,7 +125,7 @@ def _reduce_side(counts, n_obs, singles, log_q, side, col, ws):
     buffer is full (the family must then be counted again).
     """
     tables, masses, stats, side_id = side
-    hist, marked, request, n_request = ws[6], ws[9], ws[10], ws[11]
+    hist, marked, request, n_request = ws[_HIST], ws[_MARKED], ws[_REQUEST], ws[_N_REQUEST]
     ok = True
     for c in range(n_obs):
         x = counts[c]
@@ -84,7 +140,7 @@ def _reduce_side(counts, n_obs, singles, log_q, side, col, ws):
     if ok:
         _reduce(counts, n_obs, singles, tables, masses, log_q, hist, stats, col)
         return True
-    deferred, deferred_log_q, n_deferred = ws[12], ws[13], ws[14]
+    deferred, deferred_log_q, n_deferred = ws[_DEFERRED], ws[_DEFERRED_LOG_Q], ws[_N_DEFERRED]
     start = n_deferred[0]
     record = n_deferred[1]
     if start + 4 + n_obs > deferred.shape[0] or record >= deferred_log_q.shape[0]:
@@ -104,7 +160,8 @@ def _reduce_side(counts, n_obs, singles, log_q, side, col, ws):
 @njit(cache=True, nogil=True)
 def reduce_deferred(ws, side_parents, side_family):
     """The reductions :func:`_reduce_side` deferred, now that the tables are filled."""
-    deferred, deferred_log_q, n_deferred, hist = ws[12], ws[13], ws[14], ws[6]
+    deferred, deferred_log_q = ws[_DEFERRED], ws[_DEFERRED_LOG_Q]
+    n_deferred, hist = ws[_N_DEFERRED], ws[_HIST]
     start = 0
     for record in range(n_deferred[1]):
         col = deferred[start]
@@ -123,7 +180,7 @@ def reduce_deferred(ws, side_parents, side_family):
 @njit(cache=True, nogil=True)
 def _step(rows, ids, m, x, arities, codes, rows_out, ids_out, ws):
     """Refine ``m`` active rows by variable ``x``: ``(n_obs, m_new, new_singles)``."""
-    lookup, stamp, gen, work = ws[2], ws[3], ws[4], ws[5]
+    lookup, stamp, gen, work = ws[_LOOKUP], ws[_STAMP], ws[_GEN], ws[_WORK]
     out = _count_step(
         rows, ids, m, arities[x], codes[x], rows_out, ids_out, lookup, stamp, gen[0], work
     )
@@ -144,7 +201,7 @@ def _refine(
     configurations, and whether the statistics could be written.
     """
     n = codes.shape[1]
-    work = ws[5]
+    work = ws[_WORK]
     k = 0
     for a in range(members.shape[0]):
         if members[a] != skip:
@@ -236,7 +293,7 @@ def _direct_statistics(
     on exit). The keys of ``members`` are computed once per row ``r`` and kept in
     the workspace. Returns whether both statistics could be written.
     """
-    work, cells, keys, keyed = ws[5], ws[7], ws[17], ws[18]
+    work, cells, keys, keyed = ws[_WORK], ws[_CELLS], ws[_KEYS], ws[_KEYED]
     log_q = 0.0
     q = 1
     for a in range(members.shape[0]):
@@ -317,11 +374,11 @@ def item_statistics(
     and ``v`` for PLUS, by ``v`` for CURRENT; MINUS refines ``P - u`` from scratch.
     """
     n_vars = codes.shape[0]
-    rows, ids, work = ws[0], ws[1], ws[5]
-    base = ws[15]  # (row, active rows, lone rows, complete) of the configurations of P
-    base_log_q = ws[16]
+    rows, ids, work = ws[_ROWS], ws[_IDS], ws[_WORK]
+    base = ws[_BASE]  # (row, active rows, lone rows, complete) of the configurations of P
+    base_log_q = ws[_BASE_LOG_Q]
     base[0] = -1
-    ws[18][0] = -1  # no row's parent keys computed yet
+    ws[_KEYED][0] = -1  # no row's parent keys computed yet
     for i in range(item_row.shape[0]):
         r = item_row[i]
         u = item_u[i]

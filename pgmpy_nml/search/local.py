@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
+from pgmpy.structure_score import BaseStructureScore
 from sklearn.base import BaseEstimator
 
 from .._estimator import fitted_attribute
@@ -71,17 +72,17 @@ class _StatisticRows:
 
     The tables ``phi(0), ..., phi(N)`` of count statistics are computed whole when
     that is cheap (e.g. ``N log N``) and otherwise on demand (e.g. the exact
-    ``log C(r, N)`` of fNML, which costs about a second per arity at N = 50,000):
-    small counts, the variables' marginal counts and ``N`` up front, the rest
-    when a family needs them (the kernels request them and the families are
-    counted again).
+    ``log C(r, N)`` of fNML, which would cost about a second per arity at N =
+    50,000): the small counts, the variables' marginal counts and ``N`` up front,
+    the others when a family needs them (the kernels defer those families'
+    reductions and request the counts).
     """
 
     kind = "statistics"
 
-    #: a count statistic is tabulated whole up front if that is estimated to take less
-    EAGER_SECONDS = 0.002
-    #: otherwise counts up to this are tabulated up front
+    #: counts 0, 1, ... of a count statistic are tabulated up front for about this long
+    EAGER_SECONDS = 0.00025
+    #: in blocks doubling from this size
     PREFIX = 256
 
     def __init__(self, contract, n_threads: int):
@@ -107,83 +108,68 @@ class _StatisticRows:
         self.keys = list(statistics)
         self.count_keys = [k for k in self.keys if isinstance(statistics[k], CountStatistic)]
         marginals = np.unique(np.concatenate([np.bincount(row) for row in self.codes] + [[n]]))
-        self.table = {k: self._tabulate(statistics[k], marginals) for k in self.count_keys}
-        self._stacked: dict = {}
+        self.table = {k: self._tabulate(k, marginals) for k in self.count_keys}
+        self._sides: dict = {}
         self._signatures: dict = {}
         self.n_threads = n_threads
-        # working memory of the compiled kernels, one tuple per thread, kept across calls
-        size = n * int(self.arities.max()) + 1
+        # working memory of the compiled kernels, one per thread, kept across calls
         self.direct_cells = 2 * n + 64
+        max_arity = int(self.arities.max())
         self.workspaces = [
-            (
-                np.zeros((3, n), dtype=np.int64),  # rows
-                np.zeros((3, n), dtype=np.int64),  # ids
-                np.zeros(size, dtype=np.int64),  # lookup
-                np.full(size, -1, dtype=np.int64),  # stamp
-                np.zeros(1, dtype=np.int64),  # generation
-                np.zeros((3, n), dtype=np.int64),  # work
-                np.zeros(n + 1, dtype=np.int64),  # hist
-                np.zeros(self.direct_cells, dtype=np.int64),  # cells
-                np.zeros(n_vars + 1, dtype=np.int64),  # subset
-                np.zeros(n + 1, dtype=np.uint8),  # marked
-                np.zeros(n + 1, dtype=np.int64),  # request
-                np.zeros(1, dtype=np.int64),  # n_request
-                np.zeros(max(8 * n, 1 << 16), dtype=np.int64),  # deferred
-                np.zeros(max(2 * n, 1 << 14)),  # deferred_log_q
-                np.zeros(2, dtype=np.int64),  # n_deferred
-                np.zeros(4, dtype=np.int64),  # base
-                np.zeros(1),  # base_log_q
-                np.zeros(n, dtype=np.int64),  # keys
-                np.zeros(1, dtype=np.int64),  # keyed
-            )
-            for _ in range(n_threads)
+            _k.new_workspace(n, max_arity, self.direct_cells) for _ in range(n_threads)
         ]
         self.batch = int(max(1, min(4 * n_threads + 4, (1 << 26) // (16 * max(n, 1)), n_vars)))
         self._pool = None
 
     # -- tables of count statistics --------------------------------------------------------
-    def _tabulate(self, statistic, marginals):
+    def _phi(self, key, counts) -> np.ndarray:
+        """``phi`` of the count statistic ``key`` at ``counts`` (all >= 1)."""
+        return np.asarray(self.statistics[key].phi(counts), dtype=np.float64)
+
+    def _tabulate(self, key, marginals):
+        """``phi(0..N)`` whole if that is cheap, else the counts up to a prefix that fits
+        the time budget, the marginal counts and ``N``, and NaN for the others."""
         n = self.n_samples
-        sample = np.unique(np.linspace(1, n, 16).astype(np.int64))
-        start = time.perf_counter()
-        values = statistic.values(sample)
-        per_value = (time.perf_counter() - start) / len(sample)
-        if per_value * (n + 1) < self.EAGER_SECONDS:
-            return np.ascontiguousarray(statistic.dense(n), dtype=np.float64)
         table = np.full(n + 1, np.nan)
-        table[sample] = values
-        prefix = np.arange(min(n, self.PREFIX) + 1)
-        table[prefix] = statistic.values(prefix)
-        table[marginals] = statistic.values(marginals)
+        table[0] = 0.0
+        spent = 0.0
+        top = 0
+        while top < n and spent < self.EAGER_SECONDS:
+            block = np.arange(top + 1, min(n, max(2 * top, self.PREFIX)) + 1)
+            start = time.perf_counter()
+            table[block] = self._phi(key, block)
+            spent += time.perf_counter() - start
+            top = int(block[-1])
+        missing = marginals[np.isnan(table[marginals])]
+        table[missing] = self._phi(key, missing)
         return table
 
     def _fill(self, keys, counts) -> None:
         """Tabulate the count statistics ``keys`` at ``counts`` (in the stacked copies too)."""
-        changed = set()
         for key in keys:
             table = self.table.get(key)
             if table is None:
                 continue
             missing = counts[np.isnan(table[counts])]
             if len(missing):
-                table[missing] = self.statistics[key].values(missing)
-                changed.add(key)
-        if changed:
-            for stacked_keys, tables in self._stacked.items():
-                for j, key in enumerate(stacked_keys):
-                    if key in changed:
-                        tables[j, counts] = self.table[key][counts]
+                table[missing] = self._phi(key, missing)
+                for stacked_keys, (tables, _) in self._sides.items():
+                    for j, k in enumerate(stacked_keys):
+                        if k == key:
+                            tables[j, missing] = table[missing]
 
     def _side(self, keys):
-        """``(tables, masses)`` of the statistics ``keys`` of one side."""
-        count = tuple(k for k in keys if k in self.table)
-        tables = self._stacked.get(count)
-        if tables is None:
-            n = self.n_samples
-            tables = np.array([self.table[k] for k in count]).reshape(len(count), n + 1)
-            self._stacked[count] = tables
-        masses = np.array([self.statistics[k].mass for k in keys if k not in self.table])
-        return tables, masses.astype(np.float64)
+        """``(tables, masses)`` of the statistics ``keys`` of one side (kept and reused)."""
+        side = self._sides.get(keys)
+        if side is None:
+            count = [k for k in keys if k in self.table]
+            tables = np.array([self.table[k] for k in count]).reshape(
+                len(count), self.n_samples + 1
+            )
+            masses = [self.statistics[k].mass for k in keys if k not in self.table]
+            side = (tables, np.array(masses, dtype=np.float64))
+            self._sides[keys] = side
+        return side
 
     # -- which statistics a child's formula reads ------------------------------------------
     def _signature(self, v: int):
@@ -239,14 +225,7 @@ class _StatisticRows:
 
     def _requests(self) -> np.ndarray:
         """The counts the kernels asked for since the last call (and reset the lists)."""
-        found = []
-        for ws in self.workspaces:
-            n_request = int(ws[11][0])
-            if n_request:
-                counts = ws[10][:n_request].copy()
-                ws[9][counts] = 0
-                ws[11][0] = 0
-                found.append(counts)
+        found = [c for c in map(_k.take_requests, self.workspaces) if len(c)]
         if len(found) > 1:
             return np.unique(np.concatenate(found))
         return found[0] if found else np.zeros(0, dtype=np.int64)
@@ -926,4 +905,6 @@ def _to_dag(parents, variables):
 
 def _structure_prior(score, variables, parents) -> float:
     prior = getattr(score, "structure_prior", None)
-    return float(prior(_to_dag(parents, variables))) if prior is not None else 0.0
+    if prior is None or getattr(prior, "__func__", None) is BaseStructureScore.structure_prior:
+        return 0.0  # pgmpy's default: a uniform prior, log 0
+    return float(prior(_to_dag(parents, variables)))
