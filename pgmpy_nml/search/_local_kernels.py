@@ -45,6 +45,7 @@ __all__ = [
     "plan_items",
     "reachability",
     "reduce_deferred",
+    "state_bits",
     "take_requests",
 ]
 
@@ -76,13 +77,21 @@ CURRENT, PLUS, MINUS = 0, 1, 2
     _BASE_LOG_Q,  # (1,)
     _KEYS,  # (n,): configuration keys of the parents of row _KEYED[0]
     _KEYED,  # (1,)
-) = range(18)
+    _PBITS,  # (BITSET_CELLS, words): row bitsets of the configurations of those parents
+    _PBITS_ROW,  # (1,): the row they belong to
+    _MBITS,  # (BITSET_CELLS, words): the same for the parents less one
+) = range(21)
+
+#: Tables of at most this many cells are counted with bitsets (one popcount pass
+#: over ``n / 64`` words per cell), larger ones with a histogram over the rows.
+BITSET_CELLS = 64
 
 
 def new_workspace(n_samples: int, max_arity: int, direct_cells: int) -> tuple:
     """Working memory of one thread for :func:`item_statistics` (see the ``_ROWS``... names)."""
     n = n_samples
     size = n * max_arity + 1
+    words = (n + 63) // 64
     return (
         np.zeros((3, n), dtype=np.int64),
         np.zeros((3, n), dtype=np.int64),
@@ -102,6 +111,9 @@ def new_workspace(n_samples: int, max_arity: int, direct_cells: int) -> tuple:
         np.zeros(1),
         np.zeros(n, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
+        np.zeros((BITSET_CELLS, words), dtype=np.uint64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((BITSET_CELLS, words), dtype=np.uint64),
     )
 
 
@@ -283,15 +295,82 @@ def _histogram(keys, key_scale, codes_u, u_scale, codes_v, n_cells, cells):
 
 
 @njit(cache=True, nogil=True)
+def state_bits(codes, arities):
+    """``bits[i, a]``: the rows where variable ``i`` is in state ``a``, as a bitset
+    (``uint64`` words, row ``t`` in bit ``t % 64`` of word ``t // 64``)."""
+    n_vars, n = codes.shape
+    bits = np.zeros((n_vars, max(1, arities.max()), (n + 63) // 64), dtype=np.uint64)
+    for i in range(n_vars):
+        for t in range(n):
+            bits[i, codes[i, t], t >> 6] |= np.uint64(1) << np.uint64(t & 63)
+    return bits
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True, nogil=True)
+def _config_bits(out, bits, arities, members, skip, n):
+    """Bitsets of the configurations of ``members`` without ``skip`` into ``out``
+    (mixed radix, the last member fastest); returns their number."""
+    words = out.shape[1]
+    for i in range(words):
+        out[0, i] = ~np.uint64(0)
+    if n & 63:
+        out[0, words - 1] = (np.uint64(1) << np.uint64(n & 63)) - np.uint64(1)
+    q = 1
+    for m in range(members.shape[0]):
+        x = members[m]
+        if x == skip:
+            continue
+        r = arities[x]
+        # expand in place, from the last configuration down (out[j] is read before
+        # any write lands on it)
+        for j in range(q - 1, -1, -1):
+            for a in range(r - 1, -1, -1):
+                target = j * r + a
+                for i in range(words):
+                    out[target, i] = out[j, i] & bits[x, a, i]
+        q *= r
+    return q
+
+
+@njit(cache=True, nogil=True)
+def _bit_counts(configs, q, u_bits, r_u, v_bits, r_v, cells):
+    """``cells[(j * r_u + a) * r_v + b]`` = rows in configuration ``j``, state ``a`` of
+    ``u`` (``r_u = 0``: no ``u``) and state ``b`` of ``v``: popcounts of ANDs."""
+    words = configs.shape[1]
+    for j in range(q):
+        for a in range(max(r_u, 1)):
+            for b in range(r_v):
+                total = np.uint64(0)
+                if r_u:
+                    for i in range(words):
+                        total += _popcount(configs[j, i] & u_bits[a, i] & v_bits[b, i])
+                else:
+                    for i in range(words):
+                        total += _popcount(configs[j, i] & v_bits[b, i])
+                cells[(j * max(r_u, 1) + a) * r_v + b] = total
+
+
+@njit(cache=True, nogil=True)
 def _direct_statistics(
-    codes, arities, log_arities, members, kind, u, v, r, ws, side_parents, side_family, col
+    codes, arities, log_arities, bits, members, kind, u, v, r, ws, side_parents, side_family, col
 ):
     """Statistics of ``S`` and ``S + v`` from a full count table of ``S + v``.
 
     ``S`` is ``members`` (CURRENT), ``members + u`` (PLUS) or ``members - u``
     (MINUS); the table must fit in the thread's ``cells`` (all zero on entry and
-    on exit). The keys of ``members`` are computed once per row ``r`` and kept in
-    the workspace. Returns whether both statistics could be written.
+    on exit). Tables of at most ``BITSET_CELLS`` cells are counted from the
+    variables' state bitsets ``bits``, larger ones with a histogram over the rows.
+    The keys and configuration bitsets of ``members`` are computed once per row
+    ``r`` and kept in the workspace. Returns whether both statistics could be
+    written.
     """
     work, cells, keys, keyed = ws[_WORK], ws[_CELLS], ws[_KEYS], ws[_KEYED]
     log_q = 0.0
@@ -301,7 +380,31 @@ def _direct_statistics(
         q *= arities[members[a]]
     r_v = arities[v]
     child = codes[v]
+    n = child.shape[0]
+    split = 1
     if kind == MINUS:
+        n_cells = q // arities[u] * r_v
+    elif kind == PLUS:
+        n_cells = q * arities[u] * r_v
+    else:
+        n_cells = q * r_v
+    if n_cells <= BITSET_CELLS:
+        if kind == MINUS:
+            q = _config_bits(ws[_MBITS], bits, arities, members, u, n)
+            log_q -= log_arities[u]
+            _bit_counts(ws[_MBITS], q, bits[v], 0, bits[v], r_v, cells)
+        else:
+            configs = ws[_PBITS]
+            if ws[_PBITS_ROW][0] != r:
+                _config_bits(configs, bits, arities, members, -1, n)
+                ws[_PBITS_ROW][0] = r
+            if kind == PLUS:
+                _bit_counts(configs, q, bits[u], arities[u], bits[v], r_v, cells)
+                q *= arities[u]
+                log_q += log_arities[u]
+            else:
+                _bit_counts(configs, q, bits[v], 0, bits[v], r_v, cells)
+    elif kind == MINUS:
         scratch = work[2]
         q = _keys_into(scratch, codes, arities, members, u)
         log_q -= log_arities[u]
@@ -317,7 +420,6 @@ def _direct_statistics(
             log_q += log_arities[u]
         else:
             split = _histogram(keys, r_v, child, 0, child, q * r_v, cells)
-    n_cells = q * r_v
     family = work[0]
     parents = work[1]
     n_family = 0
@@ -347,6 +449,7 @@ def item_statistics(
     codes,
     arities,
     log_arities,
+    bits,
     children,
     members,
     n_members,
@@ -378,7 +481,8 @@ def item_statistics(
     base = ws[_BASE]  # (row, active rows, lone rows, complete) of the configurations of P
     base_log_q = ws[_BASE_LOG_Q]
     base[0] = -1
-    ws[_KEYED][0] = -1  # no row's parent keys computed yet
+    ws[_KEYED][0] = -1  # no row's parent keys or bitsets computed yet
+    ws[_PBITS_ROW][0] = -1
     for i in range(item_row.shape[0]):
         r = item_row[i]
         u = item_u[i]
@@ -388,7 +492,7 @@ def item_statistics(
         plist = members[r, : n_members[r]]
         if item_direct[i]:
             complete[i] = _direct_statistics(
-                codes, arities, log_arities, plist, kind, u, v, r, ws, side_parents,
+                codes, arities, log_arities, bits, plist, kind, u, v, r, ws, side_parents,
                 side_family, col,
             )  # fmt: skip
             continue

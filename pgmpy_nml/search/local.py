@@ -118,6 +118,7 @@ class _StatisticRows:
         self.workspaces = [
             _k.new_workspace(n, max_arity, self.direct_cells) for _ in range(n_threads)
         ]
+        self.bits = _k.state_bits(self.codes, self.arities)
         self.batch = int(max(1, min(4 * n_threads + 4, (1 << 26) // (16 * max(n, 1)), n_vars)))
         self._pool = None
 
@@ -262,7 +263,8 @@ class _StatisticRows:
         family_keys, parent_keys = signature
         stats_parents = np.zeros((len(parent_keys), n_rows * n_vars))
         stats_family = np.zeros((len(family_keys), n_rows * n_vars))
-        common = (self.codes, self.arities, self.log_arities, children, members, n_members)
+        common = (self.codes, self.arities, self.log_arities, self.bits, children, members)
+        common += (n_members,)
         items = (item_row, item_u, item_kind, item_direct)
         complete = np.zeros(len(item_row), dtype=bool)
         todo = slice(0, len(item_row))
