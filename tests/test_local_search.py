@@ -31,6 +31,7 @@ from pgmpy_nml import (
 )
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
+from pgmpy_nml.search import _local_kernels as _k
 from pgmpy_nml.search import find_structure
 from pgmpy_nml.search.constraints import Constraints
 from pgmpy_nml.search.local import _Engine, _StatisticRows
@@ -122,14 +123,19 @@ SCORES = {
 
 
 @pytest.mark.parametrize("name", list(SCORES))
-@pytest.mark.parametrize("n_rows", [60, 4000])
-def test_rows_of_local_scores_equal_local_score(name, n_rows):
+@pytest.mark.parametrize(("n_rows", "bitsets"), [(60, True), (4000, True), (4000, False)])
+def test_rows_of_local_scores_equal_local_score(name, n_rows, bitsets, monkeypatch):
     """Every family one edge away, counted in bulk, equals the score's own local_score.
 
-    4000 rows exercise the lazily tabulated statistics (counts above the prefix)."""
-    data = random_data(n_rows, 7, seed=n_rows)
+    60 rows send the larger families through refined configurations, 4000 rows the
+    smaller ones through bitsets (or, without them, histograms) and exercise the
+    lazily tabulated statistics (counts above the prefix)."""
+    if not bitsets:
+        monkeypatch.setattr(_StatisticRows, "BITSET_BYTES", 0)
+    data = random_data(n_rows, 7, seed=4 if n_rows == 60 else n_rows, max_arity=6)
     score = SCORES[name](data)
     rows = _StatisticRows(contract_for(score), 1)
+    assert rows.bits.shape[0] == (len(data.columns) if bitsets else 0)
     variables = rows.variables
     constraints = Constraints.from_knowledge(
         variables,
@@ -139,6 +145,7 @@ def test_rows_of_local_scores_equal_local_score(name, n_rows):
     engine = _Engine(rows, constraints, [0.0, 0.0, 0.0], 0.0)
     rng = np.random.default_rng(1)
     n = len(variables)
+    paths = set()  # which counting path each family took, by its number of cells
     for _ in range(6):
         order = rng.permutation(n)
         parents = np.zeros((n, n), dtype=np.uint8)
@@ -167,6 +174,15 @@ def test_rows_of_local_scores_equal_local_score(name, n_rows):
                     variables[v], tuple(variables[w] for w in sorted(members))
                 )
                 assert table[v, u] == pytest.approx(expected, rel=1e-10, abs=1e-9)
+                cells = rows.arities[[*members, v]].prod()
+                small = cells <= _k.BITSET_CELLS
+                paths.add(
+                    "refined"
+                    if cells > rows.direct_cells
+                    else ("bitsets" if small and bitsets else "histogram")
+                )
+    expected_paths = {60: {"bitsets", "refined"}, 4000: {"bitsets", "histogram"}}[n_rows]
+    assert paths == (expected_paths if bitsets else {"histogram"} | expected_paths - {"bitsets"})
 
 
 def test_rows_with_declared_unobserved_states_and_constant_column():

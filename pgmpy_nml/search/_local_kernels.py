@@ -47,6 +47,7 @@ __all__ = [
     "reduce_deferred",
     "state_bits",
     "take_requests",
+    "with_lookup",
 ]
 
 #: Move kinds, in the order of the tie-breaking rule.
@@ -80,23 +81,25 @@ CURRENT, PLUS, MINUS = 0, 1, 2
     _PBITS,  # (BITSET_CELLS, words): row bitsets of the configurations of those parents
     _PBITS_ROW,  # (1,): the row they belong to
     _MBITS,  # (BITSET_CELLS, words): the same for the parents less one
-) = range(21)
+    _WBITS,  # (words,): scratch bitset
+) = range(22)
 
 #: Tables of at most this many cells are counted with bitsets (one popcount pass
 #: over ``n / 64`` words per cell), larger ones with a histogram over the rows.
-BITSET_CELLS = 64
+BITSET_CELLS = 256
 
 
-def new_workspace(n_samples: int, max_arity: int, direct_cells: int) -> tuple:
-    """Working memory of one thread for :func:`item_statistics` (see the ``_ROWS``... names)."""
+def new_workspace(n_samples: int, direct_cells: int) -> tuple:
+    """Working memory of one thread for :func:`item_statistics` (see the ``_ROWS``... names).
+
+    Without the lookup tables of refined configurations: see :func:`with_lookup`."""
     n = n_samples
-    size = n * max_arity + 1
     words = (n + 63) // 64
     return (
         np.zeros((3, n), dtype=np.int64),
         np.zeros((3, n), dtype=np.int64),
-        np.zeros(size, dtype=np.int64),
-        np.full(size, -1, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
         np.zeros((3, n), dtype=np.int64),
         np.zeros(n + 1, dtype=np.int64),
@@ -104,7 +107,7 @@ def new_workspace(n_samples: int, max_arity: int, direct_cells: int) -> tuple:
         np.zeros(n + 1, dtype=np.uint8),
         np.zeros(n + 1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
-        np.zeros(max(8 * n, 1 << 16), dtype=np.int64),
+        np.zeros(max(2 * n, 1 << 16), dtype=np.int64),
         np.zeros(max(2 * n, 1 << 14)),
         np.zeros(2, dtype=np.int64),
         np.zeros(4, dtype=np.int64),
@@ -114,7 +117,18 @@ def new_workspace(n_samples: int, max_arity: int, direct_cells: int) -> tuple:
         np.zeros((BITSET_CELLS, words), dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
         np.zeros((BITSET_CELLS, words), dtype=np.uint64),
+        np.zeros(words, dtype=np.uint64),
     )
+
+
+def with_lookup(ws, size: int) -> tuple:
+    """``ws`` with lookup tables of ``size`` entries for refining configurations
+    (``n_samples * max_arity + 1``; they are needed only for families with many cells)."""
+    if ws[_LOOKUP].shape[0] >= size:
+        return ws
+    lookup = np.zeros(size, dtype=np.int64)
+    stamp = np.full(size, -1, dtype=np.int64)
+    return (*ws[:_LOOKUP], lookup, stamp, *ws[_STAMP + 1 :])
 
 
 def take_requests(ws) -> np.ndarray:
@@ -297,7 +311,9 @@ def _histogram(keys, key_scale, codes_u, u_scale, codes_v, n_cells, cells):
 @njit(cache=True, nogil=True)
 def state_bits(codes, arities):
     """``bits[i, a]``: the rows where variable ``i`` is in state ``a``, as a bitset
-    (``uint64`` words, row ``t`` in bit ``t % 64`` of word ``t // 64``)."""
+    (``uint64`` words, row ``t`` in bit ``t % 64`` of word ``t // 64``).
+
+    An empty array turns the bitset counting of :func:`item_statistics` off."""
     n_vars, n = codes.shape
     bits = np.zeros((n_vars, max(1, arities.max()), (n + 63) // 64), dtype=np.uint64)
     for i in range(n_vars):
@@ -341,21 +357,37 @@ def _config_bits(out, bits, arities, members, skip, n):
 
 
 @njit(cache=True, nogil=True)
-def _bit_counts(configs, q, u_bits, r_u, v_bits, r_v, cells):
+def _bit_counts(configs, q, u_bits, r_u, v_bits, r_v, cells, scratch):
     """``cells[(j * r_u + a) * r_v + b]`` = rows in configuration ``j``, state ``a`` of
-    ``u`` (``r_u = 0``: no ``u``) and state ``b`` of ``v``: popcounts of ANDs."""
+    ``u`` (``r_u = 0``: no ``u``) and state ``b`` of ``v``: popcounts of ANDs.
+
+    The rows of ``(j, a)`` are collected in ``scratch`` once, with their number;
+    empty ones are skipped, and the last state of ``v`` gets the remainder."""
     words = configs.shape[1]
+    n_a = max(r_u, 1)
     for j in range(q):
-        for a in range(max(r_u, 1)):
-            for b in range(r_v):
+        for a in range(n_a):
+            rows = np.uint64(0)
+            if r_u:
+                for i in range(words):
+                    w = configs[j, i] & u_bits[a, i]
+                    scratch[i] = w
+                    rows += _popcount(w)
+            else:
+                for i in range(words):
+                    w = configs[j, i]
+                    scratch[i] = w
+                    rows += _popcount(w)
+            base = (j * n_a + a) * r_v
+            rest = rows
+            for b in range(r_v - 1):
                 total = np.uint64(0)
-                if r_u:
+                if rest:
                     for i in range(words):
-                        total += _popcount(configs[j, i] & u_bits[a, i] & v_bits[b, i])
-                else:
-                    for i in range(words):
-                        total += _popcount(configs[j, i] & v_bits[b, i])
-                cells[(j * max(r_u, 1) + a) * r_v + b] = total
+                        total += _popcount(scratch[i] & v_bits[b, i])
+                cells[base + b] = total
+                rest -= total
+            cells[base + r_v - 1] = rest
 
 
 @njit(cache=True, nogil=True)
@@ -388,22 +420,22 @@ def _direct_statistics(
         n_cells = q * arities[u] * r_v
     else:
         n_cells = q * r_v
-    if n_cells <= BITSET_CELLS:
+    if n_cells <= BITSET_CELLS and bits.shape[0]:
         if kind == MINUS:
             q = _config_bits(ws[_MBITS], bits, arities, members, u, n)
             log_q -= log_arities[u]
-            _bit_counts(ws[_MBITS], q, bits[v], 0, bits[v], r_v, cells)
+            _bit_counts(ws[_MBITS], q, bits[v], 0, bits[v], r_v, cells, ws[_WBITS])
         else:
             configs = ws[_PBITS]
             if ws[_PBITS_ROW][0] != r:
                 _config_bits(configs, bits, arities, members, -1, n)
                 ws[_PBITS_ROW][0] = r
             if kind == PLUS:
-                _bit_counts(configs, q, bits[u], arities[u], bits[v], r_v, cells)
+                _bit_counts(configs, q, bits[u], arities[u], bits[v], r_v, cells, ws[_WBITS])
                 q *= arities[u]
                 log_q += log_arities[u]
             else:
-                _bit_counts(configs, q, bits[v], 0, bits[v], r_v, cells)
+                _bit_counts(configs, q, bits[v], 0, bits[v], r_v, cells, ws[_WBITS])
     elif kind == MINUS:
         scratch = work[2]
         q = _keys_into(scratch, codes, arities, members, u)

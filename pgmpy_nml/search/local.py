@@ -84,6 +84,8 @@ class _StatisticRows:
     EAGER_SECONDS = 0.00025
     #: in blocks doubling from this size
     PREFIX = 256
+    #: largest memory for the variables' row bitsets (else small tables use histograms)
+    BITSET_BYTES = 1 << 28
 
     def __init__(self, contract, n_threads: int):
         self.contract = contract
@@ -115,11 +117,15 @@ class _StatisticRows:
         # working memory of the compiled kernels, one per thread, kept across calls
         self.direct_cells = 2 * n + 64
         max_arity = int(self.arities.max())
-        self.workspaces = [
-            _k.new_workspace(n, max_arity, self.direct_cells) for _ in range(n_threads)
-        ]
-        self.bits = _k.state_bits(self.codes, self.arities)
-        self.batch = int(max(1, min(4 * n_threads + 4, (1 << 26) // (16 * max(n, 1)), n_vars)))
+        self.workspaces = [_k.new_workspace(n, self.direct_cells) for _ in range(n_threads)]
+        self.lookup_size = n * max_arity + 1
+        # row bitsets of every variable's states, unless they would take too much memory
+        words = (n + 63) // 64
+        if n_vars * max_arity * words * 8 <= self.BITSET_BYTES:
+            self.bits = _k.state_bits(self.codes, self.arities)
+        else:
+            self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
+        self.batch = 32  # children per compiled call
         self._pool = None
 
     # -- tables of count statistics --------------------------------------------------------
@@ -251,6 +257,8 @@ class _StatisticRows:
         # full count tables where S + v has few cells, refined configurations elsewhere
         plan = engine.plan(children, self.log_arities, math.log(self.direct_cells) - 1e-9)
         members, n_members, item_row, item_u, item_kind, item_direct, row_start = plan
+        if not item_direct.all():  # some families have many cells: refine configurations
+            self.workspaces = [_k.with_lookup(ws, self.lookup_size) for ws in self.workspaces]
         family_keys, parent_keys = signature
         stats_parents = np.zeros((len(parent_keys), n_rows * n_vars))
         stats_family = np.zeros((len(family_keys), n_rows * n_vars))
