@@ -5,12 +5,14 @@ transitive closure ``reach[a, b] = 1`` iff a directed path ``a -> ... -> b``
 exists, which makes the acyclicity check of a move O(1) (adding) or O(parents)
 (reversing). Variables are positions in the data's column order.
 
-Families with few cells are counted into full tables from mixed-radix keys
-(those of the current parents computed once per child), the others with the
-exact search's :func:`._kernels._count_step` (refine the configurations of a
-variable set by one more variable); :func:`._kernels._reduce` turns
-configuration counts into per-subset statistics from tables of ``phi(N)`` and
-prior masses. The kernels know these tables, never the score.
+A family's count table is computed by popcounts of ANDed row bitsets when it
+has at most ``BITSET_CELLS`` cells, by a histogram over the rows of mixed-radix
+keys (those of the current parents computed once per child) when it has a few
+more, and otherwise by the exact search's :func:`._kernels._count_step` (refine
+the configurations of a variable set by one more variable);
+:func:`._kernels._reduce` turns configuration counts into per-subset statistics
+from tables of ``phi(N)`` and prior masses. The kernels know these tables,
+never the score.
 
 Tables may be filled lazily: an entry not computed yet is NaN. The counts of a
 statistic that would read one are kept aside and the missing counts listed in
@@ -89,12 +91,13 @@ CURRENT, PLUS, MINUS = 0, 1, 2
 BITSET_CELLS = 256
 
 
-def new_workspace(n_samples: int, direct_cells: int) -> tuple:
+def new_workspace(n_samples: int, direct_cells: int, bitsets: bool = True) -> tuple:
     """Working memory of one thread for :func:`item_statistics` (see the ``_ROWS``... names).
 
     Without the lookup tables of refined configurations: see :func:`with_lookup`."""
     n = n_samples
     words = (n + 63) // 64
+    configs = BITSET_CELLS if bitsets else 0
     return (
         np.zeros((3, n), dtype=np.int64),
         np.zeros((3, n), dtype=np.int64),
@@ -114,9 +117,9 @@ def new_workspace(n_samples: int, direct_cells: int) -> tuple:
         np.zeros(1),
         np.zeros(n, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
-        np.zeros((BITSET_CELLS, words), dtype=np.uint64),
+        np.zeros((configs, words), dtype=np.uint64),
         np.zeros(1, dtype=np.int64),
-        np.zeros((BITSET_CELLS, words), dtype=np.uint64),
+        np.zeros((configs, words), dtype=np.uint64),
         np.zeros(words, dtype=np.uint64),
     )
 

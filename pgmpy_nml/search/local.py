@@ -117,14 +117,16 @@ class _StatisticRows:
         # working memory of the compiled kernels, one per thread, kept across calls
         self.direct_cells = 2 * n + 64
         max_arity = int(self.arities.max())
-        self.workspaces = [_k.new_workspace(n, self.direct_cells) for _ in range(n_threads)]
         self.lookup_size = n * max_arity + 1
         # row bitsets of every variable's states, unless they would take too much memory
-        words = (n + 63) // 64
-        if n_vars * max_arity * words * 8 <= self.BITSET_BYTES:
+        bitsets = n_vars * max_arity * ((n + 63) // 64) * 8 <= self.BITSET_BYTES
+        if bitsets:
             self.bits = _k.state_bits(self.codes, self.arities)
         else:
             self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
+        self.workspaces = [
+            _k.new_workspace(n, self.direct_cells, bitsets) for _ in range(n_threads)
+        ]
         self.batch = 32  # children per compiled call
         self._pool = None
 
