@@ -1,0 +1,696 @@
+r"""The best DAG over candidate parent sets, proven optimal by integer programming (SCIP).
+
+The model is GOBNILP's (Jaakkola et al. 2010; Cussens 2011; Bartlett and
+Cussens 2017). One binary variable :math:`x_{v,P}` per candidate family (variable
+:math:`v` with parent set :math:`P`) and
+
+.. math::
+
+    \max \sum_{v,P} s(v, P)\, x_{v,P} \quad \text{s.t.} \quad
+    \sum_P x_{v,P} = 1 \;\; \forall v, \qquad
+    \sum_{v \in C} \sum_{P:\, P \cap C \neq \emptyset} x_{v,P} \le |C| - 1
+    \;\; \forall C \subseteq V,\ |C| \ge 2.
+
+The second family, the *cluster constraints*, says that in every set :math:`C`
+of variables at least one has no parent inside :math:`C`: exactly acyclicity.
+There are :math:`2^n` of them, so only the two-element ones are in the initial
+model; the others are added when needed by a SCIP constraint handler:
+
+* for an integer solution (enforcement), every strongly connected component of
+  its graph is a violated cluster;
+* for a fractional LP solution (separation), a greedy heuristic peels each
+  strongly connected component of the LP support graph, removing the variable
+  with the most LP mass on families without parents in the cluster, and keeps
+  the most violated cluster seen (GOBNILP solves a sub-IP here; the peeling is
+  polynomial, in the spirit of Trösser et al. 2021).
+
+A sink-finding primal heuristic guided by the LP solution (GOBNILP's
+``heur_sinks``) and a family-swap local search turn LP solutions into networks;
+before the search, the same heuristic without LP values gives the first
+network. SCIP closes the gap by branch and cut.
+
+Numerics: the objective is handed to SCIP relative to each variable's best
+local score (all coefficients <= 0, the optimum near 0), which keeps SCIP's
+relative tolerances tight. SCIP's optimality is within its tolerances (about
+1e-9 relative, 1e-6 absolute on the objective); the returned score is always
+recomputed exactly from the float local scores, and the bound is the larger of
+SCIP's dual bound and that score.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+from .candidates import CandidateParentSets
+
+__all__ = ["SolverResult", "solve"]
+
+#: Smallest violation for a cluster cut to be added.
+_CUT_EPS = 1e-6
+
+
+@dataclass(frozen=True)
+class SolverResult:
+    """The network found by :func:`solve`, with its proof status.
+
+    Attributes
+    ----------
+    variables : tuple
+        Variable names, as in the candidates.
+    parents : dict
+        ``{variable: tuple of parent names}``: the chosen family of each variable.
+    choice : tuple of int
+        Per variable, the index of its chosen candidate in
+        ``candidates.parent_sets[v]``.
+    score : float
+        The network's score: the sum of its local scores (math.fsum), exact.
+    bound : float
+        A proven upper bound on the best score over all DAGs built from the
+        candidates (``bound >= score``).
+    gap : float
+        ``(bound - score) / max(|score|, 1e-12)``; 0 when optimal.
+    optimal : bool
+        True when the engine proved that no network scores higher (within its
+        tolerances, see the module notes).
+    status : str
+        The engine's final status (``"optimal"``, ``"timelimit"``, ...).
+    engine : str
+        ``"scip <version>"``.
+    timings : dict
+        Seconds per phase: ``"model"``, ``"first network"``, ``"search"``.
+    n_cuts : int
+        Cluster constraints added during the search.
+    """
+
+    variables: tuple
+    parents: dict
+    choice: tuple
+    score: float
+    bound: float
+    gap: float
+    optimal: bool
+    status: str
+    engine: str
+    timings: dict = field(default_factory=dict)
+    n_cuts: int = 0
+
+    def to_dag(self):
+        """The network as a pgmpy ``DAG`` with every variable as a node."""
+        from pgmpy.base import DAG
+
+        dag = DAG()
+        dag.add_nodes_from(self.variables)
+        dag.add_edges_from((p, v) for v in self.variables for p in self.parents[v])
+        return dag
+
+
+class _Families:
+    """The candidates as flat arrays: one row per family."""
+
+    def __init__(self, cands: CandidateParentSets):
+        n = cands.n_variables
+        counts = cands.n_candidates()
+        self.n = n
+        self.start = np.concatenate([[0], np.cumsum(counts)])
+        self.child = np.repeat(np.arange(n), counts)
+        self.score = np.concatenate(cands.scores)
+        self.parents = [p for sets in cands.parent_sets for p in sets]
+        self.size = np.array([len(p) for p in self.parents], dtype=np.int64)
+        f = len(self.parents)
+        self.pmask = np.zeros((f, n), dtype=bool)
+        for k, p in enumerate(self.parents):
+            self.pmask[k, list(p)] = True
+        self.best = np.array([cands.scores[v][0] for v in range(n)])
+        # families sorted best first within each variable (CandidateParentSets order)
+        self.loss = self.score - self.best[self.child]
+
+    def __len__(self):
+        return len(self.parents)
+
+    def families(self, v):
+        return range(self.start[v], self.start[v + 1])
+
+    def total(self, choice) -> float:
+        return math.fsum(float(self.score[f]) for f in choice)
+
+
+# -- networks from scores (and LP values) -----------------------------------------------
+def _greedy(fam: _Families, weights=None):
+    """A DAG by choosing sinks one at a time; ``None`` if the candidates block it.
+
+    The variable placed last among those left (the sink) may take any parents
+    among the others left; it gets its best allowed family. Without
+    ``weights``, the sink is the variable whose removal costs the others the
+    least score (their best allowed families lose it as a parent); with LP
+    values as ``weights``, the family with the largest LP value among the
+    allowed ones is taken and the sink is the variable whose such value is
+    largest (cost breaks ties).
+    """
+    n = fam.n
+    left = np.ones(n, dtype=bool)
+    blocked = np.zeros(len(fam), dtype=np.int64)  # parents already placed as sinks
+    choice = np.full(n, -1, dtype=np.int64)
+    for _ in range(n):
+        best_f = {}
+        for v in np.flatnonzero(left):
+            rng = slice(fam.start[v], fam.start[v + 1])
+            ok = np.flatnonzero(blocked[rng] == 0)
+            if ok.size == 0:
+                return None
+            if weights is None:
+                best_f[v] = fam.start[v] + ok[0]
+            else:
+                w = weights[rng][ok]
+                best_f[v] = fam.start[v] + ok[int(np.argmax(w > w.max() - 1e-9))]
+        cost = {}
+        for v in best_f:
+            c = 0.0
+            for u, f in best_f.items():
+                if u == v or not fam.pmask[f, v]:
+                    continue
+                rng = slice(fam.start[u], fam.start[u + 1])
+                ok = np.flatnonzero((blocked[rng] == 0) & ~fam.pmask[rng, v])
+                if ok.size == 0:
+                    c = math.inf
+                    break
+                c += fam.score[f] - fam.score[fam.start[u] + ok[0]]
+            cost[v] = c
+        if weights is None:
+            sink = min(best_f, key=lambda v: (cost[v], v))
+        else:
+            sink = min(best_f, key=lambda v: (-round(weights[best_f[v]], 6), cost[v], v))
+        if not math.isfinite(cost[sink]):
+            return None
+        choice[sink] = best_f[sink]
+        left[sink] = False
+        blocked += fam.pmask[:, sink]
+    return choice
+
+
+def _descendants(fam: _Families, choice, v):
+    children = [[] for _ in range(fam.n)]
+    for u in range(fam.n):
+        for p in fam.parents[choice[u]]:
+            children[p].append(u)
+    seen = {v}
+    stack = [v]
+    while stack:
+        for c in children[stack.pop()]:
+            if c not in seen:
+                seen.add(c)
+                stack.append(c)
+    return seen
+
+
+def _improve(fam: _Families, choice):
+    """Local search: switch one variable at a time to a better family that keeps the DAG."""
+    choice = np.array(choice, dtype=np.int64)
+    improved = True
+    while improved:
+        improved = False
+        for v in range(fam.n):
+            current = choice[v]
+            if current == fam.start[v]:
+                continue  # already its best candidate
+            desc = _descendants(fam, choice, v)
+            for f in range(fam.start[v], current):  # better candidates, best first
+                if not any(p in desc for p in fam.parents[f]):
+                    choice[v] = f
+                    improved = True
+                    break
+    return choice
+
+
+def _cycle_free(fam: _Families, choice) -> bool:
+    indeg = np.array([len(fam.parents[choice[v]]) for v in range(fam.n)])
+    children = [[] for _ in range(fam.n)]
+    for v in range(fam.n):
+        for p in fam.parents[choice[v]]:
+            children[p].append(v)
+    stack = [v for v in range(fam.n) if indeg[v] == 0]
+    seen = 0
+    while stack:
+        u = stack.pop()
+        seen += 1
+        for c in children[u]:
+            indeg[c] -= 1
+            if indeg[c] == 0:
+                stack.append(c)
+    return seen == fam.n
+
+
+# -- cluster cuts ---------------------------------------------------------------------
+def _violated_clusters(fam: _Families, x, eps=_CUT_EPS):
+    """Clusters whose constraint ``x`` violates by more than ``eps`` (lists of variables)."""
+    n = fam.n
+    support = np.flatnonzero(x > eps)
+    if support.size == 0:
+        return []
+    xs = x[support]
+    child = fam.child[support]
+    pm = fam.pmask[support]
+    # weighted support graph: edge u -> v carries the LP mass of v's families containing u
+    rows, cols = np.nonzero(pm)
+    graph = csr_matrix((np.ones(rows.size), (cols, child[rows])), shape=(n, n))
+    n_comp, label = connected_components(graph, directed=True, connection="strong")
+    found = []
+    pending = [np.flatnonzero(label == c) for c in range(n_comp)]
+    while pending:
+        members = pending.pop()
+        if members.size < 2:
+            continue
+        inside = np.zeros(n, dtype=bool)
+        inside[members] = True
+        fam_in = inside[child]
+        count = pm[:, members].sum(axis=1)
+        best_viol, best_set = -np.inf, None
+        while inside.sum() >= 2:
+            hit = fam_in & (count > 0)
+            inner = np.bincount(child[hit], weights=xs[hit], minlength=n)
+            size = int(inside.sum())
+            viol = inner[inside].sum() - (size - 1)
+            if viol > best_viol + 1e-12:
+                best_viol, best_set = viol, np.flatnonzero(inside)
+            cand = np.flatnonzero(inside)
+            r = cand[np.argmin(inner[cand])]
+            inside[r] = False
+            fam_in &= child != r
+            count -= pm[:, r]
+        if best_viol > eps:
+            found.append(best_set.tolist())
+            rest = np.setdiff1d(members, best_set)
+            if rest.size >= 2:
+                pending.append(rest)
+    return found
+
+
+def _pair_clusters(fam: _Families):
+    """The two-variable cluster constraints that can bind: ``((u, v), families)`` where
+    ``families`` are those of ``v`` containing ``u`` and of ``u`` containing ``v``."""
+    out = []
+    for u in range(fam.n):
+        with_u = np.flatnonzero(fam.pmask[:, u])
+        for v in range(u + 1, fam.n):
+            a = with_u[fam.child[with_u] == v]
+            if a.size == 0:
+                continue
+            rng = slice(fam.start[u], fam.start[u + 1])
+            b = fam.start[u] + np.flatnonzero(fam.pmask[rng, v])
+            if b.size:
+                out.append(((u, v), np.concatenate([a, b])))
+    return out
+
+
+def _cluster_families(fam: _Families, cluster):
+    """Families whose child is in ``cluster`` and that have a parent in it."""
+    inside = np.zeros(fam.n, dtype=bool)
+    inside[cluster] = True
+    hit = inside[fam.child] & fam.pmask[:, cluster].any(axis=1)
+    return np.flatnonzero(hit)
+
+
+# -- the SCIP model -------------------------------------------------------------------
+def _scip_plugins():
+    from pyscipopt import SCIP_EVENTTYPE, SCIP_RESULT, Conshdlr, Eventhdlr, Heur
+
+    class Acyclicity(Conshdlr):
+        """Cluster constraints, added lazily."""
+
+        def __init__(self, fam, xvars):
+            self.fam = fam
+            self.xvars = xvars
+            self.tvars = None
+            self.n_cuts = 0
+
+        def _values(self, solution=None):
+            model = self.model
+            return np.array([model.getSolVal(solution, v) for v in self.xvars])
+
+        def _choice(self, values):
+            fam = self.fam
+            return np.array(
+                [fam.start[v] + int(np.argmax(values[fam.families(v)])) for v in range(fam.n)]
+            )
+
+        def _transformed(self):
+            if self.tvars is None:
+                self.tvars = [self.model.getTransformedVar(v) for v in self.xvars]
+            return self.tvars
+
+        def _add_clusters(self, clusters, as_cuts):
+            model = self.model
+            tvars = self._transformed()
+            added = 0
+            for cluster in clusters:
+                fams = _cluster_families(self.fam, cluster)
+                if as_cuts:
+                    row = model.createEmptyRowUnspec(
+                        name=f"cluster{self.n_cuts}",
+                        lhs=None,
+                        rhs=len(cluster) - 1,
+                        local=False,
+                        removable=True,
+                    )
+                    model.cacheRowExtensions(row)
+                    for f in fams:
+                        model.addVarToRow(row, tvars[f], 1.0)
+                    model.flushRowExtensions(row)
+                    model.addCut(row, forcecut=True)
+                    model.addPoolCut(row)
+                else:
+                    model.addCons(
+                        sum(tvars[f] for f in fams) <= len(cluster) - 1,
+                        name=f"cluster{self.n_cuts}",
+                        removable=False,
+                    )
+                self.n_cuts += 1
+                added += 1
+            return added
+
+        def conscheck(
+            self, constraints, solution, checkintegrality, checklprows, printreason, completely
+        ):
+            values = self._values(solution)
+            ok = _cycle_free(self.fam, self._choice(values))
+            return {"result": SCIP_RESULT.FEASIBLE if ok else SCIP_RESULT.INFEASIBLE}
+
+        def _enforce(self, solution=None):
+            values = self._values(solution)
+            if _cycle_free(self.fam, self._choice(values)):
+                return {"result": SCIP_RESULT.FEASIBLE}
+            clusters = _violated_clusters(self.fam, np.round(values))
+            if clusters and self._add_clusters(clusters, as_cuts=False):
+                return {"result": SCIP_RESULT.CONSADDED}
+            return {"result": SCIP_RESULT.INFEASIBLE}
+
+        def consenfolp(self, constraints, nusefulconss, solinfeasible):
+            return self._enforce()
+
+        def consenfops(self, constraints, nusefulconss, solinfeasible, objinfeasible):
+            return self._enforce()
+
+        def conssepalp(self, constraints, nusefulconss):
+            clusters = _violated_clusters(self.fam, self._values())
+            if clusters and self._add_clusters(clusters, as_cuts=True):
+                return {"result": SCIP_RESULT.SEPARATED}
+            return {"result": SCIP_RESULT.DIDNOTFIND}
+
+        def conslock(self, constraint, locktype, nlockspos, nlocksneg):
+            # choosing a family with parents can close a cycle; dropping one never does
+            for f, var in enumerate(self.xvars):
+                if self.fam.size[f]:
+                    self.model.addVarLocksType(var, locktype, nlocksneg, nlockspos)
+
+    class Sinks(Heur):
+        """GOBNILP's sink heuristic on the LP solution, then local search."""
+
+        def __init__(self, fam, xvars, conshdlr):
+            self.fam = fam
+            self.xvars = xvars
+            self.conshdlr = conshdlr
+            self.last = None
+
+        def heurexec(self, heurtiming, nodeinfeasible):
+            from pyscipopt import SCIP_LPSOLSTAT
+
+            model = self.model
+            if model.getLPSolstat() != SCIP_LPSOLSTAT.OPTIMAL:
+                return {"result": SCIP_RESULT.DIDNOTRUN}
+            values = self.conshdlr._values()
+            key = np.round(values, 4).tobytes()
+            if key == self.last:
+                return {"result": SCIP_RESULT.DIDNOTRUN}
+            self.last = key
+            choice = _greedy(self.fam, weights=values)
+            if choice is None:
+                return {"result": SCIP_RESULT.DIDNOTFIND}
+            choice = _improve(self.fam, choice)
+            sol = model.createSol(self)
+            tvars = self.conshdlr._transformed()
+            for f in choice:
+                model.setSolVal(sol, tvars[f], 1.0)
+            accepted = model.trySol(sol, printreason=False)
+            return {"result": SCIP_RESULT.FOUNDSOL if accepted else SCIP_RESULT.DIDNOTFIND}
+
+    class Progress(Eventhdlr):
+        """Incumbent, bound and gap on a tqdm line, at most twice a second."""
+
+        def __init__(self, bar, offset, fam):
+            self.bar = bar
+            self.offset = offset
+            self.last = 0.0
+
+        def eventinit(self):
+            self.model.catchEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
+            self.model.catchEvent(SCIP_EVENTTYPE.NODESOLVED, self)
+
+        def eventexit(self):
+            self.model.dropEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
+            self.model.dropEvent(SCIP_EVENTTYPE.NODESOLVED, self)
+
+        def eventexec(self, event):
+            now = time.perf_counter()
+            if now - self.last < 0.5:
+                return {}
+            self.last = now
+            model = self.model
+            if model.getNSols() == 0:
+                return {}
+            score = model.getPrimalbound() + self.offset
+            bound = model.getDualbound() + self.offset
+            self.bar.set_postfix_str(_progress_text(score, bound, model.getNNodes()))
+            return {}
+
+    return Acyclicity, Sinks, Progress
+
+
+def _gap(score, bound):
+    if bound <= score:
+        return 0.0
+    return (bound - score) / max(abs(score), 1e-12)
+
+
+def _progress_text(score, bound, nodes):
+    return f"score {score:.6g}  bound {bound:.6g}  gap {100 * _gap(score, bound):.4f}%  nodes {nodes}"
+
+
+def _initial_choice(fam: _Families, cands: CandidateParentSets, initial):
+    """Global family indices of a user-given network, checked."""
+    if isinstance(initial, dict):
+        items = [initial.get(v) for v in cands.variables]
+        missing = [v for v, p in zip(cands.variables, items, strict=True) if p is None]
+        if missing:
+            raise ValueError(f"initial gives no parent set for {missing!r}.")
+    else:
+        items = list(initial)
+        if len(items) != fam.n:
+            raise ValueError(
+                f"initial needs one parent set per variable ({fam.n}), got {len(items)}."
+            )
+    choice = []
+    for v, parents in zip(cands.variables, items, strict=True):
+        try:
+            k = cands.index(v, parents)
+        except ValueError as err:
+            raise ValueError(f"initial: {err}") from None
+        choice.append(fam.start[cands.position(v)] + k)
+    choice = np.array(choice, dtype=np.int64)
+    if not _cycle_free(fam, choice):
+        raise ValueError("initial is not a DAG: its parent sets form a directed cycle.")
+    return choice
+
+
+def solve(
+    candidates: CandidateParentSets,
+    time_limit: float | None = None,
+    initial=None,
+    n_threads: int | None = None,
+    show_progress: bool = True,
+    gap_limit: float = 0.0,
+    seed: int = 0,
+) -> SolverResult:
+    r"""The highest-scoring DAG that takes one candidate parent set per variable.
+
+    Integer programming over the candidates (GOBNILP's model, see the module
+    notes) on SCIP through PySCIPOpt: a greedy first network, then branch and
+    cut until the network is proven optimal or ``time_limit`` runs out.
+
+    Parameters
+    ----------
+    candidates : CandidateParentSets
+    time_limit : float, optional
+        Seconds for the search; without it the search runs until optimal.
+        When it runs out, the best network so far is returned with a proven
+        upper bound and the gap.
+    initial : dict or sequence, optional
+        A DAG to start from: ``{variable: parents}`` (names) or one parent
+        collection per variable in ``candidates.variables`` order; every family
+        must be a candidate. Without it, a greedy network is the start.
+    n_threads : int, optional
+        Accepted for interface symmetry; SCIP's search is single-threaded.
+    show_progress : bool, default True
+        A tqdm line with the incumbent score, the bound, the gap and the nodes.
+    gap_limit : float, default 0
+        Stop once ``(bound - score) / |score|`` is at most this.
+    seed : int, default 0
+        SCIP's random seed shift. The same input and settings give the same
+        network (SCIP is deterministic); a run cut by ``time_limit`` depends on
+        the machine's speed.
+
+    Returns
+    -------
+    SolverResult
+
+    Raises
+    ------
+    ValueError
+        When no DAG can be built from the candidates (every variable needs
+        parents, or required parents force a cycle), or ``initial`` is invalid.
+    RuntimeError
+        When ``time_limit`` ran out before any network was found.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.search.candidates import CandidateParentSets
+    >>> from pgmpy_nml.search._solver import solve
+    >>> cands = CandidateParentSets.from_dict({
+    ...     "A": {(): -10.0, ("B",): -7.0},
+    ...     "B": {(): -9.0, ("A",): -5.0},
+    ...     "C": {(): -4.0, ("A", "B"): -1.0},
+    ... })
+    >>> result = solve(cands, show_progress=False)
+    >>> result.parents, result.score, result.optimal, result.gap
+    ({'A': (), 'B': ('A',), 'C': ('A', 'B')}, -16.0, True, 0.0)
+    """
+    import pyscipopt
+    from pyscipopt import Model, quicksum
+
+    if not isinstance(candidates, CandidateParentSets):
+        raise TypeError(
+            f"candidates must be a CandidateParentSets, got {type(candidates).__name__}."
+        )
+    if time_limit is not None and not (time_limit > 0):
+        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}.")
+    timings = {}
+    start = time.perf_counter()
+    fam = _Families(candidates)
+    if not np.any(fam.size == 0):
+        raise ValueError(
+            "No DAG can be built from these candidates: no variable keeps the empty parent "
+            "set, but every DAG has a variable without parents."
+        )
+    if initial is not None:
+        first = _initial_choice(fam, candidates, initial)
+    else:
+        first = _greedy(fam)
+        if first is not None:
+            first = _improve(fam, first)
+    timings["first network"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    offset = math.fsum(fam.best)
+    model = Model("bnsl")
+    model.hideOutput(True)
+    model.setIntParam("randomization/randomseedshift", int(seed))
+    if time_limit is not None:
+        model.setRealParam("limits/time", float(time_limit))
+    model.setRealParam("limits/gap", float(gap_limit))
+    # keep every family variable a column of its own: the cuts and the heuristic use them
+    model.setBoolParam("presolving/donotaggr", True)
+    model.setBoolParam("presolving/donotmultaggr", True)
+    xvars = [model.addVar(name=f"x{f}", vtype="B", obj=float(fam.loss[f])) for f in range(len(fam))]
+    model.setMaximize()
+    for v in range(fam.n):
+        model.addCons(quicksum(xvars[f] for f in fam.families(v)) == 1, name=f"one{v}")
+    for (u, v), fams in _pair_clusters(fam):
+        model.addCons(quicksum(xvars[f] for f in fams) <= 1, name=f"pair{u}_{v}")
+    Acyclicity, Sinks, Progress = _scip_plugins()
+    conshdlr = Acyclicity(fam, xvars)
+    model.includeConshdlr(
+        conshdlr,
+        "acyclicity",
+        "cluster constraints of a DAG",
+        sepapriority=100,
+        enfopriority=-100,
+        chckpriority=-100,
+        sepafreq=1,
+        needscons=True,
+    )
+    model.addPyCons(model.createCons(conshdlr, "dag", initial=False, separate=True))
+    from pyscipopt import SCIP_HEURTIMING
+
+    model.includeHeur(
+        Sinks(fam, xvars, conshdlr),
+        "sinks",
+        "sink-finding on the LP solution",
+        "S",
+        priority=100000,
+        freq=1,
+        timingmask=SCIP_HEURTIMING.AFTERLPNODE,
+    )
+    if first is not None:
+        sol = model.createSol()
+        for f in first:
+            model.setSolVal(sol, xvars[f], 1.0)
+        model.addSol(sol)
+    bar = None
+    if show_progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=None, desc="exact search", bar_format="{desc}: {elapsed} {postfix}")
+        if first is not None:
+            score0 = fam.total(first)
+            bar.set_postfix_str(_progress_text(score0, candidates.upper_bound(), 0))
+        model.includeEventhdlr(Progress(bar, offset, fam), "progress", "progress line")
+    timings["model"] = time.perf_counter() - start
+
+    start = time.perf_counter()
+    try:
+        model.optimize()
+    finally:
+        if bar is not None:
+            bar.close()
+    timings["search"] = time.perf_counter() - start
+    status = model.getStatus()
+    if status == "infeasible":
+        raise ValueError(
+            "No DAG can be built from these candidates: every choice of one parent set per "
+            "variable contains a directed cycle (check required edges)."
+        )
+    if model.getNSols() == 0:
+        raise RuntimeError(
+            f"No network was found within the time limit ({time_limit} s); raise time_limit."
+        )
+    best = model.getBestSol()
+    values = np.array([model.getSolVal(best, x) for x in xvars])
+    choice = np.array(
+        [fam.start[v] + int(np.argmax(values[fam.families(v)])) for v in range(fam.n)]
+    )
+    if not _cycle_free(fam, choice):  # pragma: no cover - SCIP's check guarantees it
+        raise RuntimeError("SCIP returned a network with a cycle; please report this.")
+    score = fam.total(choice)
+    optimal = status == "optimal"
+    bound = score if optimal else max(score, model.getDualbound() + offset)
+    variables = candidates.variables
+    parents = {
+        variables[v]: tuple(variables[p] for p in fam.parents[choice[v]]) for v in range(fam.n)
+    }
+    return SolverResult(
+        variables=variables,
+        parents=parents,
+        choice=tuple(int(choice[v] - fam.start[v]) for v in range(fam.n)),
+        score=score,
+        bound=float(bound),
+        gap=0.0 if optimal else _gap(score, bound),
+        optimal=optimal,
+        status=status,
+        engine=f"scip {pyscipopt.__version__}",
+        timings=timings,
+        n_cuts=conshdlr.n_cuts,
+    )
