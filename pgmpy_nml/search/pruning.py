@@ -1,0 +1,775 @@
+r"""Candidate parent sets: every parent set that can be optimal, each scored once.
+
+The first stage of exact structure learning for larger networks (GOBNILP,
+CPBayes and this package's solver, :mod:`pgmpy_nml.search._solver`): for each
+variable :math:`v`, the parent sets :math:`P` admissible under the parent limit
+and the expert knowledge that score *strictly better* than every admissible
+proper subset. No other set is ever needed: in an optimal network a family whose
+parent set has a subset scoring at least as well can be replaced by that
+subset, which keeps the graph acyclic and the score at least as high
+(*dominance*, valid for every decomposable score).
+
+Parent sets are visited level by level (by size), a set only once all its
+subsets one smaller were visited and found *open*. A set :math:`S` is closed when
+no admissible proper superset can beat the best of its subsets: when the score's
+upper bound on every superset (:meth:`~pgmpy_nml.scores.contract.StatisticScore.superset_bound`)
+is at most :math:`\max_{Q \subseteq S} s(Q)`, or when the parent limit leaves no
+room. A superset of a closed set is never scored, and is dominated: the bound
+pruning skips exactly sets that dominance would drop, so the candidates are
+the same with or without bounds, only found faster.
+
+For scores with a contract (:mod:`pgmpy_nml.scores.contract`), every level's
+needed subsets (parent sets :math:`P` and families :math:`P + v`, over all
+variables) are counted once in compiled code
+(:func:`~pgmpy_nml.search._kernels.listed_subset_statistics`, the exact search's
+refinement steps), and each score's own formula and bound are applied to all
+sets of a variable at once. Other scores go through ``local_score``, variable by
+variable, with dominance alone.
+
+Parallelism follows joblib: by default the counting runs on all cores in
+compiled threads. Under a joblib backend that is not threading (e.g.
+``joblib.parallel_config(backend="dask")`` with a ``dask.distributed`` client,
+or ``"loky"`` processes), the variables are split into groups, one task each,
+so the work spreads over a cluster. The result does not depend on how the
+work was split.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..scores.contract import Families, Supersets, entropy_statistic
+from ..scores.pgmpy_adapters import contract_for
+from . import _kernels
+from ._plans import StatisticPlan
+from .candidates import CandidateParentSets
+from .constraints import Constraints
+
+__all__ = ["PruningReport", "candidate_parent_sets"]
+
+#: Key of the entropy statistic the search counts for its own likelihood bound.
+_H = ("pruning", "N log N")
+
+#: A bound closes a set only when below its best subset by more than this,
+#: relative to the scores' magnitude (rounding can never close a needed set).
+_RTOL = 1e-9
+
+
+@dataclass(frozen=True)
+class PruningReport:
+    """What the search for candidate parent sets did, per variable.
+
+    Attributes
+    ----------
+    variables : tuple
+        Variable names, in the order of the score's variables.
+    n_admissible : ndarray of int
+        Parent sets allowed by the parent limit and the expert knowledge.
+    n_scored : ndarray of int
+        Parent sets whose local score was computed.
+    n_dominated : ndarray of int
+        Scored sets dropped because a proper admissible subset scores at least as well.
+    n_kept : ndarray of int
+        Candidate parent sets kept (``n_scored - n_dominated``).
+    timings : dict
+        Seconds: ``"counting"`` (compiled counting of subsets), ``"scoring"``
+        (local scores from statistics, or ``local_score`` calls),
+        ``"bounds and dominance"`` (bounds, dominance, the next level's sets),
+        summed over parallel tasks, and ``"total"`` (wall clock of the whole run).
+    plan : str
+        ``"statistics"`` (bulk counting) or ``"generic"`` (``local_score``).
+    bounded : bool
+        Whether the score has a superset bound (else dominance alone prunes).
+    n_tasks : int
+        Parallel tasks the variables were split into (1: one shared counting).
+    """
+
+    variables: tuple
+    n_admissible: np.ndarray
+    n_scored: np.ndarray
+    n_dominated: np.ndarray
+    n_kept: np.ndarray
+    timings: dict
+    plan: str
+    bounded: bool
+    n_tasks: int = 1
+
+    @property
+    def n_skipped(self) -> np.ndarray:
+        """Admissible sets never scored: a subset's bound proved them dominated."""
+        return self.n_admissible - self.n_scored
+
+    def to_frame(self):
+        """One row per variable: admissible, scored, skipped, dominated, kept."""
+        import pandas as pd
+
+        return pd.DataFrame(
+            {
+                "admissible": self.n_admissible,
+                "scored": self.n_scored,
+                "skipped by bound": self.n_skipped,
+                "dominated": self.n_dominated,
+                "kept": self.n_kept,
+            },
+            index=pd.Index(self.variables, name="variable"),
+        )
+
+    def __str__(self) -> str:
+        t = self.timings
+        parts = ", ".join(f"{k} {v:.2f} s" for k, v in t.items())
+        return (
+            f"{len(self.variables)} variables: {int(self.n_admissible.sum())} admissible parent "
+            f"sets, {int(self.n_scored.sum())} scored, {int(self.n_skipped.sum())} skipped by "
+            f"bounds, {int(self.n_dominated.sum())} dominated, {int(self.n_kept.sum())} kept "
+            f"({self.plan} plan, {'with' if self.bounded else 'without'} bounds; {parts})"
+        )
+
+
+def candidate_parent_sets(
+    score, max_parents=None, expert_knowledge=None, n_jobs=None, show_progress=False
+) -> tuple[CandidateParentSets, PruningReport]:
+    r"""The parent sets of every variable that can be optimal, with their local scores.
+
+    For each variable :math:`v`, the admissible parent sets :math:`P` (at most
+    ``max_parents`` parents, every required parent, no forbidden one) with
+
+    .. math::
+
+        s(v \mid P) > s(v \mid Q) \quad \text{for every admissible } Q \subsetneq P.
+
+    Every optimal network (under the same constraints) of the best score uses
+    candidate families only after replacing each dominated family by a subset,
+    so the best network over the candidates is optimal. Admissible supersets
+    of a set whose score's bound shows them dominated are never scored (see
+    the module notes).
+
+    Parameters
+    ----------
+    score : score object
+        A decomposable score built on the data: this package's scores, pgmpy's
+        (``BDeu``, ``K2``, ``BIC``, ``AIC``, ``LogLikelihood``, either API), or
+        any object with ``local_score(variable, parents)`` and ``variables``.
+    max_parents : int, optional
+        Largest parent set (none by default: the bounds alone stop the search;
+        scores without a bound then enumerate every parent set, which is only
+        feasible for few variables).
+    expert_knowledge : pgmpy.causal_discovery.ExpertKnowledge or dict, optional
+        Required and forbidden edges, a search space, temporal tiers. With
+        required parents, dominance compares only sets that contain them.
+    n_jobs : int, optional
+        Threads of the compiled counting (default: all cores), or workers of a
+        joblib backend set with ``joblib.parallel_config`` (Dask, loky), over
+        which the variables are split. For scores without a contract,
+        ``local_score`` runs in that many processes (default: joblib's, 1).
+    show_progress : bool, default False
+        A progress bar over levels (or tasks).
+
+    Returns
+    -------
+    candidates : CandidateParentSets
+        In the score's variable order; parent positions refer to it.
+    report : PruningReport
+        Counts per variable and timings.
+
+    Examples
+    --------
+    >>> from pgmpy_nml import FNML
+    >>> from pgmpy_nml.datasets import sample_network
+    >>> _, data = sample_network("asia", 2000, seed=0)
+    >>> candidates, report = candidate_parent_sets(FNML(data), max_parents=2)
+    >>> int(report.n_admissible.sum()), bool(report.n_kept.sum() < 100)
+    (232, True)
+    >>> candidates.local_score("either", ["lung", "tub"]) == FNML(data).local_score(
+    ...     "either", ["lung", "tub"])
+    True
+
+    References
+    ----------
+    .. [1] C. P. de Campos, Q. Ji. "Efficient structure learning of Bayesian
+       networks using constraints". JMLR 12, 2011.
+    .. [2] M. Teyssier, D. Koller. "Ordering-based search: a simple and effective
+       algorithm for learning Bayesian networks". UAI 2005 (dominance).
+    """
+    from joblib import Parallel, delayed, effective_n_jobs
+    from joblib._parallel_backends import ThreadingBackend
+    from joblib.parallel import get_active_backend
+
+    start = time.perf_counter()
+    contract = contract_for(score)
+    if contract is None:
+        if not hasattr(score, "local_score") or not hasattr(score, "variables"):
+            raise TypeError(
+                "score must be a score object with local_score(variable, parents) and "
+                f"variables, got {type(score).__name__}."
+            )
+        variables = tuple(score.variables)
+    else:
+        variables = tuple(contract.encoded.variables)
+    constraints = Constraints.from_knowledge(variables, max_parents, expert_knowledge)
+    _check_n_jobs(n_jobs)
+
+    if contract is None:
+        problem = _GenericProblem(score, constraints)
+        runner = Parallel(n_jobs=n_jobs, prefer="processes", return_as="generator")
+        calls = [delayed(_generic_task)(problem, [v]) for v in range(len(variables))]
+        results = _run(runner, calls, show_progress)
+        plan, bounded, n_tasks = "generic", False, len(calls)
+    else:
+        problem = _StatisticProblem(contract, constraints)
+        backend, _ = get_active_backend(prefer="threads")
+        jobs = -1 if n_jobs is None else n_jobs
+        order = problem.internal_order()
+        if isinstance(backend, ThreadingBackend):
+            # one task: every subset counted once, on compiled threads
+            results = [_statistic_task(problem, order, effective_n_jobs(jobs), show_progress)]
+            n_tasks = 1
+        else:
+            # a task per group of variables, for the backend's workers
+            n_groups = min(len(variables), max(1, 2 * effective_n_jobs(jobs)))
+            runner = Parallel(n_jobs=jobs, return_as="generator")
+            calls = [
+                delayed(_statistic_task)(problem, order[g::n_groups], 1, False)
+                for g in range(n_groups)
+            ]
+            results = _run(runner, calls, show_progress)
+            n_tasks = n_groups
+        plan, bounded = "statistics", problem.bounded
+    return _assemble(variables, results, plan, bounded, n_tasks, start)
+
+
+def _check_n_jobs(n_jobs) -> None:
+    if n_jobs is None:
+        return
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise ValueError(
+            f"n_jobs must be a non-zero integer (-1 for all cores) or None, got {n_jobs!r}."
+        )
+
+
+def _run(runner, calls, show_progress) -> list:
+    """Run joblib ``calls`` through ``runner``; results in call order."""
+    from tqdm.auto import tqdm
+
+    out = []
+    with tqdm(
+        total=len(calls), desc="candidate sets", disable=not show_progress, leave=False
+    ) as bar:
+        for result in runner(calls):
+            out.append(result)
+            bar.update(1)
+    return out
+
+
+def _assemble(variables, results, plan, bounded, n_tasks, start) -> tuple:
+    n = len(variables)
+    parent_sets = [None] * n
+    scores = [None] * n
+    counts = np.zeros((4, n), dtype=np.int64)
+    timings = {"counting": 0.0, "scoring": 0.0, "bounds and dominance": 0.0}
+    for task in results:
+        for name, seconds in task["timings"].items():
+            timings[name] += seconds
+        for child in task["children"]:
+            v = child["variable"]
+            parent_sets[v] = child["parent_sets"]
+            scores[v] = child["scores"]
+            counts[:, v] = child["admissible"], child["scored"], child["dominated"], child["kept"]
+    candidates = CandidateParentSets(variables, parent_sets, scores)
+    if plan == "generic":
+        del timings["counting"]
+    timings["total"] = time.perf_counter() - start
+    report = PruningReport(
+        variables=variables,
+        n_admissible=counts[0],
+        n_scored=counts[1],
+        n_dominated=counts[2],
+        n_kept=counts[3],
+        timings=timings,
+        plan=plan,
+        bounded=bounded,
+        n_tasks=n_tasks,
+    )
+    return candidates, report
+
+
+# -- the lattice of one variable's parent sets ----------------------------------------------
+
+
+def _binomials(n: int, depth: int) -> np.ndarray:
+    """``B[x, t] = C(x, t)`` for ``x <= n``, ``t <= depth`` (int64, for colex ranks)."""
+    table = np.zeros((n + 1, depth + 1), dtype=np.int64)
+    for x in range(n + 1):
+        for t in range(depth + 1):
+            c = math.comb(x, t)
+            if c >= 2**63:
+                raise ValueError(
+                    f"Too many parent sets to index ({x} variables choose {t}); give "
+                    "max_parents a smaller value."
+                )
+            table[x, t] = c
+    return table
+
+
+def _ranks(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
+    """Colex ranks of sets given as rows of increasing integers (unique per size)."""
+    if rows.shape[1] == 0:
+        return np.zeros(rows.shape[0], dtype=np.int64)
+    return binom[rows, np.arange(1, rows.shape[1] + 1)].sum(axis=1)
+
+
+def _drop_one_ranks(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
+    """Colex ranks of each row without its i-th element, shape (m, s)."""
+    m, s = rows.shape
+    kept_below = binom[rows, np.arange(1, s + 1)]  # element t stays at position t
+    shifted = binom[rows, np.arange(0, s)]  # element t moves to position t - 1
+    below = np.zeros((m, s + 1), dtype=np.int64)
+    np.cumsum(kept_below, axis=1, out=below[:, 1:])
+    above = np.zeros((m, s + 1), dtype=np.int64)
+    above[:, :s] = np.cumsum(shifted[:, ::-1], axis=1)[:, ::-1]
+    return below[:, :s] + above[:, 1:]
+
+
+@dataclass
+class _Lattice:
+    """The admissible parent sets of one child, level by level: ``R + X`` with ``X`` a
+    set of ``allowed`` (positions into it), ``R`` the required parents."""
+
+    child: int
+    required: np.ndarray  # positions of the required parents, increasing
+    allowed: np.ndarray  # positions that may be added, increasing
+    max_extra: int  # largest |X|
+    binom: np.ndarray
+    level: int = 0
+    X: np.ndarray = field(default=None)  # (m, level) positions into allowed, lex order
+    keys: np.ndarray = field(default=None)  # colex ranks of X, sorted
+    key_order: np.ndarray = field(default=None)  # X[key_order] in key order
+    best: np.ndarray = field(default=None)  # best score over subsets, per row of X
+    open: np.ndarray = field(default=None)
+    subsets: np.ndarray = field(default=None)  # (m, level) rows of the previous level
+    prev_best: np.ndarray = field(default=None)
+    kept_sets: list = field(default_factory=list)
+    kept_scores: list = field(default_factory=list)
+    n_scored: int = 0
+    n_dominated: int = 0
+
+    def __post_init__(self):
+        self.X = np.zeros((1, 0), dtype=np.int64)
+
+    @property
+    def n_admissible(self) -> int:
+        a = len(self.allowed)
+        return sum(math.comb(a, s) for s in range(self.max_extra + 1))
+
+    def can_grow(self) -> bool:
+        return self.level < min(self.max_extra, len(self.allowed))
+
+    def parents(self) -> np.ndarray:
+        """Parent sets of this level (rows of increasing positions)."""
+        chosen = self.allowed[self.X]
+        req = np.broadcast_to(self.required, (chosen.shape[0], len(self.required)))
+        return np.sort(np.concatenate([req, chosen], axis=1), axis=1)
+
+    def families(self, parents: np.ndarray) -> np.ndarray:
+        child = np.full((parents.shape[0], 1), self.child, dtype=np.int64)
+        return np.sort(np.concatenate([parents, child], axis=1), axis=1)
+
+    def record(self, scores: np.ndarray, bounds, tol_abs: float) -> None:
+        """Score this level's sets; keep the undominated ones, close the hopeless ones."""
+        scores = np.asarray(scores, dtype=np.float64)
+        m = scores.shape[0]
+        self.n_scored += m
+        if self.level == 0:
+            best_sub = np.full(m, -np.inf)
+        else:
+            best_sub = self.prev_best[self.subsets].max(axis=1)
+        keep = scores > best_sub
+        self.n_dominated += int(m - keep.sum())
+        self.kept_sets.extend(map(tuple, self.parents()[keep].tolist()))
+        self.kept_scores.extend(scores[keep].tolist())
+        self.best = np.maximum(scores, best_sub)
+        if not self.can_grow():
+            self.open = np.zeros(m, dtype=bool)
+        elif bounds is None:
+            self.open = np.ones(m, dtype=bool)
+        else:
+            bounds = np.broadcast_to(np.asarray(bounds, dtype=np.float64), (m,))
+            tol = _RTOL * (1.0 + np.abs(self.best)) + tol_abs
+            # NaN bounds (no information) keep a set open
+            self.open = ~(bounds <= self.best - tol)
+        self.keys = _ranks(self.X, self.binom)
+        self.key_order = np.argsort(self.keys, kind="stable")
+        self.keys = self.keys[self.key_order]
+
+    def advance(self) -> bool:
+        """Move to the next level: the sets whose every subset one smaller is open."""
+        if not self.open.any():
+            return False
+        a = len(self.allowed)
+        base = self.X[self.open]
+        last = base[:, -1] if self.level else np.full(base.shape[0], -1)
+        rows, add = np.nonzero(np.arange(a)[None, :] > last[:, None])
+        cand = np.concatenate([base[rows], add[:, None]], axis=1)
+        drop = _drop_one_ranks(cand, self.binom)
+        pos = np.searchsorted(self.keys, drop)
+        pos = np.minimum(pos, len(self.keys) - 1)
+        found = self.keys[pos] == drop
+        index = self.key_order[pos]  # row of the previous level
+        ok = (found & self.open[index]).all(axis=1)
+        if not ok.any():
+            return False
+        self.subsets = index[ok]
+        self.prev_best = self.best
+        self.X = cand[ok]
+        self.level += 1
+        return True
+
+    def supersets(self, arities, gains, log_likelihood, ll_top) -> Supersets:
+        """What bounds the proper supersets of this level's sets (see :class:`Supersets`)."""
+        m, a = self.X.shape[0], len(self.allowed)
+        member = np.zeros((m, a), dtype=bool)
+        member[np.arange(m)[:, None], self.X] = True
+        room = min(self.max_extra, a) - self.level  # parents that can still be added
+        ar = np.where(member, np.nan, arities[self.allowed][None, :].astype(np.float64))
+        # exact products (floats: exact below 2**53)
+        q = np.prod(arities[self.required].astype(np.float64)) * np.prod(
+            arities[self.allowed][self.X].astype(np.float64), axis=1
+        )
+        q_min = q * np.nanmin(ar, axis=1)
+        top = -np.sort(-np.nan_to_num(ar, nan=1.0), axis=1)[:, :room]
+        q_max = q * np.prod(top, axis=1)
+        gain = np.where(member, 0.0, gains[self.allowed][None, :])
+        gain = -np.sort(-gain, axis=1)[:, :room].sum(axis=1)
+        ll_max = np.minimum(ll_top, log_likelihood + gain)
+        return Supersets(q_min, q_max, ll_max)
+
+    def result(self) -> dict:
+        return {
+            "parent_sets": self.kept_sets,
+            "scores": self.kept_scores,
+            "admissible": self.n_admissible,
+            "scored": self.n_scored,
+            "dominated": self.n_dominated,
+            "kept": len(self.kept_scores),
+        }
+
+
+def _lattices(constraints: Constraints, children, position, binom) -> list:
+    """One lattice per child; ``position[i]`` maps constraint positions to the task's."""
+    n = len(constraints.variables)
+    out = []
+    for v in children:
+        required = sorted(position[u] for u in constraints.required[v])
+        banned = set(constraints.forbidden[v]) | set(constraints.required[v]) | {v}
+        allowed = sorted(position[u] for u in range(n) if u not in banned)
+        out.append(
+            _Lattice(
+                child=position[v],
+                required=np.array(required, dtype=np.int64),
+                allowed=np.array(allowed, dtype=np.int64),
+                max_extra=constraints.max_parents - len(required),
+                binom=binom,
+            )
+        )
+    return out
+
+
+# -- scores with a contract: bulk counting -------------------------------------------------
+
+
+class _StatisticProblem:
+    """Everything a task needs, picklable: the data in counting order, the score's
+    statistics and formula, the constraints."""
+
+    def __init__(self, contract, constraints: Constraints):
+        extra = dict(contract.bound_statistics())
+        extra[_H] = entropy_statistic()
+        plan = StatisticPlan(contract, extra_statistics=extra)
+        self.contract = contract
+        self.constraints = constraints
+        self.keys, self.tables, self.masses = plan.count_arrays()
+        self.codes = plan.encoded.codes
+        self.arities = plan.encoded.arities.astype(np.int64)
+        self.n_samples = plan.n_samples
+        index = contract.encoded.index
+        # internal (counting) position of each score position, and back
+        self.to_internal = np.array([plan.encoded.index[v] for v in constraints.variables])
+        self.to_score = np.empty_like(self.to_internal)
+        self.to_score[self.to_internal] = np.arange(len(self.to_internal))
+        assert all(index[v] == i for i, v in enumerate(constraints.variables))
+        self.bounded = type(contract).superset_bound is not _no_bound(contract)
+        n = self.n_samples
+        self.tol_abs = 1e-12 * (n * math.log(n + 1.0) + 1.0)
+
+    def internal_order(self) -> list:
+        """Score positions in counting order (decreasing entropy)."""
+        return [int(v) for v in self.to_score]
+
+
+def _no_bound(contract):
+    """The base class's ``superset_bound`` (which returns None) for this kind of contract."""
+    from ..scores.contract import StatisticScore
+    from ..scores.pgmpy_adapters import PgmpyScoreAdapter
+
+    base = StatisticScore if isinstance(contract, StatisticScore) else PgmpyScoreAdapter
+    return base.superset_bound
+
+
+class _Store:
+    """Statistics of counted subsets, by size and colex rank (a sparse table)."""
+
+    def __init__(self, problem: _StatisticProblem, binom, n_threads: int):
+        self.problem = problem
+        self.binom = binom
+        self.n_threads = n_threads
+        self.by_size: dict = {}
+        self.seconds = 0.0
+
+    def ensure(self, blocks) -> None:
+        """Count the subsets of ``blocks`` (arrays of rows of one size) not counted yet."""
+        start = time.perf_counter()
+        missing = []
+        for rows in blocks:
+            if rows.shape[0] == 0:
+                continue
+            s = rows.shape[1]
+            ranks = _ranks(rows, self.binom)
+            ranks, first = np.unique(ranks, return_index=True)
+            known = self.by_size.get(s)
+            if known is not None:
+                pos = np.minimum(np.searchsorted(known[0], ranks), len(known[0]) - 1)
+                new = known[0][pos] != ranks
+                ranks, first = ranks[new], first[new]
+            if len(ranks):
+                missing.append((s, ranks, rows[first]))
+        if missing:
+            # merge per size (blocks of one size may overlap)
+            merged: dict = {}
+            for s, ranks, rows in missing:
+                if s in merged:
+                    r0, w0 = merged[s]
+                    ranks = np.concatenate([r0, ranks])
+                    rows = np.concatenate([w0, rows])
+                    ranks, first = np.unique(ranks, return_index=True)
+                    rows = rows[first]
+                merged[s] = (ranks, rows)
+            width = max(merged)
+            all_rows = np.full((sum(len(r) for r, _ in merged.values()), max(width, 1)), -1)
+            sizes = np.empty(all_rows.shape[0], dtype=np.int64)
+            at = 0
+            for s, (ranks, rows) in merged.items():
+                all_rows[at : at + len(ranks), :s] = rows
+                sizes[at : at + len(ranks)] = s
+                at += len(ranks)
+            order = np.lexsort(all_rows.T[::-1])
+            p = self.problem
+            stats = _kernels.listed_subset_statistics(
+                all_rows[order],
+                sizes[order],
+                p.codes,
+                p.arities,
+                p.tables,
+                p.masses,
+                self.n_threads,
+            )
+            back = np.empty_like(order)
+            back[order] = np.arange(len(order))
+            at = 0
+            for s, (ranks, _) in merged.items():
+                block = stats[:, back[at : at + len(ranks)]]
+                at += len(ranks)
+                known = self.by_size.get(s)
+                if known is not None:
+                    ranks = np.concatenate([known[0], ranks])
+                    block = np.concatenate([known[1], block], axis=1)
+                idx = np.argsort(ranks, kind="stable")
+                self.by_size[s] = (ranks[idx], block[:, idx])
+        self.seconds += time.perf_counter() - start
+
+    def get(self, rows: np.ndarray) -> np.ndarray:
+        """Statistics of counted subsets (rows of one size): shape (n_stats, m)."""
+        ranks_known, stats = self.by_size[rows.shape[1]]
+        pos = np.searchsorted(ranks_known, _ranks(rows, self.binom))
+        return stats[:, pos]
+
+    def forget_below(self, size: int) -> None:
+        for s in [s for s in self.by_size if s < size]:
+            del self.by_size[s]
+
+
+class _Task:
+    """The candidate search of some children, sharing one store of counted subsets."""
+
+    def __init__(self, problem: _StatisticProblem, children, n_threads: int):
+        self.problem = problem
+        n_vars = len(problem.arities)
+        n = problem.n_samples
+        self.h = problem.keys.index(_H)
+        constraints = problem.constraints
+        self.binom = _binomials(n_vars, max(min(constraints.max_parents + 1, n_vars), 1))
+        self.store = _Store(problem, self.binom, n_threads)
+        self.lattices = _lattices(constraints, children, problem.to_internal, self.binom)
+        self.seconds = {"scoring": 0.0, "bounds and dominance": 0.0}
+        # N H(u) of each variable, bounding the likelihood gain of adding it
+        singles = np.arange(n_vars, dtype=np.int64)[:, None]
+        self.store.ensure([singles, np.zeros((1, 0), dtype=np.int64)])
+        self.gains = n * math.log(n) - self.store.get(singles)[self.h]
+        # the log-likelihood given every admissible parent at once
+        start = time.perf_counter()
+        self.ll_top = []
+        for lat in self.lattices:
+            top = np.sort(np.concatenate([lat.required, lat.allowed]))[None, :]
+            fam = lat.families(top)
+            h_top, h_fam = _kernels.listed_subset_statistics(
+                np.concatenate([np.pad(top, ((0, 0), (0, 1)), constant_values=-1), fam]),
+                np.array([top.shape[1], fam.shape[1]]),
+                problem.codes,
+                problem.arities,
+                problem.tables[[self.h]],
+                np.zeros(0),
+            )[0]
+            self.ll_top.append(min(0.0, h_fam - h_top))
+        self.store.seconds += time.perf_counter() - start
+
+    def evaluate(self, i: int, parents: np.ndarray, families_rows: np.ndarray):
+        """Local scores and superset bounds (or None) of lattice ``i``'s current sets."""
+        problem, lat = self.problem, self.lattices[i]
+        arities, keys = problem.arities, problem.keys
+        start = time.perf_counter()
+        family_stats = self.store.get(families_rows)
+        parent_stats = self.store.get(parents)
+        families = Families(
+            child=problem.constraints.variables[problem.to_score[lat.child]],
+            child_arity=int(arities[lat.child]),
+            # exact below 2**53, the nearest float above
+            n_parent_configs=np.prod(arities[parents].astype(np.float64), axis=1),
+            n_parents=parents.shape[1],
+            n_samples=problem.n_samples,
+            family=dict(zip(keys, family_stats, strict=True)),
+            parents=dict(zip(keys, parent_stats, strict=True)),
+        )
+        scores = problem.contract.local_from_statistics(families)
+        scores = np.broadcast_to(scores, (parents.shape[0],))
+        mid = time.perf_counter()
+        bounds = None
+        if problem.bounded and lat.can_grow():
+            ll = family_stats[self.h] - parent_stats[self.h]
+            supersets = lat.supersets(arities, self.gains, ll, self.ll_top[i])
+            bounds = problem.contract.superset_bound(families, supersets)
+        self.seconds["scoring"] += mid - start
+        self.seconds["bounds and dominance"] += time.perf_counter() - mid
+        return scores, bounds
+
+    def run(self, show_progress: bool) -> None:
+        from tqdm.auto import tqdm
+
+        lattices = self.lattices
+        active = list(range(len(lattices)))
+        bar = tqdm(desc="candidate sets", disable=not show_progress, leave=False, unit=" levels")
+        while active:
+            sets = {i: lattices[i].parents() for i in active}
+            sets = {i: (p, lattices[i].families(p)) for i, p in sets.items()}
+            self.store.ensure([block for pair in sets.values() for block in pair])
+            still = []
+            for i in active:
+                scores, bounds = self.evaluate(i, *sets[i])
+                start = time.perf_counter()
+                lattices[i].record(scores, bounds, self.problem.tol_abs)
+                if lattices[i].advance():
+                    still.append(i)
+                self.seconds["bounds and dominance"] += time.perf_counter() - start
+            active = still
+            if active:
+                smallest = min(len(lattices[i].required) + lattices[i].level for i in active)
+                self.store.forget_below(smallest)
+            bar.update(1)
+        bar.close()
+
+
+def _statistic_task(problem: _StatisticProblem, children, n_threads, show_progress) -> dict:
+    """Candidate parent sets of ``children`` (score positions), sharing one counting."""
+    task = _Task(problem, children, n_threads)
+    task.run(show_progress)
+    out = []
+    for v, lat in zip(children, task.lattices, strict=True):
+        res = lat.result()
+        res["variable"] = v
+        res["parent_sets"] = [
+            tuple(sorted(int(problem.to_score[u]) for u in p)) for p in res["parent_sets"]
+        ]
+        out.append(res)
+    return {"children": out, "timings": {**task.seconds, "counting": task.store.seconds}}
+
+
+def _family_bounds(score, variable, parent_sets, max_parents=None, expert_knowledge=None):
+    """``(scores, bounds)`` of ``variable`` with each of ``parent_sets`` (names, one size,
+    admissible), computed as the search computes them; ``bounds`` is None without a bound
+    or room to grow. For tests and inspection."""
+    contract = contract_for(score)
+    variables = tuple(contract.encoded.variables)
+    constraints = Constraints.from_knowledge(variables, max_parents, expert_knowledge)
+    problem = _StatisticProblem(contract, constraints)
+    v = variables.index(variable)
+    task = _Task(problem, [v], 1)
+    lat = task.lattices[0]
+    where = {int(u): k for k, u in enumerate(lat.allowed)}
+    required = {int(u) for u in lat.required}
+    rows = []
+    for parents in parent_sets:
+        internal = {int(problem.to_internal[variables.index(u)]) for u in parents}
+        if not required <= internal:
+            raise ValueError(f"{parents!r} lacks a required parent of {variable!r}.")
+        rows.append(sorted(where[u] for u in internal - required))
+    sizes = {len(r) for r in rows}
+    if len(sizes) != 1:
+        raise ValueError("parent_sets must all have the same size.")
+    lat.X = np.array(rows, dtype=np.int64).reshape(len(rows), sizes.pop())
+    lat.level = lat.X.shape[1]
+    parents = lat.parents()
+    fams = lat.families(parents)
+    task.store.ensure([parents, fams])
+    return task.evaluate(0, parents, fams)
+
+
+# -- scores without a contract: local_score, dominance only ---------------------------------
+
+
+class _GenericProblem:
+    def __init__(self, score, constraints: Constraints):
+        self.score = score
+        self.constraints = constraints
+
+
+def _generic_task(problem: _GenericProblem, children) -> dict:
+    constraints = problem.constraints
+    variables = constraints.variables
+    n_vars = len(variables)
+    binom = _binomials(n_vars, max(min(constraints.max_parents + 1, n_vars), 1))
+    identity = np.arange(n_vars)
+    seconds = {"scoring": 0.0, "bounds and dominance": 0.0}
+    out = []
+    for v, lat in zip(children, _lattices(constraints, children, identity, binom), strict=True):
+        while True:
+            start = time.perf_counter()
+            parents = lat.parents()
+            scores = np.array(
+                [
+                    problem.score.local_score(variables[v], tuple(variables[u] for u in p))
+                    for p in parents.tolist()
+                ],
+                dtype=np.float64,
+            )
+            mid = time.perf_counter()
+            lat.record(scores, None, 0.0)
+            grows = lat.advance()
+            seconds["scoring"] += mid - start
+            seconds["bounds and dominance"] += time.perf_counter() - mid
+            if not grows:
+                break
+        res = lat.result()
+        res["variable"] = v
+        out.append(res)
+    return {"children": out, "timings": seconds}
