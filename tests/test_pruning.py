@@ -56,7 +56,7 @@ def random_data(n, arities, seed, unseen=False):
     data = pd.DataFrame(cols)
     names = None
     if unseen:
-        names = {c: sorted(set(data[c])) + [99] for c in data}
+        names = {c: [*sorted(set(data[c])), 99] for c in data}
     return data, names
 
 
@@ -92,7 +92,9 @@ def test_bound_never_below_any_superset(name, n, arities, unseen, max_parents):
         for size in range(limit):
             sets = list(itertools.combinations(others, size))
             values, bounds = _family_bounds(score, v, sets, max_parents=max_parents)
-            for p, value, bound in zip(sets, values, np.broadcast_to(bounds, len(sets))):
+            for p, value, bound in zip(
+                sets, values, np.broadcast_to(bounds, len(sets)), strict=True
+            ):
                 assert value == pytest.approx(local[p], rel=1e-10, abs=1e-9)
                 best = max(local[q] for q in local if set(p) < set(q))
                 assert best <= bound + 1e-9 * (1 + abs(bound)), (v, p, best, bound)
@@ -112,7 +114,7 @@ def test_bound_respects_forbidden_parents(name):
         _, bounds = _family_bounds(
             score, "V4", group, expert_knowledge={"forbidden_edges": forbidden}
         )
-        for p, bound in zip(group, np.broadcast_to(bounds, len(group))):
+        for p, bound in zip(group, np.broadcast_to(bounds, len(group)), strict=True):
             for q in subsets(allowed):
                 if set(p) < set(q):
                     assert score.local_score("V4", tuple(q)) <= bound + 1e-9
@@ -241,8 +243,7 @@ def brute_candidates(score, variables, max_parents, required=None, forbidden=Non
         req = set(required.get(v, ()))
         pool = [u for u in variables if u != v and u not in req and u not in forbidden.get(v, ())]
         sets = [
-            tuple(sorted(req | set(x)))
-            for x in subsets(pool, range(max_parents - len(req) + 1))
+            tuple(sorted(req | set(x))) for x in subsets(pool, range(max_parents - len(req) + 1))
         ]
         local = {p: score.local_score(v, tuple(p)) for p in sets}
         out[v] = {
@@ -283,7 +284,7 @@ def test_ties_are_dominated(name):
     """A constant column changes no count: every set with it ties with the set without it."""
     data, _ = random_data(50, (2, 3, 2, 2), seed=8)
     data["C"] = 0
-    candidates, report = candidate_parent_sets(make_score(name, data))
+    candidates, _ = candidate_parent_sets(make_score(name, data))
     for v, sets in candidates.to_dict().items():
         assert all("C" not in p for p in sets), v
     assert list(candidates.to_dict()["C"]) == [()]
@@ -330,7 +331,7 @@ def best_network_score(candidates: CandidateParentSets) -> float:
     n = candidates.n_variables
     ls = np.full((n, 2 ** (n - 1)), -np.inf)
     for v in range(n):
-        for p, s in zip(candidates.parent_sets[v], candidates.scores[v]):
+        for p, s in zip(candidates.parent_sets[v], candidates.scores[v], strict=True):
             mask = sum(1 << (u if u < v else u - 1) for u in p)
             ls[v, mask] = s
     _kernels.best_parent_sets_all(ls)
@@ -410,9 +411,13 @@ def test_dask_local_cluster_gives_identical_candidates():
     _, data = sample_network("child", 300, seed=4)
     score = FNML(data)
     local, local_report = candidate_parent_sets(score, max_parents=2)
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
-    ) as cluster, distributed.Client(cluster), parallel_config(backend="dask"):
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+        parallel_config(backend="dask"),
+    ):
         remote, report = candidate_parent_sets(score, max_parents=2)
     assert report.n_tasks > 1 and local_report.n_tasks == 1
     assert remote == local
