@@ -336,6 +336,18 @@ class StatisticScore(DiscreteScore):
         """
         return {}
 
+    def monotone_family_statistics(self) -> tuple:
+        """Keys of family statistics the local score is nondecreasing in (none by default).
+
+        Each such statistic never increases when its subset grows (as
+        :math:`H = \\sum_c N_c \\log N_c`: splitting a count never raises it), and
+        the formula reads no other family statistic. The candidate search then
+        bounds the score of :math:`v \\mid P` before counting :math:`P + v`, by
+        evaluating the formula with each such statistic replaced by its
+        smallest value over the families :math:`P - u + v`.
+        """
+        return ()
+
     def superset_bound(self, families: Families, supersets: Supersets):
         r"""Upper bound(s) on the local score of every proper superset of each family's parents.
 

@@ -104,6 +104,10 @@ class FNML(StatisticScore):
             families.parents["regret", families.child_arity],
         )
 
+    def monotone_family_statistics(self):
+        """``("H",)``: the score grows with :math:`H(P + v)` and reads no other family statistic."""
+        return ("H",)
+
     def superset_bound(self, families: Families, supersets: Supersets):
         r"""Upper bound on the fNML local score of every superset of each family's parents.
 

@@ -69,6 +69,10 @@ class PgmpyScoreAdapter:
         """Statistics only :meth:`superset_bound` reads (see :class:`~.contract.StatisticScore`)."""
         return {}
 
+    def monotone_family_statistics(self) -> tuple:
+        """See :class:`~.contract.StatisticScore` (none by default)."""
+        return ()
+
     def superset_bound(self, families: Families, supersets: Supersets):
         """Bound on the score of every proper superset (see :class:`~.contract.StatisticScore`)."""
         return None
@@ -86,6 +90,10 @@ class _Penalized(PgmpyScoreAdapter):
     def local_from_statistics(self, families: Families):
         ll = families.family["H"] - families.parents["H"]
         return ll - self.penalty(families.n_parent_configs, families.child_arity, self.n_samples)
+
+    def monotone_family_statistics(self):
+        """``("H",)``: the score grows with :math:`H(P + v)` and reads no other family statistic."""
+        return ("H",)
 
     def superset_bound(self, families: Families, supersets: Supersets):
         """``LL_max - penalty(q_min)``: the log-likelihood is at most ``LL_max`` and the

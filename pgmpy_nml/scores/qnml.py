@@ -92,6 +92,10 @@ class QNML(StatisticScore):
             self._log_c(q),
         )
 
+    def monotone_family_statistics(self):
+        """``("H",)``: the score grows with :math:`H(P + v)` and reads no other family statistic."""
+        return ("H",)
+
     def superset_bound(self, families: Families, supersets: Supersets):
         r"""Upper bound on the qNML local score of every proper superset of each family's parents.
 

@@ -17,6 +17,7 @@ from ..numerics.gamma import log_rising
 __all__ = [
     "best_parent_sets",
     "best_sinks",
+    "colex_ranks",
     "expand_masks",
     "listed_subset_statistics",
     "subset_statistics",
@@ -419,6 +420,23 @@ def subset_statistics(codes, arities, tables, masses, max_size, n_threads, progr
         if progress is not None:
             progress(sum(roots[i][1] for i in part))
     return stats
+
+
+@njit(cache=True, nogil=True)
+def colex_ranks(rows, binom):
+    """Colex rank ``sum_t C(rows[i, t], t + 1)`` of each row of increasing integers.
+
+    Unique among the sets of one size (the combinatorial number system);
+    ``binom[x, t] = C(x, t)``.
+    """
+    m, s = rows.shape
+    out = np.zeros(m, dtype=np.int64)
+    for i in range(m):
+        r = 0
+        for t in range(s):
+            r += binom[rows[i, t], t + 1]
+        out[i] = r
+    return out
 
 
 @njit(cache=True, nogil=True)

@@ -477,7 +477,9 @@ def _gap(score, bound):
 
 
 def _progress_text(score, bound, nodes):
-    return f"score {score:.6g}  bound {bound:.6g}  gap {100 * _gap(score, bound):.4f}%  nodes {nodes}"
+    return (
+        f"score {score:.6g}  bound {bound:.6g}  gap {100 * _gap(score, bound):.4f}%  nodes {nodes}"
+    )
 
 
 def _initial_choice(fam: _Families, cands: CandidateParentSets, initial):

@@ -58,6 +58,9 @@ _H = ("pruning", "N log N")
 #: relative to the scores' magnitude (rounding can never close a needed set).
 _RTOL = 1e-9
 
+#: sets of a size with at most this many possible members get a direct rank -> row table
+_DENSE_SLOTS = 1 << 23
+
 
 @dataclass(frozen=True)
 class PruningReport:
@@ -314,11 +317,19 @@ def _binomials(n: int, depth: int) -> np.ndarray:
     return table
 
 
-def _ranks(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
-    """Colex ranks of sets given as rows of increasing integers (unique per size)."""
-    if rows.shape[1] == 0:
-        return np.zeros(rows.shape[0], dtype=np.int64)
-    return binom[rows, np.arange(1, rows.shape[1] + 1)].sum(axis=1)
+def _insert(rows: np.ndarray, value: int) -> np.ndarray:
+    """Rows of increasing integers with ``value`` (in none of them) inserted in order."""
+    m, s = rows.shape
+    at = (rows < value).sum(axis=1)[:, None]
+    column = np.arange(s + 1)[None, :]
+    out = np.empty((m, s + 1), dtype=np.int64)
+    out[:, :s] = rows
+    out[:, s] = value
+    shifted = np.empty_like(out)
+    shifted[:, 1:] = rows
+    shifted[:, 0] = value
+    out = np.where(column < at, out, np.where(column == at, value, shifted))
+    return out
 
 
 def _drop_one_ranks(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
@@ -336,28 +347,44 @@ def _drop_one_ranks(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
 @dataclass
 class _Lattice:
     """The admissible parent sets of one child, level by level: ``R + X`` with ``X`` a
-    set of ``allowed`` (positions into it), ``R`` the required parents."""
+    set of ``allowed`` (positions into it), ``R`` the required parents.
+
+    A level's sets are those whose every subset one smaller is *open*. Before a
+    set is scored, two cheap tests may show it dominated (then it is skipped,
+    and closed): the smallest superset bound of its subsets (each bounds the set
+    itself) and, for scores that allow it, its score with an optimistic family
+    statistic (:meth:`screen`).
+    """
 
     child: int
     required: np.ndarray  # positions of the required parents, increasing
     allowed: np.ndarray  # positions that may be added, increasing
     max_extra: int  # largest |X|
     binom: np.ndarray
+    tol_abs: float = 0.0
     level: int = 0
     X: np.ndarray = field(default=None)  # (m, level) positions into allowed, lex order
-    keys: np.ndarray = field(default=None)  # colex ranks of X, sorted
-    key_order: np.ndarray = field(default=None)  # X[key_order] in key order
-    best: np.ndarray = field(default=None)  # best score over subsets, per row of X
+    subsets: np.ndarray = field(default=None)  # (m, level): rows of X's subsets one smaller
+    best_sub: np.ndarray = field(default=None)  # best score of a proper subset
+    inherited: np.ndarray = field(default=None)  # smallest superset bound of a subset
+    slot: np.ndarray = field(default=None)  # colex rank of the last recorded X -> its row
+    keys: np.ndarray = field(default=None)  # or, for too many possible sets, sorted ranks
+    key_order: np.ndarray = field(default=None)  # and the rows in that order
+    best: np.ndarray = field(default=None)  # best score over subsets (the set included)
+    bound: np.ndarray = field(default=None)  # upper bound on every proper superset
     open: np.ndarray = field(default=None)
-    subsets: np.ndarray = field(default=None)  # (m, level) rows of the previous level
-    prev_best: np.ndarray = field(default=None)
+    monotone_family: dict = field(default=None)  # the last recorded level's, for screening
     kept_sets: list = field(default_factory=list)
     kept_scores: list = field(default_factory=list)
     n_scored: int = 0
     n_dominated: int = 0
+    _parents: np.ndarray = field(default=None, repr=False)
+    _parents_of: np.ndarray = field(default=None, repr=False)
 
     def __post_init__(self):
         self.X = np.zeros((1, 0), dtype=np.int64)
+        self.best_sub = np.full(1, -np.inf)
+        self.inherited = np.full(1, np.inf)
 
     @property
     def n_admissible(self) -> int:
@@ -369,43 +396,65 @@ class _Lattice:
 
     def parents(self) -> np.ndarray:
         """Parent sets of this level (rows of increasing positions)."""
-        chosen = self.allowed[self.X]
-        req = np.broadcast_to(self.required, (chosen.shape[0], len(self.required)))
-        return np.sort(np.concatenate([req, chosen], axis=1), axis=1)
+        if self._parents is None or self._parents_of is not self.X:
+            rows = self.allowed[self.X]
+            for u in self.required:
+                rows = _insert(rows, u)
+            self._parents, self._parents_of = rows, self.X
+        return self._parents
 
     def families(self, parents: np.ndarray) -> np.ndarray:
-        child = np.full((parents.shape[0], 1), self.child, dtype=np.int64)
-        return np.sort(np.concatenate([parents, child], axis=1), axis=1)
+        return _insert(parents, self.child)
 
-    def record(self, scores: np.ndarray, bounds, tol_abs: float) -> None:
+    def _dominated(self, upper: np.ndarray) -> np.ndarray:
+        """Rows whose score is certainly at most that of a proper subset."""
+        tol = _RTOL * (1.0 + np.abs(self.best_sub)) + self.tol_abs
+        return upper <= self.best_sub - tol
+
+    def _select(self, rows: np.ndarray) -> None:
+        self.X = self.X[rows]
+        self.subsets = self.subsets[rows]
+        self.best_sub = self.best_sub[rows]
+        self.inherited = self.inherited[rows]
+
+    def screen(self, upper: np.ndarray) -> None:
+        """Skip the sets whose score is at most ``upper``, when that shows them dominated."""
+        self._select(~self._dominated(np.asarray(upper, dtype=np.float64)))
+
+    def record(self, scores: np.ndarray, bounds) -> None:
         """Score this level's sets; keep the undominated ones, close the hopeless ones."""
         scores = np.asarray(scores, dtype=np.float64)
         m = scores.shape[0]
         self.n_scored += m
-        if self.level == 0:
-            best_sub = np.full(m, -np.inf)
-        else:
-            best_sub = self.prev_best[self.subsets].max(axis=1)
-        keep = scores > best_sub
+        keep = scores > self.best_sub
         self.n_dominated += int(m - keep.sum())
         self.kept_sets.extend(map(tuple, self.parents()[keep].tolist()))
         self.kept_scores.extend(scores[keep].tolist())
-        self.best = np.maximum(scores, best_sub)
-        if not self.can_grow():
-            self.open = np.zeros(m, dtype=bool)
-        elif bounds is None:
-            self.open = np.ones(m, dtype=bool)
-        else:
+        self.best = np.maximum(scores, self.best_sub)
+        bound = self.inherited
+        if bounds is not None:
+            # NaN (no information) counts as no bound
             bounds = np.broadcast_to(np.asarray(bounds, dtype=np.float64), (m,))
-            tol = _RTOL * (1.0 + np.abs(self.best)) + tol_abs
-            # NaN bounds (no information) keep a set open
-            self.open = ~(bounds <= self.best - tol)
-        self.keys = _ranks(self.X, self.binom)
-        self.key_order = np.argsort(self.keys, kind="stable")
-        self.keys = self.keys[self.key_order]
+            bound = np.fmin(bound, bounds)
+        self.bound = bound
+        if self.can_grow():
+            tol = _RTOL * (1.0 + np.abs(self.best)) + self.tol_abs
+            self.open = ~(bound <= self.best - tol)
+        else:
+            self.open = np.zeros(m, dtype=bool)
+        keys = _kernels.colex_ranks(self.X, self.binom)
+        n_possible = math.comb(len(self.allowed), self.level)
+        if n_possible <= _DENSE_SLOTS:
+            self.slot = np.full(n_possible, -1, dtype=np.int64)
+            self.slot[keys] = np.arange(m)
+        else:
+            self.slot = None
+            self.key_order = np.argsort(keys, kind="stable")
+            self.keys = keys[self.key_order]
 
     def advance(self) -> bool:
-        """Move to the next level: the sets whose every subset one smaller is open."""
+        """Move to the next level: the sets whose every subset one smaller is open and
+        whose subsets' bounds do not already show them dominated."""
         if not self.open.any():
             return False
         a = len(self.allowed)
@@ -414,18 +463,21 @@ class _Lattice:
         rows, add = np.nonzero(np.arange(a)[None, :] > last[:, None])
         cand = np.concatenate([base[rows], add[:, None]], axis=1)
         drop = _drop_one_ranks(cand, self.binom)
-        pos = np.searchsorted(self.keys, drop)
-        pos = np.minimum(pos, len(self.keys) - 1)
-        found = self.keys[pos] == drop
-        index = self.key_order[pos]  # row of the previous level
+        if self.slot is not None:
+            index = self.slot[drop]  # row of the previous level, -1 if none
+            found = index >= 0
+        else:
+            pos = np.minimum(np.searchsorted(self.keys, drop), len(self.keys) - 1)
+            found = self.keys[pos] == drop
+            index = self.key_order[pos]
         ok = (found & self.open[index]).all(axis=1)
-        if not ok.any():
-            return False
-        self.subsets = index[ok]
-        self.prev_best = self.best
         self.X = cand[ok]
+        self.subsets = index[ok]
+        self.best_sub = self.best[self.subsets].max(axis=1)
+        self.inherited = self.bound[self.subsets].min(axis=1)
         self.level += 1
-        return True
+        self._select(~self._dominated(self.inherited))
+        return self.X.shape[0] > 0
 
     def supersets(self, arities, gains, log_likelihood, ll_top) -> Supersets:
         """What bounds the proper supersets of this level's sets (see :class:`Supersets`)."""
@@ -457,7 +509,7 @@ class _Lattice:
         }
 
 
-def _lattices(constraints: Constraints, children, position, binom) -> list:
+def _lattices(constraints: Constraints, children, position, binom, tol_abs=0.0) -> list:
     """One lattice per child; ``position[i]`` maps constraint positions to the task's."""
     n = len(constraints.variables)
     out = []
@@ -472,6 +524,7 @@ def _lattices(constraints: Constraints, children, position, binom) -> list:
                 allowed=np.array(allowed, dtype=np.int64),
                 max_extra=constraints.max_parents - len(required),
                 binom=binom,
+                tol_abs=tol_abs,
             )
         )
     return out
@@ -501,6 +554,7 @@ class _StatisticProblem:
         self.to_score[self.to_internal] = np.arange(len(self.to_internal))
         assert all(index[v] == i for i, v in enumerate(constraints.variables))
         self.bounded = type(contract).superset_bound is not _no_bound(contract)
+        self.monotone = tuple(contract.monotone_family_statistics())
         n = self.n_samples
         self.tol_abs = 1e-12 * (n * math.log(n + 1.0) + 1.0)
 
@@ -518,6 +572,36 @@ def _no_bound(contract):
     return base.superset_bound
 
 
+class _SizeTable:
+    """Statistics of the counted subsets of one size, found by colex rank."""
+
+    def __init__(self, n_possible: int, n_stats: int):
+        self.slot = np.full(n_possible, -1, dtype=np.int64) if n_possible <= _DENSE_SLOTS else None
+        self.ranks = np.zeros(0, dtype=np.int64)  # sorted (sparse tables only)
+        self.columns = np.zeros(0, dtype=np.int64)
+        self.stats = np.zeros((n_stats, 0))
+
+    def find(self, ranks: np.ndarray) -> np.ndarray:
+        """Column of each rank, -1 where not counted."""
+        if self.slot is not None:
+            return self.slot[ranks]
+        if not len(self.ranks):
+            return np.full(len(ranks), -1, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(self.ranks, ranks), len(self.ranks) - 1)
+        return np.where(self.ranks[pos] == ranks, self.columns[pos], -1)
+
+    def add(self, ranks: np.ndarray, stats: np.ndarray) -> None:
+        columns = np.arange(self.stats.shape[1], self.stats.shape[1] + len(ranks))
+        self.stats = np.concatenate([self.stats, stats], axis=1)
+        if self.slot is not None:
+            self.slot[ranks] = columns
+        else:
+            ranks = np.concatenate([self.ranks, ranks])
+            columns = np.concatenate([self.columns, columns])
+            order = np.argsort(ranks, kind="stable")
+            self.ranks, self.columns = ranks[order], columns[order]
+
+
 class _Store:
     """Statistics of counted subsets, by size and colex rank (a sparse table)."""
 
@@ -527,42 +611,41 @@ class _Store:
         self.n_threads = n_threads
         self.by_size: dict = {}
         self.seconds = 0.0
+        self.n_counted = 0
+
+    def _table(self, size: int) -> _SizeTable:
+        table = self.by_size.get(size)
+        if table is None:
+            n_possible = math.comb(len(self.problem.arities), size)
+            table = _SizeTable(n_possible, len(self.problem.keys))
+            self.by_size[size] = table
+        return table
 
     def ensure(self, blocks) -> None:
         """Count the subsets of ``blocks`` (arrays of rows of one size) not counted yet."""
         start = time.perf_counter()
-        missing = []
+        merged: dict = {}  # size -> (ranks, rows) still to count
         for rows in blocks:
             if rows.shape[0] == 0:
                 continue
-            s = rows.shape[1]
-            ranks = _ranks(rows, self.binom)
-            ranks, first = np.unique(ranks, return_index=True)
-            known = self.by_size.get(s)
-            if known is not None:
-                pos = np.minimum(np.searchsorted(known[0], ranks), len(known[0]) - 1)
-                new = known[0][pos] != ranks
-                ranks, first = ranks[new], first[new]
-            if len(ranks):
-                missing.append((s, ranks, rows[first]))
-        if missing:
-            # merge per size (blocks of one size may overlap)
-            merged: dict = {}
-            for s, ranks, rows in missing:
-                if s in merged:
-                    r0, w0 = merged[s]
-                    ranks = np.concatenate([r0, ranks])
-                    rows = np.concatenate([w0, rows])
-                    ranks, first = np.unique(ranks, return_index=True)
-                    rows = rows[first]
-                merged[s] = (ranks, rows)
-            width = max(merged)
-            all_rows = np.full((sum(len(r) for r, _ in merged.values()), max(width, 1)), -1)
+            size = rows.shape[1]
+            ranks = _kernels.colex_ranks(rows, self.binom)
+            new = self._table(size).find(ranks) < 0
+            if size in merged:
+                r0, w0 = merged[size]
+                ranks, rows = np.concatenate([r0, ranks[new]]), np.concatenate([w0, rows[new]])
+            else:
+                ranks, rows = ranks[new], rows[new]
+            merged[size] = (ranks, rows)
+        merged = {size: _unique_rows(*pair) for size, pair in merged.items() if len(pair[0])}
+        if merged:
+            width = max(max(merged), 1)
+            all_rows = np.full((sum(len(r) for r, _ in merged.values()), width), -1)
             sizes = np.empty(all_rows.shape[0], dtype=np.int64)
             at = 0
-            for s, (ranks, rows) in merged.items():
-                all_rows[at : at + len(ranks), :s] = rows
-                sizes[at : at + len(ranks)] = s
+            for size, (ranks, rows) in merged.items():
+                all_rows[at : at + len(ranks), :size] = rows
+                sizes[at : at + len(ranks)] = size
                 at += len(ranks)
             order = np.lexsort(all_rows.T[::-1])
             p = self.problem
@@ -578,26 +661,25 @@ class _Store:
             back = np.empty_like(order)
             back[order] = np.arange(len(order))
             at = 0
-            for s, (ranks, _) in merged.items():
-                block = stats[:, back[at : at + len(ranks)]]
+            for size, (ranks, _) in merged.items():
+                self._table(size).add(ranks, stats[:, back[at : at + len(ranks)]])
                 at += len(ranks)
-                known = self.by_size.get(s)
-                if known is not None:
-                    ranks = np.concatenate([known[0], ranks])
-                    block = np.concatenate([known[1], block], axis=1)
-                idx = np.argsort(ranks, kind="stable")
-                self.by_size[s] = (ranks[idx], block[:, idx])
+            self.n_counted += len(order)
         self.seconds += time.perf_counter() - start
 
     def get(self, rows: np.ndarray) -> np.ndarray:
         """Statistics of counted subsets (rows of one size): shape (n_stats, m)."""
-        ranks_known, stats = self.by_size[rows.shape[1]]
-        pos = np.searchsorted(ranks_known, _ranks(rows, self.binom))
-        return stats[:, pos]
+        table = self.by_size[rows.shape[1]]
+        return table.stats[:, table.find(_kernels.colex_ranks(rows, self.binom))]
 
     def forget_below(self, size: int) -> None:
         for s in [s for s in self.by_size if s < size]:
             del self.by_size[s]
+
+
+def _unique_rows(ranks: np.ndarray, rows: np.ndarray):
+    ranks, first = np.unique(ranks, return_index=True)
+    return ranks, rows[first]
 
 
 class _Task:
@@ -611,7 +693,9 @@ class _Task:
         constraints = problem.constraints
         self.binom = _binomials(n_vars, max(min(constraints.max_parents + 1, n_vars), 1))
         self.store = _Store(problem, self.binom, n_threads)
-        self.lattices = _lattices(constraints, children, problem.to_internal, self.binom)
+        self.lattices = _lattices(
+            constraints, children, problem.to_internal, self.binom, problem.tol_abs
+        )
         self.seconds = {"scoring": 0.0, "bounds and dominance": 0.0}
         # N H(u) of each variable, bounding the likelihood gain of adding it
         singles = np.arange(n_vars, dtype=np.int64)[:, None]
@@ -634,34 +718,55 @@ class _Task:
             self.ll_top.append(min(0.0, h_fam - h_top))
         self.store.seconds += time.perf_counter() - start
 
-    def evaluate(self, i: int, parents: np.ndarray, families_rows: np.ndarray):
-        """Local scores and superset bounds (or None) of lattice ``i``'s current sets."""
+    def _families(self, i: int, parents: np.ndarray, family: dict, parent_stats) -> Families:
         problem, lat = self.problem, self.lattices[i]
-        arities, keys = problem.arities, problem.keys
-        start = time.perf_counter()
-        family_stats = self.store.get(families_rows)
-        parent_stats = self.store.get(parents)
-        families = Families(
+        arities = problem.arities
+        return Families(
             child=problem.constraints.variables[problem.to_score[lat.child]],
             child_arity=int(arities[lat.child]),
             # exact below 2**53, the nearest float above
             n_parent_configs=np.prod(arities[parents].astype(np.float64), axis=1),
             n_parents=parents.shape[1],
             n_samples=problem.n_samples,
-            family=dict(zip(keys, family_stats, strict=True)),
-            parents=dict(zip(keys, parent_stats, strict=True)),
+            family=family,
+            parents=dict(zip(problem.keys, parent_stats, strict=True)),
         )
+
+    def evaluate(self, i: int, parents: np.ndarray, families_rows: np.ndarray):
+        """Local scores and superset bounds (or None) of lattice ``i``'s current sets."""
+        problem, lat = self.problem, self.lattices[i]
+        start = time.perf_counter()
+        family_stats = self.store.get(families_rows)
+        parent_stats = self.store.get(parents)
+        family = dict(zip(problem.keys, family_stats, strict=True))
+        lat.monotone_family = {k: family[k] for k in problem.monotone}
+        families = self._families(i, parents, family, parent_stats)
         scores = problem.contract.local_from_statistics(families)
         scores = np.broadcast_to(scores, (parents.shape[0],))
         mid = time.perf_counter()
         bounds = None
         if problem.bounded and lat.can_grow():
             ll = family_stats[self.h] - parent_stats[self.h]
-            supersets = lat.supersets(arities, self.gains, ll, self.ll_top[i])
+            supersets = lat.supersets(problem.arities, self.gains, ll, self.ll_top[i])
             bounds = problem.contract.superset_bound(families, supersets)
         self.seconds["scoring"] += mid - start
         self.seconds["bounds and dominance"] += time.perf_counter() - mid
         return scores, bounds
+
+    def screen(self, i: int, parents: np.ndarray) -> None:
+        """Skip sets of lattice ``i`` that an optimistic score shows dominated, before
+        their families are counted: each monotone family statistic (see
+        ``monotone_family_statistics``) of ``P + v`` is at most that of every
+        ``P - u + v``, counted at the previous level."""
+        lat, keys = self.lattices[i], self.problem.monotone
+        if not keys or lat.level == 0 or parents.shape[0] == 0:
+            return
+        start = time.perf_counter()
+        m = parents.shape[0]
+        family = {k: lat.monotone_family[k][lat.subsets].min(axis=1) for k in keys}
+        families = self._families(i, parents, family, self.store.get(parents))
+        lat.screen(np.broadcast_to(self.problem.contract.local_from_statistics(families), (m,)))
+        self.seconds["bounds and dominance"] += time.perf_counter() - start
 
     def run(self, show_progress: bool) -> None:
         from tqdm.auto import tqdm
@@ -670,6 +775,10 @@ class _Task:
         active = list(range(len(lattices)))
         bar = tqdm(desc="candidate sets", disable=not show_progress, leave=False, unit=" levels")
         while active:
+            if self.problem.monotone:
+                self.store.ensure([lattices[i].parents() for i in active])
+                for i in active:
+                    self.screen(i, lattices[i].parents())
             sets = {i: lattices[i].parents() for i in active}
             sets = {i: (p, lattices[i].families(p)) for i, p in sets.items()}
             self.store.ensure([block for pair in sets.values() for block in pair])
@@ -677,7 +786,7 @@ class _Task:
             for i in active:
                 scores, bounds = self.evaluate(i, *sets[i])
                 start = time.perf_counter()
-                lattices[i].record(scores, bounds, self.problem.tol_abs)
+                lattices[i].record(scores, bounds)
                 if lattices[i].advance():
                     still.append(i)
                 self.seconds["bounds and dominance"] += time.perf_counter() - start
@@ -763,7 +872,7 @@ def _generic_task(problem: _GenericProblem, children) -> dict:
                 dtype=np.float64,
             )
             mid = time.perf_counter()
-            lat.record(scores, None, 0.0)
+            lat.record(scores, None)
             grows = lat.advance()
             seconds["scoring"] += mid - start
             seconds["bounds and dominance"] += time.perf_counter() - mid
