@@ -18,7 +18,9 @@ from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.regret import log_regret
 from pgmpy_nml.scores.bd import bd_superset_bound
 from pgmpy_nml.scores.fnml import fnml_superset_bound
-from pgmpy_nml.search import _kernels
+from pgmpy_nml.scores.pgmpy_adapters import contract_for
+from pgmpy_nml.search import _kernels, pruning
+from pgmpy_nml.search._plans import StatisticPlan
 from pgmpy_nml.search.candidates import CandidateParentSets
 from pgmpy_nml.search.pruning import PruningReport, _family_bounds, candidate_parent_sets
 
@@ -100,6 +102,29 @@ def test_bound_never_below_any_superset(name, n, arities, unseen, max_parents):
                 assert best <= bound + 1e-9 * (1 + abs(bound)), (v, p, best, bound)
                 checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("name", ["fnml", "qnml", "pgmpy-bic", "pgmpy-ll"])
+def test_optimistic_screen_bounds_every_screened_set(name, monkeypatch):
+    """The screen's optimistic score (the family's N log N taken from the subsets'
+    families) is never below the set's score; recorded over a whole run."""
+    data, names = random_data(90, (2, 3, 2, 4, 2), seed=6, unseen=True)
+    data["copy"] = data["V3"]  # adds nothing to a family with V3: the screen is exact there
+    names["copy"] = names["V3"]
+    score = make_score(name, data, names)
+    seen = []
+
+    def record(self, upper):
+        seen.append((self.child, self.parents().copy(), np.array(upper, dtype=float)))
+
+    monkeypatch.setattr(pruning._Lattice, "screen", record)
+    candidate_parent_sets(score)
+    order = StatisticPlan(contract_for(score)).variables  # the search's internal order
+    assert sum(len(u) for _, _, u in seen) > 30
+    for child, parents, upper in seen:
+        for p, bound in zip(parents.tolist(), upper, strict=True):
+            value = score.local_score(order[child], tuple(order[u] for u in p))
+            assert value <= bound + 1e-9 * (1 + abs(bound))
 
 
 @pytest.mark.parametrize("name", ["fnml", "qnml", "bdeu", "pgmpy-bic"])
