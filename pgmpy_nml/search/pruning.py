@@ -89,6 +89,19 @@ class PruningReport:
         Whether the score has a superset bound (else dominance alone prunes).
     n_tasks : int
         Parallel tasks the variables were split into (1: one shared counting).
+
+    Examples
+    --------
+    >>> from pgmpy_nml import QNML
+    >>> from pgmpy_nml.datasets import sample_network
+    >>> from pgmpy_nml.search.pruning import candidate_parent_sets
+    >>> _, data = sample_network("asia", 1000, seed=0)
+    >>> _, report = candidate_parent_sets(QNML(data), max_parents=2)
+    >>> frame = report.to_frame()
+    >>> int(frame.loc["either", "admissible"])
+    29
+    >>> bool((frame["kept"] == frame["scored"] - frame["dominated"]).all())
+    True
     """
 
     variables: tuple
@@ -182,10 +195,11 @@ def candidate_parent_sets(
     --------
     >>> from pgmpy_nml import FNML
     >>> from pgmpy_nml.datasets import sample_network
+    >>> from pgmpy_nml.search.pruning import candidate_parent_sets
     >>> _, data = sample_network("asia", 2000, seed=0)
     >>> candidates, report = candidate_parent_sets(FNML(data), max_parents=2)
-    >>> int(report.n_admissible.sum()), bool(report.n_kept.sum() < 100)
-    (232, True)
+    >>> int(report.n_admissible.sum()), int(report.n_kept.sum())
+    (232, 101)
     >>> candidates.local_score("either", ["lung", "tub"]) == FNML(data).local_score(
     ...     "either", ["lung", "tub"])
     True
