@@ -15,8 +15,11 @@ no admissible proper superset can beat the best of its subsets: when the score's
 upper bound on every superset (:meth:`~pgmpy_nml.scores.contract.StatisticScore.superset_bound`)
 is at most :math:`\max_{Q \subseteq S} s(Q)`, or when the parent limit leaves no
 room. A superset of a closed set is never scored, and is dominated: the bound
-pruning skips exactly sets that dominance would drop, so the candidates are
-the same with or without bounds, only found faster.
+pruning skips only sets that dominance would drop, so the candidates are the
+same with or without bounds, only found faster (up to ties: a bound within
+rounding, 1e-12 of the magnitude of the scores' statistics, of a subset's score
+closes a set, so a superset better than that subset by less than this may be
+skipped).
 
 For scores with a contract (:mod:`pgmpy_nml.scores.contract`), every level's
 needed subsets (parent sets :math:`P` and families :math:`P + v`, over all
@@ -54,9 +57,11 @@ __all__ = ["PruningReport", "candidate_parent_sets"]
 #: Key of the entropy statistic the search counts for its own likelihood bound.
 _H = ("pruning", "N log N")
 
-#: A bound closes a set only when below its best subset by more than this,
-#: relative to the scores' magnitude (rounding can never close a needed set).
-_RTOL = 1e-9
+#: Scores within this of each other, relative to the magnitude of the scores and of
+#: the statistics they are differences of, count as ties for the bounds: a bound that
+#: equals a subset's score up to rounding closes the set (a constant column, a child
+#: with one state, a parent set that already determines the child).
+_TIE = 1e-12
 
 #: sets of a size with at most this many possible members get a direct rank -> row table
 _DENSE_SLOTS = 1 << 23
@@ -422,9 +427,8 @@ class _Lattice:
         return _insert(parents, self.child)
 
     def _dominated(self, upper: np.ndarray) -> np.ndarray:
-        """Rows whose score is certainly at most that of a proper subset."""
-        tol = _RTOL * (1.0 + np.abs(self.best_sub)) + self.tol_abs
-        return upper <= self.best_sub - tol
+        """Rows whose score is at most that of a proper subset (up to a tie)."""
+        return upper <= self.best_sub + (_TIE * np.abs(self.best_sub) + self.tol_abs)
 
     def _select(self, rows: np.ndarray) -> None:
         self.X = self.X[rows]
@@ -453,8 +457,7 @@ class _Lattice:
             bound = np.fmin(bound, bounds)
         self.bound = bound
         if self.can_grow():
-            tol = _RTOL * (1.0 + np.abs(self.best)) + self.tol_abs
-            self.open = ~(bound <= self.best - tol)
+            self.open = ~(bound <= self.best + (_TIE * np.abs(self.best) + self.tol_abs))
         else:
             self.open = np.zeros(m, dtype=bool)
         keys = _kernels.colex_ranks(self.X, self.binom)
@@ -497,19 +500,23 @@ class _Lattice:
     def supersets(self, arities, gains, log_likelihood, ll_top) -> Supersets:
         """What bounds the proper supersets of this level's sets (see :class:`Supersets`)."""
         m, a = self.X.shape[0], len(self.allowed)
-        member = np.zeros((m, a), dtype=bool)
-        member[np.arange(m)[:, None], self.X] = True
         room = min(self.max_extra, a) - self.level  # parents that can still be added
-        ar = np.where(member, np.nan, arities[self.allowed][None, :].astype(np.float64))
-        # exact products (floats: exact below 2**53)
-        q = np.prod(arities[self.required].astype(np.float64)) * np.prod(
-            arities[self.allowed][self.X].astype(np.float64), axis=1
-        )
-        q_min = q * np.nanmin(ar, axis=1)
-        top = -np.sort(-np.nan_to_num(ar, nan=1.0), axis=1)[:, :room]
-        q_max = q * np.prod(top, axis=1)
-        gain = np.where(member, 0.0, gains[self.allowed][None, :])
-        gain = -np.sort(-gain, axis=1)[:, :room].sum(axis=1)
+        q_min, q_max, gain = np.empty(m), np.empty(m), np.empty(m)
+        step = max(1, (1 << 20) // max(a, 1))  # rows per block of (rows, allowed) matrices
+        for lo in range(0, m, step):
+            X = self.X[lo : lo + step]
+            member = np.zeros((X.shape[0], a), dtype=bool)
+            member[np.arange(X.shape[0])[:, None], X] = True
+            ar = np.where(member, np.nan, arities[self.allowed][None, :].astype(np.float64))
+            # exact products (floats: exact below 2**53)
+            q = np.prod(arities[self.required].astype(np.float64)) * np.prod(
+                arities[self.allowed][X].astype(np.float64), axis=1
+            )
+            q_min[lo : lo + step] = q * np.nanmin(ar, axis=1)
+            top = -np.sort(-np.nan_to_num(ar, nan=1.0), axis=1)[:, :room]
+            q_max[lo : lo + step] = q * np.prod(top, axis=1)
+            g = np.where(member, 0.0, gains[self.allowed][None, :])
+            gain[lo : lo + step] = -np.sort(-g, axis=1)[:, :room].sum(axis=1)
         ll_max = np.minimum(ll_top, log_likelihood + gain)
         return Supersets(q_min, q_max, ll_max)
 
@@ -571,7 +578,7 @@ class _StatisticProblem:
         self.bounded = type(contract).superset_bound is not _no_bound(contract)
         self.monotone = tuple(contract.monotone_family_statistics())
         n = self.n_samples
-        self.tol_abs = 1e-12 * (n * math.log(n + 1.0) + 1.0)
+        self.tol_abs = _TIE * (n * math.log(n + 1.0) + 1.0)
 
     def internal_order(self) -> list:
         """Score positions in counting order (decreasing entropy)."""
@@ -684,6 +691,8 @@ class _Store:
 
     def get(self, rows: np.ndarray) -> np.ndarray:
         """Statistics of counted subsets (rows of one size): shape (n_stats, m)."""
+        if rows.shape[0] == 0:
+            return np.zeros((len(self.problem.keys), 0))
         table = self.by_size[rows.shape[1]]
         return table.stats[:, table.find(_kernels.colex_ranks(rows, self.binom))]
 
@@ -783,6 +792,27 @@ class _Task:
         lat.screen(np.broadcast_to(self.problem.contract.local_from_statistics(families), (m,)))
         self.seconds["bounds and dominance"] += time.perf_counter() - start
 
+    #: bytes per parent set of a level: statistics of the set and its family, rows, scores
+    BYTES_PER_SET = 256
+
+    def _check_memory(self, active) -> None:
+        """Refuse a level that would not fit in memory (weak bounds, no parent limit)."""
+        from .exact import _available_memory
+
+        lattices = self.lattices
+        n_sets = sum(lattices[i].X.shape[0] for i in active)
+        per_set = self.BYTES_PER_SET + 16 * len(self.problem.keys)
+        need = n_sets * per_set
+        limit = 0.5 * _available_memory()
+        if need > limit:
+            size = max(len(lattices[i].required) + lattices[i].level for i in active)
+            raise MemoryError(
+                f"The candidate search would need about {need / 2**30:.1f} GB for the "
+                f"{n_sets} parent sets of size {size} it has left to score (half the memory "
+                f"available is {limit / 2**30:.1f} GB): the score's bounds do not stop the "
+                "enumeration on these data. Give max_parents (3 or 4 is usual)."
+            )
+
     def run(self, show_progress: bool) -> None:
         from tqdm.auto import tqdm
 
@@ -790,6 +820,7 @@ class _Task:
         active = list(range(len(lattices)))
         bar = tqdm(desc="candidate sets", disable=not show_progress, leave=False, unit=" levels")
         while active:
+            self._check_memory(active)
             if self.problem.monotone:
                 self.store.ensure([lattices[i].parents() for i in active])
                 for i in active:
