@@ -12,7 +12,7 @@ from pgmpy.causal_discovery import ExpertKnowledge
 from pgmpy_nml import FNML, QNML, ExactSearch
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.search import _kernels
-from pgmpy_nml.search._solver import _greedy, _improve, _violated_clusters, _Families, solve
+from pgmpy_nml.search._solver import _Families, _greedy, _improve, _violated_clusters, solve
 from pgmpy_nml.search.candidates import CandidateParentSets
 
 with warnings.catch_warnings():
@@ -178,9 +178,7 @@ def test_pruned_candidates_keep_the_optimum():
         keep = [
             k
             for k, p in enumerate(sets_v)
-            if not any(
-                set(q) < set(p) and scores_v[j] >= scores_v[k] for j, q in enumerate(sets_v)
-            )
+            if not any(set(q) < set(p) and scores_v[j] >= scores_v[k] for j, q in enumerate(sets_v))
         ]
         kept_sets.append([sets_v[k] for k in keep])
         kept_scores.append(scores_v[keep])
