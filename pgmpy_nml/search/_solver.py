@@ -39,6 +39,7 @@ SCIP's dual bound and that score.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
@@ -54,7 +55,6 @@ __all__ = ["SolverResult", "solve"]
 
 #: Smallest violation for a cluster cut to be added.
 _CUT_EPS = 1e-6
-_DEBUG = False
 
 
 @dataclass(frozen=True)
@@ -395,6 +395,31 @@ def _pair_clusters(fam: _Families):
     return out
 
 
+def _set_packing(fam: _Families):
+    """GOBNILP's set-packing constraints on 3 and 4 variables: ``(S, families)``.
+
+    In a DAG at most one variable of a set ``S`` has all the others of ``S``
+    as parents (the last of ``S`` in a topological order), so the families
+    ``(v, P)`` with ``v`` in ``S`` and ``S - {v}`` inside ``P`` sum to at most 1.
+    Only sets met by families of two or more variables are returned (the
+    others follow from one family per variable).
+    """
+    groups = {}
+    for f, parents in enumerate(fam.parents):
+        if len(parents) < 2:
+            continue
+        v = int(fam.child[f])
+        for k in (2, 3):
+            for others in itertools.combinations(parents, k):
+                groups.setdefault(tuple(sorted((v, *others))), []).append(f)
+    out = []
+    for key in sorted(groups):
+        fams = np.array(groups[key])
+        if np.unique(fam.child[fams]).size >= 2:
+            out.append((key, fams))
+    return out
+
+
 def _cluster_families(fam: _Families, cluster):
     """Families whose child is in ``cluster``: those with a parent in it, and the others."""
     inside = np.zeros(fam.n, dtype=bool)
@@ -692,7 +717,7 @@ def solve(
     start = time.perf_counter()
     offset = math.fsum(fam.best)
     model = Model("bnsl")
-    model.hideOutput(not _DEBUG)
+    model.hideOutput(True)
     model.setIntParam("randomization/randomseedshift", int(seed))
     if time_limit is not None:
         model.setRealParam("limits/time", float(time_limit))
@@ -706,6 +731,8 @@ def solve(
         model.addCons(quicksum(xvars[f] for f in fam.families(v)) == 1, name=f"one{v}")
     for (u, v), fams in _pair_clusters(fam):
         model.addCons(quicksum(xvars[f] for f in fams) <= 1, name=f"pair{u}_{v}")
+    for key, fams in _set_packing(fam):
+        model.addCons(quicksum(xvars[f] for f in fams) <= 1, name=f"pack{key}")
     Acyclicity, Sinks, Progress = _scip_plugins()
     conshdlr = Acyclicity(fam, xvars)
     model.includeConshdlr(
