@@ -13,21 +13,27 @@ Cussens 2017). One binary variable :math:`x_{v,P}` per candidate family (variabl
 
 The second family, the *cluster constraints*, says that in every set :math:`C`
 of variables at least one has no parent inside :math:`C`: exactly acyclicity.
-There are :math:`2^n` of them, so only the two-element ones are in the initial
-model; the others are added when needed by a SCIP constraint handler:
+There are :math:`2^n` of them, so the initial model has only the two-element
+ones and GOBNILP's *set-packing* constraints (of a set of 3 or 4 variables, at
+most one has all the others as parents); the others are added when needed by
+a SCIP constraint handler:
 
 * for an integer solution (enforcement), every strongly connected component of
   its graph is a violated cluster;
-* for a fractional LP solution (separation), a greedy heuristic peels each
-  strongly connected component of the LP support graph, removing the variable
-  with the most LP mass on families without parents in the cluster, and keeps
-  the most violated cluster seen (GOBNILP solves a sub-IP here; the peeling is
-  polynomial, in the spirit of Trösser et al. 2021).
+* for a fractional LP solution (separation), each strongly connected component
+  of the LP support graph is peeled greedily, removing the variable with the
+  least LP value on families with a parent in the cluster, once as it is and
+  once with each of its variables held in, and every violated cluster met is
+  a cut (GOBNILP solves a sub-IP for the most violated cluster instead; here a
+  sub-IP made the whole search slower). Each cut is written in the sparser of
+  its two equivalent forms.
 
-A sink-finding primal heuristic guided by the LP solution (GOBNILP's
-``heur_sinks``) and a family-swap local search turn LP solutions into networks;
-before the search, the same heuristic without LP values gives the first
-network. SCIP closes the gap by branch and cut.
+A sink-finding primal heuristic guided by the LP solution (after GOBNILP's
+``heur_sinks``: the variable placed last is the one whose placement destroys
+the least LP value, and it takes its best-scoring allowed family) and a
+family-swap local search turn LP solutions into networks, during the root cut
+loop and at every node; before the search, the same heuristic without LP
+values gives the first network. SCIP closes the gap by branch and cut.
 
 Numerics: the objective is handed to SCIP relative to each variable's best
 local score (all coefficients <= 0, the optimum near 0), which keeps SCIP's
