@@ -12,7 +12,14 @@ from pgmpy.causal_discovery import ExpertKnowledge
 from pgmpy_nml import FNML, QNML, ExactSearch
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.search import _kernels
-from pgmpy_nml.search._solver import _greedy, _improve, _violated_clusters, _Families, solve
+from pgmpy_nml.search._solver import (
+    _Families,
+    _greedy,
+    _improve,
+    _set_packing,
+    _violated_clusters,
+    solve,
+)
 from pgmpy_nml.search.candidates import CandidateParentSets
 
 with warnings.catch_warnings():
@@ -178,9 +185,7 @@ def test_pruned_candidates_keep_the_optimum():
         keep = [
             k
             for k, p in enumerate(sets_v)
-            if not any(
-                set(q) < set(p) and scores_v[j] >= scores_v[k] for j, q in enumerate(sets_v)
-            )
+            if not any(set(q) < set(p) and scores_v[j] >= scores_v[k] for j, q in enumerate(sets_v))
         ]
         kept_sets.append([sets_v[k] for k in keep])
         kept_scores.append(scores_v[keep])
@@ -300,3 +305,25 @@ def test_cluster_separation_finds_cycles_and_fractional_violations():
     # at 0.6 each, 1.8 <= 2: no violated cluster
     z = np.where(y == 0.8, 0.6, np.where(y == 0.2, 0.4, y))
     assert _violated_clusters(fam, z) == []
+
+
+def test_set_packing_constraints_are_valid_and_found():
+    cands = CandidateParentSets.from_dict(
+        {
+            "A": {(): -9.0, ("B", "C"): -1.0},
+            "B": {(): -9.0, ("A", "C"): -1.0},
+            "C": {(): -9.0, ("A", "B"): -1.0, ("A",): -2.0},
+            "D": {(): -1.0, ("A", "B", "C"): -0.5},
+        }
+    )
+    fam = _Families(cands)
+    groups = dict(_set_packing(fam))
+    # {A, B, C}: A <- {B, C}, B <- {A, C} and C <- {A, B} cannot all be chosen
+    assert set(fam.child[groups[(0, 1, 2)]]) == {0, 1, 2}
+    assert (0, 1, 2, 3) not in groups  # only D has three of the others as parents
+    # every DAG over the candidates satisfies them, and the optimum is the DP's
+    result = solve(cands, show_progress=False)
+    assert result.score == pytest.approx(dp_optimum(cands))
+    for fams in groups.values():
+        chosen = {fam.start[v] + k for v, k in enumerate(result.choice)}
+        assert len(chosen & set(fams.tolist())) <= 1

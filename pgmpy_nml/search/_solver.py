@@ -13,21 +13,27 @@ Cussens 2017). One binary variable :math:`x_{v,P}` per candidate family (variabl
 
 The second family, the *cluster constraints*, says that in every set :math:`C`
 of variables at least one has no parent inside :math:`C`: exactly acyclicity.
-There are :math:`2^n` of them, so only the two-element ones are in the initial
-model; the others are added when needed by a SCIP constraint handler:
+There are :math:`2^n` of them, so the initial model has only the two-element
+ones and GOBNILP's *set-packing* constraints (of a set of 3 or 4 variables, at
+most one has all the others as parents); the others are added when needed by
+a SCIP constraint handler:
 
 * for an integer solution (enforcement), every strongly connected component of
   its graph is a violated cluster;
-* for a fractional LP solution (separation), a greedy heuristic peels each
-  strongly connected component of the LP support graph, removing the variable
-  with the most LP mass on families without parents in the cluster, and keeps
-  the most violated cluster seen (GOBNILP solves a sub-IP here; the peeling is
-  polynomial, in the spirit of Trösser et al. 2021).
+* for a fractional LP solution (separation), each strongly connected component
+  of the LP support graph is peeled greedily, removing the variable with the
+  least LP value on families with a parent in the cluster, once as it is and
+  once with each of its variables held in, and every violated cluster met is
+  a cut (GOBNILP solves a sub-IP for the most violated cluster instead; here a
+  sub-IP made the whole search slower). Each cut is written in the sparser of
+  its two equivalent forms.
 
-A sink-finding primal heuristic guided by the LP solution (GOBNILP's
-``heur_sinks``) and a family-swap local search turn LP solutions into networks;
-before the search, the same heuristic without LP values gives the first
-network. SCIP closes the gap by branch and cut.
+A sink-finding primal heuristic guided by the LP solution (after GOBNILP's
+``heur_sinks``: the variable placed last is the one whose placement destroys
+the least LP value, and it takes its best-scoring allowed family) and a
+family-swap local search turn LP solutions into networks, during the root cut
+loop and at every node; before the search, the same heuristic without LP
+values gives the first network. SCIP closes the gap by branch and cut.
 
 Numerics: the objective is handed to SCIP relative to each variable's best
 local score (all coefficients <= 0, the optimum near 0), which keeps SCIP's
@@ -39,11 +45,13 @@ SCIP's dual bound and that score.
 
 from __future__ import annotations
 
+import itertools
 import math
 import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
@@ -124,8 +132,10 @@ class _Families:
         self.size = np.array([len(p) for p in self.parents], dtype=np.int64)
         f = len(self.parents)
         self.pmask = np.zeros((f, n), dtype=bool)
+        self.padded = np.full((f, max(1, int(self.size.max()))), -1, dtype=np.int64)
         for k, p in enumerate(self.parents):
             self.pmask[k, list(p)] = True
+            self.padded[k, : len(p)] = p
         self.best = np.array([cands.scores[v][0] for v in range(n)])
         # families sorted best first within each variable (CandidateParentSets order)
         self.loss = self.score - self.best[self.child]
@@ -141,56 +151,100 @@ class _Families:
 
 
 # -- networks from scores (and LP values) -----------------------------------------------
-def _greedy(fam: _Families, weights=None):
+def _greedy(fam: _Families, weights=None, available=None):
     """A DAG by choosing sinks one at a time; ``None`` if the candidates block it.
 
     The variable placed last among those left (the sink) may take any parents
-    among the others left; it gets its best allowed family. Without
-    ``weights``, the sink is the variable whose removal costs the others the
-    least score (their best allowed families lose it as a parent); with LP
-    values as ``weights``, the family with the largest LP value among the
-    allowed ones is taken and the sink is the variable whose such value is
-    largest (cost breaks ties).
+    among the others left, and gets its best-scoring allowed family. The sink
+    is the variable whose removal costs the others the least (their best
+    allowed families lose it as a possible parent); with LP values as
+    ``weights`` (in the spirit of GOBNILP's sink heuristic), it is the variable
+    whose placement destroys the least LP value (on the allowed families of
+    the others that have it as a parent), the cost breaking ties. Families
+    where ``available`` is False are never chosen.
     """
-    n = fam.n
-    left = np.ones(n, dtype=bool)
-    blocked = np.zeros(len(fam), dtype=np.int64)  # parents already placed as sinks
+    blocked = np.zeros(len(fam), dtype=np.int64)
+    if available is not None:
+        blocked[~np.asarray(available, dtype=bool)] = 1
+    w = np.zeros(len(fam)) if weights is None else np.asarray(weights, dtype=np.float64)
+    choice, ok = _greedy_kernel(
+        fam.start, fam.child, fam.padded, fam.size, fam.score, w, weights is not None, blocked
+    )
+    return choice if ok else None
+
+
+@njit(cache=True)
+def _greedy_kernel(start, child, parents, size, score, weights, use_weights, blocked):
+    n = start.size - 1
+    n_fam = parents.shape[0]
+    left = np.ones(n, dtype=np.bool_)
     choice = np.full(n, -1, dtype=np.int64)
+    best_f = np.zeros(n, dtype=np.int64)
+    cost = np.zeros(n)
+    lost = np.zeros(n)
     for _ in range(n):
-        best_f = {}
-        for v in np.flatnonzero(left):
-            rng = slice(fam.start[v], fam.start[v + 1])
-            ok = np.flatnonzero(blocked[rng] == 0)
-            if ok.size == 0:
-                return None
-            if weights is None:
-                best_f[v] = fam.start[v] + ok[0]
-            else:
-                w = weights[rng][ok]
-                best_f[v] = fam.start[v] + ok[int(np.argmax(w > w.max() - 1e-9))]
-        cost = {}
-        for v in best_f:
-            c = 0.0
-            for u, f in best_f.items():
-                if u == v or not fam.pmask[f, v]:
-                    continue
-                rng = slice(fam.start[u], fam.start[u + 1])
-                ok = np.flatnonzero((blocked[rng] == 0) & ~fam.pmask[rng, v])
-                if ok.size == 0:
-                    c = math.inf
+        for v in range(n):
+            if not left[v]:
+                continue
+            b = -1
+            for f in range(start[v], start[v + 1]):
+                if blocked[f] == 0:
+                    b = f
                     break
-                c += fam.score[f] - fam.score[fam.start[u] + ok[0]]
-            cost[v] = c
-        if weights is None:
-            sink = min(best_f, key=lambda v: (cost[v], v))
-        else:
-            sink = min(best_f, key=lambda v: (-round(weights[best_f[v]], 6), cost[v], v))
-        if not math.isfinite(cost[sink]):
-            return None
+            if b < 0:
+                return choice, False
+            best_f[v] = b
+        cost[:] = 0.0
+        for u in range(n):
+            if not left[u]:
+                continue
+            f = best_f[u]
+            for j in range(size[f]):
+                p = parents[f, j]
+                g = -1
+                for h in range(f + 1, start[u + 1]):  # best first: the next allowed without p
+                    if blocked[h] != 0:
+                        continue
+                    has = False
+                    for t in range(size[h]):
+                        if parents[h, t] == p:
+                            has = True
+                            break
+                    if not has:
+                        g = h
+                        break
+                if g < 0:
+                    cost[p] = np.inf
+                else:
+                    cost[p] += score[f] - score[g]
+        if use_weights:
+            lost[:] = 0.0
+            for f in range(n_fam):
+                if blocked[f] == 0 and left[child[f]] and weights[f] > 0.0:
+                    for t in range(size[f]):
+                        lost[parents[f, t]] += weights[f]
+            for v in range(n):
+                lost[v] = math.floor(lost[v] * 1e6 + 0.5)  # compare to 1e-6
+        sink = -1
+        for v in range(n):
+            if not left[v]:
+                continue
+            if sink < 0:
+                sink = v
+            elif use_weights and lost[v] != lost[sink]:
+                if lost[v] < lost[sink]:
+                    sink = v
+            elif cost[v] < cost[sink]:
+                sink = v
+        if not cost[sink] < np.inf:
+            return choice, False
         choice[sink] = best_f[sink]
         left[sink] = False
-        blocked += fam.pmask[:, sink]
-    return choice
+        for f in range(n_fam):
+            for t in range(size[f]):
+                if parents[f, t] == sink:
+                    blocked[f] += 1
+    return choice, True
 
 
 def _descendants(fam: _Families, choice, v):
@@ -208,7 +262,7 @@ def _descendants(fam: _Families, choice, v):
     return seen
 
 
-def _improve(fam: _Families, choice):
+def _improve(fam: _Families, choice, available=None):
     """Local search: switch one variable at a time to a better family that keeps the DAG."""
     choice = np.array(choice, dtype=np.int64)
     improved = True
@@ -220,6 +274,8 @@ def _improve(fam: _Families, choice):
                 continue  # already its best candidate
             desc = _descendants(fam, choice, v)
             for f in range(fam.start[v], current):  # better candidates, best first
+                if available is not None and not available[f]:
+                    continue
                 if not any(p in desc for p in fam.parents[f]):
                     choice[v] = f
                     improved = True
@@ -246,48 +302,86 @@ def _cycle_free(fam: _Families, choice) -> bool:
 
 
 # -- cluster cuts ---------------------------------------------------------------------
-def _violated_clusters(fam: _Families, x, eps=_CUT_EPS):
-    """Clusters whose constraint ``x`` violates by more than ``eps`` (lists of variables)."""
+def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
+    """Clusters whose constraint ``x`` violates by more than ``eps`` (sorted lists of variables).
+
+    Each strongly connected component of the support graph of ``x`` (edge
+    ``u -> v`` when some family of ``v`` with ``u`` among its parents has
+    positive value) is peeled one variable at a time, removing the variable
+    with the least value on families that have a parent in the cluster, and
+    the most violated cluster met is kept. With ``multi``, the peeling is
+    repeated with each variable of the component held in the cluster, which
+    gives up to one cut per variable instead of one per component.
+    """
     n = fam.n
     support = np.flatnonzero(x > eps)
     if support.size == 0:
         return []
-    xs = x[support]
+    xs = x[support].astype(np.float64)
     child = fam.child[support]
-    pm = fam.pmask[support]
-    # weighted support graph: edge u -> v carries the LP mass of v's families containing u
-    rows, cols = np.nonzero(pm)
+    padded = fam.padded[support]
+    size = fam.size[support]
+    rows, cols = np.nonzero(fam.pmask[support])
     graph = csr_matrix((np.ones(rows.size), (cols, child[rows])), shape=(n, n))
     n_comp, label = connected_components(graph, directed=True, connection="strong")
-    found = []
-    pending = [np.flatnonzero(label == c) for c in range(n_comp)]
-    while pending:
-        members = pending.pop()
+
+    found = {}
+    for c in range(n_comp):
+        members = np.flatnonzero(label == c)
         if members.size < 2:
             continue
-        inside = np.zeros(n, dtype=bool)
-        inside[members] = True
-        fam_in = inside[child]
-        count = pm[:, members].sum(axis=1)
-        best_viol, best_set = -np.inf, None
-        while inside.sum() >= 2:
-            hit = fam_in & (count > 0)
-            inner = np.bincount(child[hit], weights=xs[hit], minlength=n)
-            size = int(inside.sum())
-            viol = inner[inside].sum() - (size - 1)
-            if viol > best_viol + 1e-12:
-                best_viol, best_set = viol, np.flatnonzero(inside)
-            cand = np.flatnonzero(inside)
-            r = cand[np.argmin(inner[cand])]
-            inside[r] = False
-            fam_in &= child != r
-            count -= pm[:, r]
-        if best_viol > eps:
-            found.append(best_set.tolist())
-            rest = np.setdiff1d(members, best_set)
-            if rest.size >= 2:
-                pending.append(rest)
-    return found
+        starts = [-1, *members.tolist()] if multi else [-1]
+        for keep in starts:
+            viol, inside = _peel(n, members, keep, xs, child, padded, size)
+            if viol > eps:
+                found.setdefault(tuple(np.flatnonzero(inside).tolist()), viol)
+    return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
+
+
+@njit(cache=True)
+def _peel(n, members, keep, xs, child, parents, size):
+    """Greedy peeling of one cluster (see :func:`_violated_clusters`): the largest
+    violation met and its cluster as a mask. ``keep`` (or -1) is never removed."""
+    inside = np.zeros(n, dtype=np.bool_)
+    for m in members:
+        inside[m] = True
+    n_sup = xs.size
+    count = np.zeros(n_sup, dtype=np.int64)
+    fam_in = np.zeros(n_sup, dtype=np.bool_)
+    for s in range(n_sup):
+        fam_in[s] = inside[child[s]]
+        for t in range(size[s]):
+            if inside[parents[s, t]]:
+                count[s] += 1
+    inner = np.zeros(n)
+    best_viol = -np.inf
+    best = inside.copy()
+    k = members.size
+    while k >= 2:
+        inner[:] = 0.0
+        for s in range(n_sup):
+            if fam_in[s] and count[s] > 0:
+                inner[child[s]] += xs[s]
+        viol = -(k - 1.0)
+        for v in range(n):
+            if inside[v]:
+                viol += inner[v]
+        if viol > best_viol + 1e-12:
+            best_viol = viol
+            best[:] = inside
+        r = -1
+        for v in range(n):
+            if inside[v] and v != keep and (r < 0 or inner[v] < inner[r]):
+                r = v
+        inside[r] = False
+        for s in range(n_sup):
+            if child[s] == r:
+                fam_in[s] = False
+            for t in range(size[s]):
+                if parents[s, t] == r:
+                    count[s] -= 1
+        k -= 1
+    return best_viol, best
 
 
 def _pair_clusters(fam: _Families):
@@ -307,17 +401,43 @@ def _pair_clusters(fam: _Families):
     return out
 
 
+def _set_packing(fam: _Families):
+    """GOBNILP's set-packing constraints on 3 and 4 variables: ``(S, families)``.
+
+    In a DAG at most one variable of a set ``S`` has all the others of ``S``
+    as parents (the last of ``S`` in a topological order), so the families
+    ``(v, P)`` with ``v`` in ``S`` and ``S - {v}`` inside ``P`` sum to at most 1.
+    Only sets met by families of two or more variables are returned (the
+    others follow from one family per variable).
+    """
+    groups = {}
+    for f, parents in enumerate(fam.parents):
+        if len(parents) < 2:
+            continue
+        v = int(fam.child[f])
+        for k in (2, 3):
+            for others in itertools.combinations(parents, k):
+                groups.setdefault(tuple(sorted((v, *others))), []).append(f)
+    out = []
+    for key in sorted(groups):
+        fams = np.array(groups[key])
+        if np.unique(fam.child[fams]).size >= 2:
+            out.append((key, fams))
+    return out
+
+
 def _cluster_families(fam: _Families, cluster):
-    """Families whose child is in ``cluster`` and that have a parent in it."""
+    """Families whose child is in ``cluster``: those with a parent in it, and the others."""
     inside = np.zeros(fam.n, dtype=bool)
     inside[cluster] = True
-    hit = inside[fam.child] & fam.pmask[:, cluster].any(axis=1)
-    return np.flatnonzero(hit)
+    mine = inside[fam.child]
+    hit = fam.pmask[:, cluster].any(axis=1)
+    return np.flatnonzero(mine & hit), np.flatnonzero(mine & ~hit)
 
 
 # -- the SCIP model -------------------------------------------------------------------
 def _scip_plugins():
-    from pyscipopt import SCIP_EVENTTYPE, SCIP_RESULT, Conshdlr, Eventhdlr, Heur
+    from pyscipopt import SCIP_EVENTTYPE, SCIP_RESULT, Conshdlr, Eventhdlr, Heur, quicksum
 
     class Acyclicity(Conshdlr):
         """Cluster constraints, added lazily."""
@@ -348,14 +468,17 @@ def _scip_plugins():
             tvars = self._transformed()
             added = 0
             for cluster in clusters:
-                fams = _cluster_families(self.fam, cluster)
+                # sum over families with a parent inside <= |C| - 1, or, the same given
+                # one family per variable, sum over those without >= 1: the sparser
+                inner, outer = _cluster_families(self.fam, cluster)
+                fams, lhs, rhs = (
+                    (inner, None, len(cluster) - 1)
+                    if inner.size <= outer.size
+                    else (outer, 1, None)
+                )
                 if as_cuts:
                     row = model.createEmptyRowUnspec(
-                        name=f"cluster{self.n_cuts}",
-                        lhs=None,
-                        rhs=len(cluster) - 1,
-                        local=False,
-                        removable=True,
+                        name=f"cluster{self.n_cuts}", lhs=lhs, rhs=rhs, local=False, removable=True
                     )
                     model.cacheRowExtensions(row)
                     for f in fams:
@@ -364,8 +487,9 @@ def _scip_plugins():
                     model.addCut(row, forcecut=True)
                     model.addPoolCut(row)
                 else:
+                    expr = quicksum(tvars[f] for f in fams)
                     model.addCons(
-                        sum(tvars[f] for f in fams) <= len(cluster) - 1,
+                        expr <= rhs if lhs is None else expr >= lhs,
                         name=f"cluster{self.n_cuts}",
                         removable=False,
                     )
@@ -384,7 +508,7 @@ def _scip_plugins():
             values = self._values(solution)
             if _cycle_free(self.fam, self._choice(values)):
                 return {"result": SCIP_RESULT.FEASIBLE}
-            clusters = _violated_clusters(self.fam, np.round(values))
+            clusters = _violated_clusters(self.fam, np.round(values), multi=False)
             if clusters and self._add_clusters(clusters, as_cuts=False):
                 return {"result": SCIP_RESULT.CONSADDED}
             return {"result": SCIP_RESULT.INFEASIBLE}
@@ -396,7 +520,8 @@ def _scip_plugins():
             return self._enforce()
 
         def conssepalp(self, constraints, nusefulconss):
-            clusters = _violated_clusters(self.fam, self._values())
+            values = self._values()
+            clusters = _violated_clusters(self.fam, values)
             if clusters and self._add_clusters(clusters, as_cuts=True):
                 return {"result": SCIP_RESULT.SEPARATED}
             return {"result": SCIP_RESULT.DIDNOTFIND}
@@ -427,12 +552,13 @@ def _scip_plugins():
             if key == self.last:
                 return {"result": SCIP_RESULT.DIDNOTRUN}
             self.last = key
-            choice = _greedy(self.fam, weights=values)
+            tvars = self.conshdlr._transformed()
+            available = np.array([t.getUbGlobal() > 0.5 for t in tvars])
+            choice = _greedy(self.fam, weights=values, available=available)
             if choice is None:
                 return {"result": SCIP_RESULT.DIDNOTFIND}
-            choice = _improve(self.fam, choice)
+            choice = _improve(self.fam, choice, available)
             sol = model.createSol(self)
-            tvars = self.conshdlr._transformed()
             for f in choice:
                 model.setSolVal(sol, tvars[f], 1.0)
             accepted = model.trySol(sol, printreason=False)
@@ -477,9 +603,8 @@ def _gap(score, bound):
 
 
 def _progress_text(score, bound, nodes):
-    return (
-        f"score {score:.6g}  bound {bound:.6g}  gap {100 * _gap(score, bound):.4f}%  nodes {nodes}"
-    )
+    gap = 100 * _gap(score, bound)
+    return f"score {score:.6g}  bound {bound:.6g}  gap {gap:.4f}%  nodes {nodes}"
 
 
 def _initial_choice(fam: _Families, cands: CandidateParentSets, initial):
@@ -612,6 +737,8 @@ def solve(
         model.addCons(quicksum(xvars[f] for f in fam.families(v)) == 1, name=f"one{v}")
     for (u, v), fams in _pair_clusters(fam):
         model.addCons(quicksum(xvars[f] for f in fams) <= 1, name=f"pair{u}_{v}")
+    for key, fams in _set_packing(fam):
+        model.addCons(quicksum(xvars[f] for f in fams) <= 1, name=f"pack{key}")
     Acyclicity, Sinks, Progress = _scip_plugins()
     conshdlr = Acyclicity(fam, xvars)
     model.includeConshdlr(
@@ -634,7 +761,7 @@ def solve(
         "S",
         priority=100000,
         freq=1,
-        timingmask=SCIP_HEURTIMING.AFTERLPNODE,
+        timingmask=SCIP_HEURTIMING.AFTERLPNODE | SCIP_HEURTIMING.DURINGLPLOOP,
     )
     if first is not None:
         sol = model.createSol()
