@@ -451,6 +451,13 @@ def test_dask_local_cluster_gives_identical_candidates():
     assert np.array_equal(report.n_scored, local_report.n_scored)
 
 
+def test_refuses_a_level_that_would_not_fit_in_memory(monkeypatch):
+    data, _ = random_data(30, (2, 2, 2, 2), seed=1)
+    monkeypatch.setattr(pruning._Task, "BYTES_PER_SET", 1 << 50)
+    with pytest.raises(MemoryError, match="max_parents"):
+        candidate_parent_sets(FNML(data))
+
+
 def test_input_errors():
     data, _ = random_data(20, (2, 2, 2), seed=0)
     with pytest.raises(ValueError, match="n_jobs"):
