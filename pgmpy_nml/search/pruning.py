@@ -45,8 +45,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..scores.contract import Families, Supersets, entropy_statistic
-from ..scores.pgmpy_adapters import contract_for
+from ..scores.contract import Families, StatisticScore, Supersets, entropy_statistic
+from ..scores.pgmpy_adapters import PgmpyScoreAdapter, contract_for
 from . import _kernels
 from ._plans import StatisticPlan
 from .candidates import CandidateParentSets
@@ -94,6 +94,8 @@ class PruningReport:
         Whether the score has a superset bound (else dominance alone prunes).
     n_tasks : int
         Parallel tasks the variables were split into (1: one shared counting).
+    n_counted : int
+        Variable subsets (parent sets and families) counted, over all tasks.
 
     Examples
     --------
@@ -118,6 +120,7 @@ class PruningReport:
     plan: str
     bounded: bool
     n_tasks: int = 1
+    n_counted: int = 0
 
     @property
     def n_skipped(self) -> np.ndarray:
@@ -162,11 +165,13 @@ def candidate_parent_sets(
 
         s(v \mid P) > s(v \mid Q) \quad \text{for every admissible } Q \subsetneq P.
 
-    Every optimal network (under the same constraints) of the best score uses
-    candidate families only after replacing each dominated family by a subset,
-    so the best network over the candidates is optimal. Admissible supersets
-    of a set whose score's bound shows them dominated are never scored (see
-    the module notes).
+    Replacing every family of an optimal network (under the same constraints)
+    whose parent set is dominated by its best admissible subset gives a network
+    at least as good, still acyclic and made of candidates: the best network
+    over the candidates is optimal. Admissible supersets of a set whose
+    score's bound shows them dominated are never scored (see the module notes;
+    bounds treat scores equal up to rounding, 1e-12 of the magnitude of the
+    statistics, as ties).
 
     Parameters
     ----------
@@ -218,7 +223,6 @@ def candidate_parent_sets(
        algorithm for learning Bayesian networks". UAI 2005 (dominance).
     """
     from joblib import Parallel, delayed, effective_n_jobs
-    from joblib._parallel_backends import ThreadingBackend
     from joblib.parallel import get_active_backend
 
     start = time.perf_counter()
@@ -246,7 +250,7 @@ def candidate_parent_sets(
         backend, _ = get_active_backend(prefer="threads")
         jobs = -1 if n_jobs is None else n_jobs
         order = problem.internal_order()
-        if isinstance(backend, ThreadingBackend):
+        if getattr(backend, "uses_threads", False):
             # one task: every subset counted once, on compiled threads
             results = [_statistic_task(problem, order, effective_n_jobs(jobs), show_progress)]
             n_tasks = 1
@@ -293,6 +297,7 @@ def _assemble(variables, results, plan, bounded, n_tasks, start) -> tuple:
     scores = [None] * n
     counts = np.zeros((4, n), dtype=np.int64)
     timings = {"counting": 0.0, "scoring": 0.0, "bounds and dominance": 0.0}
+    n_counted = sum(task.get("counted", 0) for task in results)
     for task in results:
         for name, seconds in task["timings"].items():
             timings[name] += seconds
@@ -315,6 +320,7 @@ def _assemble(variables, results, plan, bounded, n_tasks, start) -> tuple:
         plan=plan,
         bounded=bounded,
         n_tasks=n_tasks,
+        n_counted=n_counted,
     )
     return candidates, report
 
@@ -569,13 +575,15 @@ class _StatisticProblem:
         self.codes = plan.encoded.codes
         self.arities = plan.encoded.arities.astype(np.int64)
         self.n_samples = plan.n_samples
-        index = contract.encoded.index
         # internal (counting) position of each score position, and back
         self.to_internal = np.array([plan.encoded.index[v] for v in constraints.variables])
         self.to_score = np.empty_like(self.to_internal)
         self.to_score[self.to_internal] = np.arange(len(self.to_internal))
-        assert all(index[v] == i for i, v in enumerate(constraints.variables))
-        self.bounded = type(contract).superset_bound is not _no_bound(contract)
+        # the base classes' superset_bound returns None: no bound
+        self.bounded = type(contract).superset_bound not in (
+            StatisticScore.superset_bound,
+            PgmpyScoreAdapter.superset_bound,
+        )
         self.monotone = tuple(contract.monotone_family_statistics())
         n = self.n_samples
         self.tol_abs = _TIE * (n * math.log(n + 1.0) + 1.0)
@@ -583,15 +591,6 @@ class _StatisticProblem:
     def internal_order(self) -> list:
         """Score positions in counting order (decreasing entropy)."""
         return [int(v) for v in self.to_score]
-
-
-def _no_bound(contract):
-    """The base class's ``superset_bound`` (which returns None) for this kind of contract."""
-    from ..scores.contract import StatisticScore
-    from ..scores.pgmpy_adapters import PgmpyScoreAdapter
-
-    base = StatisticScore if isinstance(contract, StatisticScore) else PgmpyScoreAdapter
-    return base.superset_bound
 
 
 class _SizeTable:
@@ -856,7 +855,11 @@ def _statistic_task(problem: _StatisticProblem, children, n_threads, show_progre
             tuple(sorted(int(problem.to_score[u]) for u in p)) for p in res["parent_sets"]
         ]
         out.append(res)
-    return {"children": out, "timings": {**task.seconds, "counting": task.store.seconds}}
+    return {
+        "children": out,
+        "timings": {**task.seconds, "counting": task.store.seconds},
+        "counted": task.store.n_counted,
+    }
 
 
 def _family_bounds(score, variable, parent_sets, max_parents=None, expert_knowledge=None):
