@@ -451,6 +451,27 @@ def test_dask_local_cluster_gives_identical_candidates():
     assert np.array_equal(report.n_scored, local_report.n_scored)
 
 
+@pytest.mark.parametrize("name", sorted(BOUNDED))
+def test_tasks_travel_to_process_workers(name):
+    """What a task needs pickles (process and cluster workers), pgmpy's scores too,
+    and gives the same candidates after the trip."""
+    import pickle
+
+    from pgmpy_nml.search.constraints import Constraints
+
+    data, _ = random_data(40, (2, 3, 2), seed=9)
+    score = make_score(name, data)
+    contract = contract_for(score)
+    constraints = Constraints.from_knowledge(tuple(contract.encoded.variables), 2)
+    problem = pruning._StatisticProblem(contract, constraints)
+    travelled = pickle.loads(pickle.dumps(problem))
+    order = problem.internal_order()
+    here = pruning._statistic_task(problem, order, 1, False)["children"]
+    there = pruning._statistic_task(travelled, order, 1, False)["children"]
+    assert [c["parent_sets"] for c in here] == [c["parent_sets"] for c in there]
+    assert [c["scores"] for c in here] == [c["scores"] for c in there]
+
+
 def test_refuses_a_level_that_would_not_fit_in_memory(monkeypatch):
     data, _ = random_data(30, (2, 2, 2, 2), seed=1)
     monkeypatch.setattr(pruning._Task, "BYTES_PER_SET", 1 << 50)

@@ -56,6 +56,14 @@ class PgmpyScoreAdapter:
     def n_samples(self) -> int:
         return self.encoded.n_samples
 
+    def __getstate__(self):
+        # pgmpy's scores hold an lru_cache wrapper that pickle refuses; the adapter's
+        # statistics and formula need only what _declare read, so the wrapped score
+        # stays behind when the adapter travels to process or cluster workers
+        state = self.__dict__.copy()
+        state["score"] = None
+        return state
+
     def _declare(self) -> dict:
         raise NotImplementedError
 
