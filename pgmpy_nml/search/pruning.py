@@ -81,11 +81,13 @@ class PruningReport:
         Parent sets whose local score was computed.
     n_dominated : ndarray of int
         Scored sets dropped because a proper admissible subset scores at least as well.
+        (Sets a subset's bound or an optimistic score showed dominated before
+        they were scored count in :attr:`n_skipped`.)
     n_kept : ndarray of int
         Candidate parent sets kept (``n_scored - n_dominated``).
     timings : dict
-        Seconds: ``"counting"`` (compiled counting of subsets), ``"scoring"``
-        (local scores from statistics, or ``local_score`` calls),
+        Seconds: ``"counting"`` (compiled counting of subsets; statistics plan
+        only), ``"scoring"`` (local scores from statistics, or ``local_score`` calls),
         ``"bounds and dominance"`` (bounds, dominance, the next level's sets),
         summed over parallel tasks, and ``"total"`` (wall clock of the whole run).
     plan : str
