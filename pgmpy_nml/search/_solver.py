@@ -535,9 +535,8 @@ def _scip_plugins():
     class Sinks(Heur):
         """GOBNILP's sink heuristic on the LP solution, then local search."""
 
-        def __init__(self, fam, xvars, conshdlr):
+        def __init__(self, fam, conshdlr):
             self.fam = fam
-            self.xvars = xvars
             self.conshdlr = conshdlr
             self.last = None
 
@@ -567,7 +566,7 @@ def _scip_plugins():
     class Progress(Eventhdlr):
         """Incumbent, bound and gap on a tqdm line, at most twice a second."""
 
-        def __init__(self, bar, offset, fam):
+        def __init__(self, bar, offset):
             self.bar = bar
             self.offset = offset
             self.last = 0.0
@@ -755,7 +754,7 @@ def solve(
     from pyscipopt import SCIP_HEURTIMING
 
     model.includeHeur(
-        Sinks(fam, xvars, conshdlr),
+        Sinks(fam, conshdlr),
         "sinks",
         "sink-finding on the LP solution",
         "S",
@@ -776,7 +775,7 @@ def solve(
         if first is not None:
             score0 = fam.total(first)
             bar.set_postfix_str(_progress_text(score0, candidates.upper_bound(), 0))
-        model.includeEventhdlr(Progress(bar, offset, fam), "progress", "progress line")
+        model.includeEventhdlr(Progress(bar, offset), "progress", "progress line")
     timings["model"] = time.perf_counter() - start
 
     start = time.perf_counter()
