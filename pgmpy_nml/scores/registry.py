@@ -21,6 +21,7 @@ __all__ = [
     "make_score",
     "register_score",
     "score_names",
+    "spec_for_score",
     "unregister_score",
 ]
 
@@ -54,6 +55,16 @@ class ScoreSpec:
 
 
 _SPECS: dict[str, ScoreSpec] = {}
+#: pgmpy's score classes (new and legacy API) -> the registered score they compute
+_PGMPY_CLASSES = {
+    "BDeu": "bdeu",
+    "K2": "k2",
+    "BIC": "bic-d",
+    "AIC": "aic-d",
+    "LogLikelihood": "ll-d",
+    "LogLikeliHood": "ll-d",
+    "BDs": "bds",
+}
 _LOOKUP: dict[str, str] = {}
 
 
@@ -212,6 +223,36 @@ def get_score_spec(name: str, argument: str = "score") -> ScoreSpec:
             f"{', '.join(score_names())}."
         )
     return _SPECS[_LOOKUP[key]]
+
+
+def spec_for_score(score) -> ScoreSpec | None:
+    """The registration a score object (or name) was built from, or None if unknown.
+
+    A name or alias gives its spec. An object matches the spec whose factory is its
+    class (this package's scores), or the pgmpy score of the same class name
+    (``pgmpy.structure_score`` and the legacy ``pgmpy.estimators`` classes: pgmpy's
+    ``BDeu`` and ``K2`` are the ``bdeu`` and ``k2`` scores). Subclasses and other scores
+    give None.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_nml.scores import FNML, spec_for_score
+    >>> spec_for_score(FNML(pd.DataFrame({"A": [0, 1]}))).name
+    'fnml'
+    >>> spec_for_score("BIC").score_equivalent
+    True
+    """
+    if isinstance(score, str):
+        return get_score_spec(score)
+    kind = type(score)
+    for spec in _SPECS.values():
+        if spec.factory is kind:
+            return spec
+    if kind.__module__.startswith("pgmpy."):
+        name = _PGMPY_CLASSES.get(kind.__name__)
+        return _SPECS.get(name) if name else None
+    return None
 
 
 def make_score(name: str, data, state_names=None, **params):
