@@ -17,7 +17,7 @@ from __future__ import annotations
 import inspect
 import warnings
 
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator
 
 from .._estimator import fitted_attribute
 
@@ -227,10 +227,16 @@ class LearningProcedure(BaseEstimator):
                 "search must be a name or a search object with fit(data) and causal_graph_, "
                 f"got {type(search).__name__}."
             )
-        search = clone(search)
-        if score is not None and "scoring_method" in search.get_params():
-            search.set_params(scoring_method=score)
-        return search
+        # a fresh search from the template's parameters (shallow: sklearn's clone would
+        # try to clone a score object bound to data, which it cannot)
+        params = search.get_params(deep=False)
+        if score is not None and "scoring_method" in params:
+            params["scoring_method"] = score
+        return type(search)(**params)
+
+    def fresh(self):
+        """An unfitted copy with the same parameters (shared, never modified by ``fit``)."""
+        return type(self)(**self.get_params(deep=False))
 
     def fit(self, data):
         """Learn the structure, and the parameters unless ``parameter_estimator`` is None.
@@ -314,7 +320,7 @@ def as_procedure(search="exact", scoring_method=None, score_params=None, **setti
     if isinstance(search, LearningProcedure):
         if scoring_method is not None or score_params:
             raise ValueError("Give the score inside the LearningProcedure, not beside it.")
-        procedure = clone(search)
+        procedure = search.fresh()
         if settings:
             procedure.set_params(**settings)
         return procedure

@@ -439,11 +439,9 @@ def _score_label(method):
 
 
 def _learn_structure(procedure, data):
-    from sklearn.base import clone
-
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
-        return clone(procedure).fit(data.reset_index(drop=True)).dag_
+        return procedure.fresh().fit(data.reset_index(drop=True)).dag_
 
 
 def plot_strength(

@@ -198,12 +198,10 @@ def _loss(model, test, loss, target, base):
 
 
 def _run_split(procedure, data, train, test, loss, target, base, keep_model):
-    from sklearn.base import clone
-
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
-        fitted = clone(procedure).fit(data.iloc[train].reset_index(drop=True))
+        fitted = procedure.fresh().fit(data.iloc[train].reset_index(drop=True))
         model = fitted.model_
         value = _loss(model, data.iloc[test], loss, target, base)
     return {
