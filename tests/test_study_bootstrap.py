@@ -15,6 +15,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
+from _reference import fnml as reference_fnml
 from pgmpy.base import DAG
 
 from pgmpy_nml.datasets import sample_network
@@ -27,14 +28,12 @@ from pgmpy_nml.study import (
     strength_threshold,
 )
 
-from _reference import fnml as reference_fnml
-
 
 def all_dags(nodes):
     """Every DAG on ``nodes`` (as edge tuples), by brute force over the 3**pairs choices."""
     pairs = list(itertools.combinations(nodes, 2))
     for choice in itertools.product((0, 1, 2), repeat=len(pairs)):
-        edges = [(a, b) if c == 1 else (b, a) for (a, b), c in zip(pairs, choice) if c]
+        edges = [(a, b) if c == 1 else (b, a) for (a, b), c in zip(pairs, choice, strict=True) if c]
         if nx.is_directed_acyclic_graph(nx.DiGraph(edges)):
             yield tuple(edges)
 
@@ -45,9 +44,7 @@ def best_dag_by_brute_force(data, states):
     for edges in all_dags(nodes):
         graph = nx.DiGraph(edges)
         graph.add_nodes_from(nodes)
-        total = sum(
-            reference_fnml(data, v, sorted(graph.predecessors(v)), states) for v in nodes
-        )
+        total = sum(reference_fnml(data, v, sorted(graph.predecessors(v)), states) for v in nodes)
         scored.append((float(total), edges))
     best = max(total for total, _ in scored)
     return {frozenset(edges) for total, edges in scored if total > best - 1e-9}
@@ -106,9 +103,9 @@ def test_undirected_edges_count_half_in_each_direction():
     weighted = custom_strength([chain, collider], ["A", "B", "C"], weights=[3, 1])
     got = {(r[0], r[1]): r.strength for r in weighted.itertuples(index=False)}
     assert got["B", "C"] == pytest.approx(1.0) and got["A", "C"] == 0.0
-    assert weighted.loc[(weighted["from"] == "B") & (weighted["to"] == "C"), "direction"].item() == (
-        pytest.approx(0.75)
-    )
+    assert weighted.loc[
+        (weighted["from"] == "B") & (weighted["to"] == "C"), "direction"
+    ].item() == (pytest.approx(0.75))
 
 
 def l1_threshold_by_integration(values, grid=20001):
@@ -142,7 +139,7 @@ def test_threshold_agrees_with_the_definition_integrated_numerically(seed):
     n = int(rng.integers(5, 40))
     values = np.round(np.where(rng.random(n) < 0.6, 0.0, rng.random(n)), 2)
     values[rng.random(n) < 0.2] = 1.0
-    t_hat, expected = l1_threshold_by_integration(values)
+    _, expected = l1_threshold_by_integration(values)
     got = strength_threshold(values)
     # where the minimum is flat the midpoint rule may pick the neighbouring knot
     # of the grid's choice; otherwise the two agree exactly
@@ -179,9 +176,11 @@ def test_any_search_object_is_refit_on_each_resample():
     search = HillClimbSearch(scoring_method=BIC(data), return_type="dag", show_progress=False)
     _, nets = bootstrap_strength(data, search, n_bootstrap=3, random_state=0, return_networks=True)
     rows = np.random.default_rng(0).integers(0, len(data), size=(3, len(data)))
-    for r, net in zip(rows, nets):
+    for r, net in zip(rows, nets, strict=True):
         resample = data.iloc[r].reset_index(drop=True)
-        fresh = HillClimbSearch(scoring_method=BIC(resample), return_type="dag", show_progress=False)
+        fresh = HillClimbSearch(
+            scoring_method=BIC(resample), return_type="dag", show_progress=False
+        )
         assert set(net.edges()) == set(fresh.fit(resample).causal_graph_.edges())
     procedure = LearningProcedure("hill", "bdeu", score_params={"equivalent_sample_size": 5})
     s = bootstrap_strength(data, procedure, n_bootstrap=2, random_state=0)

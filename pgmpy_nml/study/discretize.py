@@ -3,7 +3,8 @@ r"""Discretization of continuous columns at the input boundary (bnlearn's ``disc
 Three methods, as in bnlearn:
 
 - ``"quantile"``: equal-frequency intervals; ``"interval"``: equal-width intervals
-  (both by scikit-learn's ``KBinsDiscretizer``);
+  (the cut points of scikit-learn's ``KBinsDiscretizer``, ties handled as bnlearn's
+  users expect: a value is never split from itself, and no interval is empty);
 - ``"hartemink"``: Hartemink's information-preserving discretization (bnlearn's
   default for learning networks): start from many equal-frequency intervals and
   repeatedly merge, in each continuous column, the two adjacent intervals whose
@@ -16,7 +17,6 @@ with the same intervals: ``Discretizer().fit(train).transform(test)``.
 
 from __future__ import annotations
 
-import inspect
 import itertools
 import math
 import warnings
@@ -139,16 +139,22 @@ def hartemink_merges(initial_codes, initial_bins, others, n_bins) -> list[np.nda
 
 
 def _kbins(values, n_bins, strategy):
-    """Inner cut points of equal-frequency or equal-width bins (scikit-learn)."""
-    from sklearn.preprocessing import KBinsDiscretizer
+    """Inner cut points of equal-frequency or equal-width intervals.
 
-    options = {"n_bins": n_bins, "encode": "ordinal", "strategy": strategy, "subsample": None}
-    if "quantile_method" in inspect.signature(KBinsDiscretizer).parameters:
-        options["quantile_method"] = "averaged_inverted_cdf"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # merged duplicate edges: reported below
-        fitted = KBinsDiscretizer(**options).fit(values.reshape(-1, 1))
-    return np.asarray(fitted.bin_edges_[0][1:-1], dtype=float)
+    The ``j / n_bins`` quantiles (the averaged inverted empirical CDF, as
+    scikit-learn's ``KBinsDiscretizer``) or the equally spaced points between the
+    minimum and the maximum. Repeated cut points are merged and a cut at the
+    minimum is dropped (it would leave its interval empty), so a column with many
+    ties gets fewer intervals but keeps every distinct value it can separate.
+    """
+    probs = np.arange(1, n_bins) / n_bins
+    lo, hi = float(values.min()), float(values.max())
+    if strategy == "quantile":
+        cuts = np.quantile(values, probs, method="averaged_inverted_cdf")
+    else:
+        cuts = lo + probs * (hi - lo)
+    cuts = np.unique(cuts)
+    return cuts[cuts > lo]
 
 
 def _codes(values, cuts):
@@ -353,7 +359,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
             A copy; discretized columns hold ordered Categoricals of interval labels
             (or integer codes), NaN where the value was missing.
         """
-        result = self._result
+        result = self.__dict__.get("_result")
         if result is None:
             raise AttributeError("This Discretizer has no cut points yet: call fit().")
         missing = [c for c in result.columns if c not in data.columns]

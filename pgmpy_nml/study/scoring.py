@@ -43,7 +43,8 @@ def local_scores(model, data=None, scoring_method="fnml", state_names=None, **pa
         S(\mathcal{G}, D) = \sum_i S(X_i \mid G_i),
 
     so the Series sums to the model's score (``score.score(model)``) for every
-    decomposable score of this package and of pgmpy.
+    decomposable score of this package and of pgmpy, less the score's structure
+    prior, which is not a node's (zero for all but pgmpy's ``BDs``).
 
     Parameters
     ----------
