@@ -55,7 +55,7 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------
-# digamma / trigamma for numba
+# digamma / trigamma differences for the Max-BDeu solver
 # ---------------------------------------------------------------------------
 
 #: Arguments are shifted by the recurrence to at least this value before the
@@ -65,42 +65,6 @@ _ASYM_MIN = 10.0
 
 #: Below this many terms, sums of 1/(a+w) and 1/(a+w)**2 are done directly.
 _DIRECT_MAX = 64
-
-#: Positive root of digamma as an unevaluated double-double (hi + lo).
-_PSI_ROOT_HI = 1.4616321449683622
-_PSI_ROOT_LO = 9.549995429965697e-17
-
-#: Taylor coefficients of digamma about its positive root x0:
-#: c_k = psi^(k)(x0) / k! = (-1)**(k+1) * zeta(k+1, x0), k = 1, 2, ... (mpmath, 50 digits).
-_PSI_ROOT_TAYLOR = np.array(
-    [
-        0.9676722454476212,
-        -0.4427631689835921,
-        0.258499760955651,
-        -0.16394270544240652,
-        0.10782405069126237,
-        -0.07219956125645471,
-        0.04880428816414311,
-        -0.03316112647484736,
-        0.022597648232218104,
-        -0.01542476590494896,
-        0.010538791616612175,
-        -0.007204534386356869,
-        0.004926781395729853,
-        -0.003369801655439328,
-        0.002305126326734928,
-        -0.0015769367714301972,
-        0.0010788252019162967,
-        -0.0007380709389960052,
-        0.000504953265834602,
-        -0.0003454680251063077,
-        0.00023635601564027053,
-        -0.00016170622091974803,
-        0.0001106337276874741,
-        -7.569179582195066e-05,
-    ]
-)
-_PSI_ROOT_RADIUS = 0.25
 
 
 @njit(cache=True)
@@ -163,51 +127,6 @@ def _psi1_series_tail(x):
             )
         )
     )
-
-
-@njit(cache=True)
-def _digamma(x):
-    r"""Digamma :math:`\psi(x)` for ``x > 0`` (numba).
-
-    Taylor series about the positive root for ``|x - x0| < 0.25`` (full relative
-    accuracy near the root); otherwise the recurrence
-    :math:`\psi(x) = \psi(x+1) - 1/x` up to ``x >= 10`` and the Stirling series.
-    Returns ``nan`` for ``x <= 0`` or ``nan`` and ``inf`` for ``x = inf``.
-    """
-    if not (x > 0.0):
-        return np.nan
-    if x == np.inf:
-        return np.inf
-    dx = (x - _PSI_ROOT_HI) - _PSI_ROOT_LO
-    if abs(dx) < _PSI_ROOT_RADIUS:
-        c = _PSI_ROOT_TAYLOR
-        acc = 0.0
-        for i in range(c.shape[0] - 1, -1, -1):
-            acc = acc * dx + c[i]
-        return acc * dx
-    acc = 0.0
-    while x < _ASYM_MIN:
-        acc -= 1.0 / x
-        x += 1.0
-    return acc + (math.log(x) - 0.5 / x + _psi_series_tail(x))
-
-
-@njit(cache=True)
-def _trigamma(x):
-    r"""Trigamma :math:`\psi_1(x) = \psi'(x)` for ``x > 0`` (numba).
-
-    Recurrence :math:`\psi_1(x) = \psi_1(x+1) + 1/x^2` up to ``x >= 10``, then the
-    Stirling series.  All terms are positive, so no cancellation occurs.
-    """
-    if not (x > 0.0):
-        return np.nan
-    if x == np.inf:
-        return 0.0
-    acc = 0.0
-    while x < _ASYM_MIN:
-        acc += 1.0 / (x * x)
-        x += 1.0
-    return acc + (1.0 / x + 0.5 / (x * x) + _psi1_series_tail(x))
 
 
 @njit(cache=True)
