@@ -2,6 +2,7 @@
 
 import math
 
+import _reference as ref
 import mpmath
 import numpy as np
 import pytest
@@ -122,6 +123,29 @@ def test_log_bd_rows_matches_slow():
             assert got.shape == (q,) and got.dtype == np.float64
             np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-11)
             assert np.all(got[counts.sum(axis=1) == 0] == 0.0)
+
+
+@pytest.mark.parametrize("alpha", [1e-300, 1e-18, 1e-8, 0.5, 1e3, 1e8, 1e16, 1e20, 1e100, 1e300])
+def test_log_bd_rows_vs_mpmath_for_any_prior_mass(alpha):
+    """The definition in mpmath; a float64 lgamma difference fails from alpha ~ 1e8 on.
+
+    The row sums terms of size ~ N_k |log alpha_k| into a result of size ~ N log r, so
+    the relative error grows like 1e-16 * |log alpha| (measured up to 2.5e-13 at 1e300).
+    """
+    rng = np.random.default_rng(8)
+    counts = random_table(rng, 7, 3, 10**4)
+    counts[1] = [0, 3, 2]
+    weights = rng.uniform(0.2, 1.0, size=(7, 3))
+    rtol = 4e-15 * (8.0 + abs(math.log(alpha)))
+    for a in (np.full((7, 3), alpha), alpha * weights):
+        got = log_bd_rows(counts, a)
+        want = [
+            float(ref.bd_mp({(): list(row)}, lambda cfg, k, p=p: p[k]))
+            for row, p in zip(counts, a, strict=True)
+        ]
+        assert np.all(got <= 0.0)
+        np.testing.assert_array_equal(got[counts.sum(axis=1) == 0], 0.0)
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=0)
 
 
 def test_log_bd_rows_degenerate_prior_and_known_value():
