@@ -57,8 +57,8 @@ def f_part(n, alpha):
 
 
 def d_mp(a, n):
-    """d(a) = psi(a+n) - psi(a) in high precision."""
-    with mpmath.workdps(40):
+    """d(a) = psi(a+n) - psi(a) in high precision (40 digits beyond those of a)."""
+    with mpmath.workdps(40 + max(0, int(math.log10(a))) if a > 0 else 40):
         return float(mpmath.digamma(mpmath.mpf(a) + n) - mpmath.digamma(mpmath.mpf(a)))
 
 
@@ -290,7 +290,7 @@ def test_max_prior_vs_scipy_optimizer():
 
 def test_max_prior_kkt_wide_range():
     rng = np.random.default_rng(4)
-    for beta in (1e-12, 1e-3, 1.0, 50.0):
+    for beta in (1e-12, 1e-3, 1.0, 50.0, 1e16 / 6, 1e20, 1e100, 1e200, 1e300):
         for eps in (1e-9, 0.01, 0.5, 1.0):
             counts = random_table(rng, 6, 4, 10**5, p_zero=0.25)
             counts[0] = [1, 1, 1, 10**7]
@@ -356,7 +356,8 @@ def _mp_max_r2(n1, n2, beta, lo, up):
     h_k = 1 / (psi(a + n_k) - psi(a)) is increasing with h_k(0) = 0, so
     G(a) = h_1(a) - h_2(beta - a) is increasing on the feasible interval of alpha_1.
     """
-    with mpmath.workdps(60):
+    dps = 60 + max(0, int(math.log10(beta)))  # a + n_k exact, 60 digits to spare
+    with mpmath.workdps(dps):
         b = mpmath.mpf(beta)
 
         def h(a, n):
@@ -371,7 +372,7 @@ def _mp_max_r2(n1, n2, beta, lo, up):
             return float(a_min)
         if g(a_max) <= 0:
             return float(a_max)
-        for _ in range(400):  # bisection: slow but certain
+        for _ in range(max(400, 4 * dps)):  # bisection: slow but certain
             mid = (a_min + a_max) / 2
             if g(mid) < 0:
                 a_min = mid
@@ -391,6 +392,14 @@ def _mp_max_r2(n1, n2, beta, lo, up):
         (10**7, 1, 1.0 / 2**60, 1.0),
         (5, 5, 3.0, 1.0),
         (700, 100, 1e3, 0.3),
+        # huge prior mass: alpha_k ~ N_k t - (N_k - 1)/2; from 1e154 on 1/alpha**2 underflows
+        (3, 5, 1e16, 0.5),
+        (1, 10**7, 1e20, 1.0),
+        (10**6, 10**6 + 1, 1e20, 0.5),
+        (700, 100, 1e100, 0.3),
+        (3, 5, 1e200, 1.0),
+        (10**7, 2, 1e300, 0.5),
+        (2, 2, 1e300, 0.5),
     ],
 )
 def test_max_prior_two_states_exact(n1, n2, beta, eps):

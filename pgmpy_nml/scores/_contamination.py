@@ -67,6 +67,9 @@ _ASYM_MIN = 10.0
 #: Below this many terms, sums of 1/(a+w) and 1/(a+w)**2 are done directly.
 _DIRECT_MAX = 64
 
+#: Above this hyperparameter the Max-BDeu solver uses d(a) = n/a (see _inv_d_and_slope).
+_HUGE_A = 1e100
+
 
 @njit(cache=True)
 def _psi_series_tail(x):
@@ -183,7 +186,13 @@ def _inv_d_and_slope(a, n):
     which is finite and smooth down to ``a = 0`` (``h(0) = 0``, ``h'(0) = 1``).
     ``h`` is increasing and concave (a harmonic mean of ``a + w``).
 
+    For ``a > 1e100`` both :math:`a R_1 = \sum_{w=1}^{n-1} a/(a+w)` and
+    :math:`a^2 R_2` equal ``n - 1`` to double precision (relative corrections
+    ``n/a < 1e-80``), so ``h = a/n`` and ``h' = 1/n`` are returned: the sums of
+    ``1/(a+w)**2`` underflow and ``a * a`` overflows from ``a ~ 1e154`` on.
     """
+    if a > _HUGE_A:
+        return a / n, 1.0 / n
     r1, r2 = _harmonic_sums(a + 1.0, n - 1)
     den = 1.0 + a * r1
     return a / den, (1.0 + a * a * r2) / (den * den)
