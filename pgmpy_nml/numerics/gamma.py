@@ -16,7 +16,7 @@ observations and prior mass :math:`\beta_j` contributes
 Evaluated as a difference of two ``lgamma`` values it loses all precision once
 ``a`` is large: ``lgamma(a)`` is about ``a log a`` and the difference about
 ``n log a``, so ``1e-16 * a log a`` of rounding error swamps it (``a = 1e16``,
-``n = 5`` comes out as a multiple of 8 instead of 184.2).  Here it is
+``n = 5`` gives 128.0 instead of 184.2).  Here it is
 evaluated in two steps, each without cancellation:
 
 1. the factors :math:`a, a+1, \dots` below 10 (at most ten, only when
