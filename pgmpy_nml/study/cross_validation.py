@@ -112,13 +112,14 @@ def cv_splits(n_samples, method="k-fold", k=10, runs=1, test_size=None, random_s
 
 
 def _cpd_log_prob(cpd, encoded, codes):
-    """log P(x_v | x_pa) under ``cpd`` for every row, from ``codes`` (variable -> codes)."""
+    """log P(x_v | x_pa) under ``cpd`` for every row of ``codes`` (encoded's layout)."""
+    from .._counting import configuration_index
+
     values = np.asarray(cpd.get_values(), dtype=float)  # (r, q), first evidence slowest
-    config = np.zeros(encoded.n_samples, dtype=np.int64)
-    for parent in cpd.variables[1:]:
-        config = config * int(encoded.arities[encoded.index[parent]]) + codes[parent]
+    evidence = [encoded.index[p] for p in cpd.variables[1:]]
+    config = configuration_index(codes, encoded.arities, evidence)
     with np.errstate(divide="ignore"):
-        return np.log(values[codes[cpd.variable], config])
+        return np.log(values[codes[encoded.index[cpd.variable]], config])
 
 
 def _encode_for_model(model, data):
@@ -177,12 +178,12 @@ def predict_target(model, data, target):
         raise ValueError(f"The model has no CPD for {target!r}: fit it first.")
     states = list(cpd_target.state_names[target])
     frame[target] = states[0]  # the target's own value is not used
-    nodes, cpds, encoded = _encode_for_model(model, frame)
-    codes = {v: encoded.codes[encoded.index[v]] for v in nodes}
+    _, cpds, encoded = _encode_for_model(model, frame)
+    codes = encoded.codes.copy()
     involved = [target, *model.successors(target)]
     scores = np.empty((len(states), encoded.n_samples))
     for s in range(len(states)):
-        codes[target] = np.full(encoded.n_samples, s, dtype=codes[target].dtype)
+        codes[encoded.index[target]] = s
         scores[s] = sum(_cpd_log_prob(cpds[v], encoded, codes) for v in involved)
     best = np.argmax(scores, axis=0)
     return pd.Series([states[i] for i in best], index=data.index, name=target)
