@@ -314,8 +314,14 @@ def _as_dag(graph, columns):
 def as_procedure(search="exact", scoring_method=None, score_params=None, **settings):
     """A :class:`LearningProcedure` from a procedure, a search object or a search name.
 
-    A :class:`LearningProcedure` is returned as is (cloned) when no other argument
-    is given; otherwise one is built from the arguments.
+    A :class:`LearningProcedure` is copied (:meth:`LearningProcedure.fresh`) and
+    given ``settings``; anything else builds one from the arguments.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.study._procedure import as_procedure
+    >>> as_procedure("hill", "qnml", max_parents=2).get_params()["max_parents"]
+    2
     """
     if isinstance(search, LearningProcedure):
         if scoring_method is not None or score_params:
@@ -328,5 +334,13 @@ def as_procedure(search="exact", scoring_method=None, score_params=None, **setti
 
 
 def score_of(procedure: LearningProcedure):
-    """The score name or object a procedure learns with (None if only its search knows)."""
+    """The score name or object a procedure learns with (None if only its search knows).
+
+    Examples
+    --------
+    >>> from pgmpy_nml.study import LearningProcedure
+    >>> from pgmpy_nml.study._procedure import score_of
+    >>> score_of(LearningProcedure("exact")), score_of(LearningProcedure("hill", "bdeu"))
+    ('fnml', 'bdeu')
+    """
     return procedure._score_spec()

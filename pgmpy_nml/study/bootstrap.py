@@ -115,15 +115,16 @@ def custom_strength(networks, nodes, weights=None, cpdag=False) -> pd.DataFrame:
             graph = to_cpdag(graph)
         directed, undirected = _edge_lists(graph)
         for u, v in directed:
-            p[_position(index, u), _position(index, v)] += weight
+            p[_position(index, u), _position(index, v)] += 2 * weight
         for u, v in undirected:
             i, j = _position(index, u), _position(index, v)
-            p[i, j] += weight / 2
-            p[j, i] += weight / 2
-    p /= w.sum()  # after summing, so that unweighted counts stay exact fractions
-    strength = p + p.T
-    with np.errstate(invalid="ignore", divide="ignore"):
-        direction = np.where(strength > 0, p / np.where(strength > 0, strength, 1.0), 0.0)
+            p[i, j] += weight
+            p[j, i] += weight
+    # in half-arc units until here, so that unweighted counts stay whole numbers and
+    # the divisions below give the closest doubles to the exact fractions
+    both = p + p.T
+    strength = both / (2 * w.sum())
+    direction = np.divide(p, both, out=np.zeros_like(p), where=both > 0)
     rows, cols = np.nonzero(~np.eye(n, dtype=bool))
     frame = pd.DataFrame(
         {
@@ -329,6 +330,7 @@ def bootstrap_strength(
     *,
     n_bootstrap=200,
     sample_size=None,
+    replace=True,
     cpdag="auto",
     score_params=None,
     max_parents=None,
@@ -346,6 +348,15 @@ def bootstrap_strength(
     sample_size))`` (row ``b`` is resample ``b``), so results do not depend on
     ``n_jobs``. Every resample is scored with the states of the whole data, so a
     resample that misses a rare state keeps its arity.
+
+    A resample drawn with replacement repeats about a third of its rows. Scores
+    that charge per *observed* parent configuration (fNML, and BDeu or BD with a
+    small prior) can fit repeated rows with large parent sets, so their bootstrap
+    strengths overstate such arcs; qNML, whose penalty counts every possible
+    configuration, is much less affected. ``replace=False`` draws subsamples without
+    replacement instead (``sample_size`` rows, by default half the data, from
+    ``rng.permutation(n)[:sample_size]`` per resample): the m-out-of-n bootstrap,
+    with no repeated rows.
 
     The networks are learned in parallel with joblib: ``n_jobs`` processes, or any
     backend set with ``joblib.parallel_config`` (``"dask"`` with a
@@ -365,7 +376,10 @@ def bootstrap_strength(
     n_bootstrap : int, default 200
         :math:`B`, the number of resamples.
     sample_size : int, optional
-        Rows per resample; default the number of rows of ``data``.
+        Rows per resample; default the number of rows of ``data`` (half of them
+        with ``replace=False``).
+    replace : bool, default True
+        Resample with replacement (the bootstrap) or subsample without it.
     cpdag : bool or "auto", default "auto"
         Count each learned network's equivalence class instead of the DAG. "auto":
         for score-equivalent scores (:func:`~pgmpy_nml.study.is_score_equivalent`:
@@ -413,7 +427,13 @@ def bootstrap_strength(
 
     encoded = encode_data(data, state_names)
     n_bootstrap = as_integer(n_bootstrap, "n_bootstrap", 1)
-    m = len(data) if sample_size is None else as_integer(sample_size, "sample_size", 1)
+    n = len(data)
+    if sample_size is None:
+        m = n if replace else max(n // 2, 1)
+    else:
+        m = as_integer(sample_size, "sample_size", 1)
+    if not replace and m > n:
+        raise ValueError(f"A subsample without replacement has at most {n} rows, not {m}.")
     procedure = as_procedure(search, scoring_method, score_params)
     settings = {"parameter_estimator": None}
     if procedure.state_names is None:
@@ -426,11 +446,14 @@ def bootstrap_strength(
     elif not isinstance(cpdag, bool):
         raise ValueError(f"cpdag must be True, False or 'auto', got {cpdag!r}.")
     rng = np.random.default_rng(random_state)
-    rows = rng.integers(0, len(data), size=(n_bootstrap, m))
+    if replace:
+        rows = rng.integers(0, n, size=(n_bootstrap, m))
+    else:
+        rows = np.array([rng.permutation(n)[:m] for _ in range(n_bootstrap)])
     jobs = (delayed(_learn_structure)(procedure, data.iloc[r]) for r in rows)
     networks = Parallel(n_jobs=n_jobs)(jobs)
     frame = custom_strength(networks, list(data.columns), cpdag=cpdag)
-    frame.attrs.update({"sample_size": m, "cpdag": cpdag})
+    frame.attrs.update({"sample_size": m, "replace": bool(replace), "cpdag": cpdag})
     return (frame, networks) if return_networks else frame
 
 
@@ -478,6 +501,19 @@ def plot_strength(
     Returns
     -------
     matplotlib Axes
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> from pgmpy.base import DAG
+    >>> from pgmpy_nml.study import custom_strength, plot_strength
+    >>> nets = [DAG([("A", "B"), ("B", "C")]), DAG([("A", "B")]), DAG([("B", "A"), ("A", "C")])]
+    >>> s = custom_strength(nets, ["A", "B", "C"])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = pathlib.Path(folder) / "strength.png"
+    ...     ax = plot_strength(s, reference=DAG([("A", "B"), ("B", "C")]), path=path)
+    ...     path.stat().st_size > 1000
+    True
     """
     import matplotlib
 

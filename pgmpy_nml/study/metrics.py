@@ -178,6 +178,19 @@ def edge_precision_recall(true_dag, learned_dag, directed=True) -> dict:
 def compare_structures(true_dag, learned_dag) -> dict:
     """SHD, moral Hamming distance and arc/skeleton precision and recall, in one dict.
 
+    Parameters
+    ----------
+    true_dag, learned_dag : pgmpy DAG or networkx DiGraph
+        On the same nodes.
+
+    Returns
+    -------
+    dict
+        ``shd`` (:func:`structural_hamming_distance`), ``moral_hamming``
+        (:func:`moral_hamming_distance`), ``precision``, ``recall``, ``f1`` (arcs),
+        ``skeleton_precision``, ``skeleton_recall`` (:func:`edge_precision_recall`),
+        ``n_edges`` and ``n_true_edges``.
+
     Examples
     --------
     >>> from pgmpy.base import DAG
