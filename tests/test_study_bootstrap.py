@@ -208,3 +208,21 @@ def test_bad_arguments_say_what_to_do():
         custom_strength([DAG([("A", "Z")])], ["A", "B"])
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         strength_threshold([0.5, 1.5])
+
+
+def test_subsamples_without_replacement(tiny):
+    from pgmpy_nml import FNML, ExactSearch
+
+    s, nets = bootstrap_strength(
+        tiny, "exact", "fnml", n_bootstrap=3, replace=False, random_state=4, return_networks=True
+    )
+    assert s.attrs["sample_size"] == len(tiny) // 2 and s.attrs["replace"] is False
+    rng = np.random.default_rng(4)
+    for net in nets:
+        rows = rng.permutation(len(tiny))[: len(tiny) // 2]
+        part = tiny.iloc[rows].reset_index(drop=True)
+        names = {v: sorted(tiny[v].unique().tolist()) for v in tiny.columns}
+        expected = ExactSearch(FNML(part, state_names=names), show_progress=False).fit(part).dag_
+        assert set(net.edges()) == set(expected.edges())
+    with pytest.raises(ValueError, match="at most 40 rows"):
+        bootstrap_strength(tiny, n_bootstrap=1, replace=False, sample_size=41)
