@@ -226,6 +226,16 @@ class CVResult:
         ``"log-loss"`` or ``"error"``.
     models : list
         The fitted networks, one per split (with ``return_models=True``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_nml.study import CVResult
+    >>> folds = pd.DataFrame({"run": [0, 0], "fold": [0, 1], "n_train": [5, 5], "n_test": [5, 5],
+    ...                       "loss": [1.0, 2.0], "n_edges": [1, 1], "seconds": [0.1, 0.1]})
+    >>> result = CVResult(folds, "log-loss")
+    >>> result.mean, round(result.se, 4)
+    (1.5, 0.5)
     """
 
     folds: pd.DataFrame
@@ -406,6 +416,15 @@ class CVComparison:
         (Nadeau and Bengio's correction for overlapping training sets,
         ``sqrt((1/J + n_test/n_train) var(d))``), ``wins`` (fraction of splits where
         it beats the baseline) and ``mean_edges``.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.datasets import sample_network
+    >>> from pgmpy_nml.study import compare_procedures
+    >>> _, data = sample_network("cancer", 200, seed=0)
+    >>> cmp = compare_procedures(data, {"fNML": "fnml", "qNML": "qnml"}, k=2, random_state=0)
+    >>> cmp.baseline, cmp.losses.shape
+    ('fNML', (2, 2))
     """
 
     results: dict
