@@ -128,6 +128,19 @@ def _read_csv(args, use=None):
     """The data as strings, the source's description and the notes on how it was read."""
     path = _data_path(args)
     if path is None:
+        given = [
+            flag
+            for flag, value in (
+                ("--delimiter", args.delimiter),
+                ("--na-values", args.na_values is not None),
+                ("--dropna", args.dropna),
+                ("--drop-columns", args.drop_columns),
+                ("--discrete", args.discrete),
+            )
+            if value
+        ]
+        if given:
+            raise UserError(f"{', '.join(given)} need(s) a data file: give one, e.g. data.csv")
         from .datasets import load_example_data
 
         data = load_example_data()
@@ -172,6 +185,15 @@ def _read_model(path):
         raise UserError(f"{path} is not a valid {kind} network file: {reason}") from None
     if model.number_of_nodes() == 0:
         raise UserError(f"{path} is not a valid {kind} network file: it declares no variables")
+    # BIF and XMLBIF state the edges in the probability blocks: a variable without one
+    # means a truncated or misspelt file, not a variable without parents
+    missing = [v for v in model.nodes() if model.get_cpds(v) is None]
+    if missing:
+        raise UserError(
+            f"{path} is not a complete {kind} network file: no probability table for "
+            f"{', '.join(map(repr, missing[:3]))}{' ...' if len(missing) > 3 else ''} "
+            "(truncated or misspelt?)"
+        )
     return model
 
 
@@ -179,10 +201,7 @@ def _declared_states(model, model_path, data, source):
     """The network's states of each variable; refuses data values it does not declare."""
     states = {}
     for v in model.nodes():
-        cpd = model.get_cpds(v)
-        if cpd is None:
-            return None  # a structure without tables declares no states
-        states[v] = [str(s) for s in cpd.state_names[v]]
+        states[v] = [str(s) for s in model.get_cpds(v).state_names[v]]
         extra = sorted(set(data[v].unique()) - set(states[v]))
         if extra:
             shown = ", ".join(repr(x) for x in extra[:3]) + (" ..." if len(extra) > 3 else "")
@@ -246,7 +265,7 @@ def _structure(args, data, model=None):
 
 def _score(name, data, ess, state_names=None):
     """The score ``name`` built on ``data``: the one place the command line builds scores."""
-    from . import FNML, QNML, BDConstant, MaxBDeu, MinBDeu
+    from .scores import FNML, QNML, BDConstant, MaxBDeu, MinBDeu
 
     ours = {
         "fnml": lambda: FNML(data, state_names=state_names),
@@ -385,7 +404,13 @@ def _choose_method(args, n_vars, n_samples):
     """The search to run and the sentence that says what it is."""
     if args.method == "hill":
         return "hill", "hill climbing (heuristic: a local optimum, not necessarily optimal)"
-    if args.method == "exact" or n_vars <= AUTO_EXACT_MAX_VARIABLES:
+    if n_vars <= AUTO_EXACT_MAX_VARIABLES:
+        return "exact", "exact search (globally optimal)"
+    if args.method == "exact":
+        from .search.exact import MAX_VARIABLES
+
+        if n_vars > MAX_VARIABLES:
+            raise UserError(f"--method exact: {_exact_needs(n_vars, n_samples)}")
         return "exact", "exact search (globally optimal)"
     return "hill", (
         f"hill climbing (heuristic, not optimal: {n_vars} variables are more than the "
@@ -496,11 +521,11 @@ def _write_network(model, dag, path, kind):
     elif kind == "XMLBIF":
         from pgmpy.readwrite import XMLBIFWriter
 
-        XMLBIFWriter(model).write_xmlbif(str(path))
+        XMLBIFWriter(model).write(str(path))
     else:
         from pgmpy.readwrite import BIFWriter
 
-        BIFWriter(model).write_bif(str(path))
+        BIFWriter(model).write(str(path))
     print(f"network written to {path} ({kind})")
 
 
@@ -671,12 +696,6 @@ def cmd_evaluate(args):
 
     _check_directory(args.json, "--json")
     model = _read_model(args.model)
-    unfitted = [v for v in model.nodes() if model.get_cpds(v) is None]
-    if unfitted:
-        raise UserError(
-            f"{args.model} has no probability table for {', '.join(map(repr, unfitted[:3]))}: "
-            "fit the network first (pgmpy-nml fit DATA.csv --model FILE --out fitted.bif)"
-        )
     data, source, notes = _read_csv(args, use=list(model.nodes()))
     _declared_states(model, args.model, data, source)
     base = 2 if args.bits else math.e

@@ -236,6 +236,17 @@ def files(tmp_path_factory):
     survey = load_example_data().iloc[:1500]
     paths["survey"] = root / "survey.csv"
     survey.to_csv(paths["survey"], index=False)
+    paths["unknown_value"] = root / "unknown_value.csv"
+    survey.assign(A=survey["A"].where(survey.index != 3, "zzz")).to_csv(
+        paths["unknown_value"], index=False
+    )
+    from pgmpy.models import DiscreteBayesianNetwork
+    from pgmpy.readwrite import BIFWriter
+
+    fitted = DiscreteBayesianNetwork([("A", "E"), ("S", "E"), ("E", "O"), ("E", "R"), ("R", "T")])
+    BIFWriter(fitted.fit(survey)).write(str(root / "fitted.bif"))
+    text = (root / "fitted.bif").read_text()
+    paths["truncated_bif"] = write("truncated.bif", text[: len(text) // 2])
     # a chain A -> B -> C whose edges pgmpy's hill climbing can orient either way (ties)
     a = rng.integers(0, 2, 300)
     b = a ^ (rng.random(300) < 0.1)
@@ -403,6 +414,10 @@ def test_data_file_as_positional_argument(files):
             "write the structure with --out FILE.dot",
         ),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (
+            ["learn", "--dropna", "--drop-columns", "A"],
+            "--dropna, --drop-columns need(s) a data file",
+        ),
     ],
 )
 def test_command_line_mistakes_are_one_line(argv, fragment, tmp_path):
@@ -511,7 +526,15 @@ def test_bad_network_files_say_the_network_is_bad(files):
         )
     one_line_error(
         cli("evaluate", files["survey"], "--model", files["unfitted_bif"]),
-        "has no probability table for 'A'",
+        "unfitted.bif is not a complete BIF network file: no probability table for 'A'",
+    )
+    one_line_error(  # pgmpy reads the first half and would score a network without edges
+        cli("score", files["survey"], "--model", files["truncated_bif"]),
+        "truncated.bif is not a complete BIF network file: no probability table for",
+    )
+    one_line_error(
+        cli("evaluate", files["unknown_value"], "--model", files["survey"].parent / "fitted.bif"),
+        "column 'A' has value(s) 'zzz' that the network",
     )
     one_line_error(
         cli("evaluate", files["survey"], "--model", files["votes"]), "unknown extension '.csv'"
@@ -530,3 +553,19 @@ def test_one_auto_exact_threshold_everywhere():
     )
     for doc in (ess.OptimalESS.__doc__, saturation.learning_saturation.__doc__):
         assert f"``AUTO_EXACT_MAX_VARIABLES`` ({AUTO_EXACT_MAX_VARIABLES}) variables" in doc
+
+
+def test_exact_search_honours_tiers(capsys, tmp_path):
+    summary = tmp_path / "s.json"
+    tiers = {"E": 0, "O": 1, "A": 1, "S": 2, "R": 2, "T": 3}
+    spec = "E;O,A;S,R;T"
+    code, out, err = run(
+        capsys, "learn", "--tiers", spec, "--params", "none", "--json", str(summary)
+    )
+    assert code == 0, err
+    facts = json.loads(summary.read_text())
+    assert facts["tiers"] == [["E"], ["O", "A"], ["S", "R"], ["T"]] and facts["optimal"] is True
+    assert facts["edges"] and all(tiers[u] <= tiers[v] for u, v in facts["edges"])
+    # without the tiers the optimum has O->E, which the tiers forbid
+    code, out, _ = run(capsys, "learn", "--params", "none")
+    assert "O->E" in out
