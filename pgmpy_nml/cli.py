@@ -97,12 +97,9 @@ def _delimiter(text):
     return value
 
 
-def _names_list(text):
-    return tuple(name.strip() for name in text.split(",") if name.strip())
-
-
-def _tokens(text):
-    return tuple(token.strip() for token in text.split(",") if token.strip())
+def _comma_list(text):
+    """``"A, B,"`` -> ``("A", "B")``; ``""`` -> ``()``."""
+    return tuple(item.strip() for item in text.split(",") if item.strip())
 
 
 # -- input ------------------------------------------------------------------------
@@ -753,7 +750,7 @@ def _data_args(parser, what="the data"):
     )
     group.add_argument(
         "--na-values",
-        type=_tokens,
+        type=_comma_list,
         metavar="A,B",
         help="cells that mean a missing value, replacing the default NA,NaN,? (empty cells "
         "are always missing; --na-values '' reads NA as a state)",
@@ -762,11 +759,11 @@ def _data_args(parser, what="the data"):
         "--dropna", action="store_true", help="drop rows with a missing value, and say how many"
     )
     group.add_argument(
-        "--drop-columns", type=_names_list, default=(), metavar="A,B", help="columns to ignore"
+        "--drop-columns", type=_comma_list, default=(), metavar="A,B", help="columns to ignore"
     )
     group.add_argument(
         "--discrete",
-        type=_names_list,
+        type=_comma_list,
         default=(),
         metavar="A,B",
         help="keep these columns as variables even if they look continuous or like an ID",
