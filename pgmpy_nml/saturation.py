@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 
 from ._data import encode_data
+from ._limits import AUTO_EXACT_MAX_VARIABLES
 from ._validate import as_integer
 from .evaluate import log_loss
 from .models import default_parameter_estimator, fit_network
@@ -15,9 +16,6 @@ from .search.exact import find_structure
 
 __all__ = ["learning_saturation"]
 
-#: Above this many variables, "auto" uses hill climbing instead of the exact search.
-EXACT_AUTO_LIMIT = 16
-
 
 def _learn(subset, scoring_method, search, max_parents):
     if isinstance(scoring_method, str):
@@ -25,7 +23,7 @@ def _learn(subset, scoring_method, search, max_parents):
     else:
         score = scoring_method(subset)
     if search == "auto":
-        search = "exact" if subset.shape[1] <= EXACT_AUTO_LIMIT else "hill"
+        search = "exact" if subset.shape[1] <= AUTO_EXACT_MAX_VARIABLES else "hill"
     return score, find_structure(score, subset, search, max_parents=max_parents)
 
 
@@ -78,7 +76,7 @@ def learning_saturation(
         Size of the contamination, in ``[0, 1)``.
     search : {"auto", "exact", "hill"}, default "auto"
         Exact search (globally optimal) or pgmpy's hill climbing; "auto" is exact
-        up to 16 variables.
+        up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
     max_parents : int, optional
         Parent limit of the search (the paper used 3).
     state_names : dict, optional
