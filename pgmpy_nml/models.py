@@ -23,6 +23,8 @@ _PARAMETERS_BY_SCORE = {
     "bic-d": "mle",
     "aic-d": "mle",
     "ll-d": "mle",
+    "nal": "mle",
+    "pnal": "mle",
 }
 
 
@@ -40,6 +42,8 @@ def default_parameter_estimator(scoring_method="fnml", state_names=None, **param
     ``bd`` (hyperparameter :math:`a`)          Dirichlet, pseudo-count :math:`a` per cell
     ``k2``                                    Dirichlet, pseudo-count 1 per cell (K2)
     ``bic-d``, ``aic-d``, ``ll-d``            maximum likelihood (no prior)
+    ``nal``, ``pnal``                         maximum likelihood on the rows complete
+                                              on each family (pgmpy's counting)
     ========================================  ===========================================
 
     Maximum-likelihood tables give probability 0 to configurations unseen in

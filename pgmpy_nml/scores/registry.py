@@ -312,6 +312,7 @@ def _register_builtin() -> None:
     from .bd import BDConstant, BDeu
     from .bdeu_bounds import MaxBDeu, MinBDeu
     from .fnml import FNML
+    from .nal import NAL, PNAL
     from .qnml import QNML
 
     ess = {"equivalent_sample_size": 1.0}
@@ -347,6 +348,20 @@ def _register_builtin() -> None:
         params=contamination,
         score_equivalent=False,
         description="BDeu under the most favourable prior",
+    )
+    register_score(
+        "pnal",
+        PNAL,
+        params={"penalty": None},
+        score_equivalent=False,
+        description="penalized node-average likelihood, for missing values (Balov 2013)",
+    )
+    register_score(
+        "nal",
+        NAL,
+        params={},
+        score_equivalent=False,
+        description="node-average likelihood, for missing values (Balov 2013)",
     )
     register_score(
         "bic-d",
