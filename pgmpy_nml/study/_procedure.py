@@ -124,6 +124,10 @@ class LearningProcedure(BaseEstimator):
         set the states of the whole data here, so every refit has the same states.
     max_parents : int, optional
         Parent limit of a search given by name.
+    missing : {"error", "drop", "available"}, default "error"
+        Missing values: refused; the incomplete rows dropped (with a warning that
+        says how many); or kept, for a score that handles them (``"pnal"``, which
+        counts each family on its complete rows; see :mod:`pgmpy_nml.scores.nal`).
     return_type : {"dag", "pdag"}, default "dag"
         ``"pdag"`` returns the learned structure's equivalence class (CPDAG) in
         ``causal_graph_``, as pgmpy's ``HillClimbSearch(return_type="pdag")``; meant
@@ -157,6 +161,7 @@ class LearningProcedure(BaseEstimator):
         parameter_estimator="auto",
         state_names=None,
         max_parents=None,
+        missing="error",
         return_type="dag",
     ):
         self.search = search
@@ -165,6 +170,7 @@ class LearningProcedure(BaseEstimator):
         self.parameter_estimator = parameter_estimator
         self.state_names = state_names
         self.max_parents = max_parents
+        self.missing = missing
         self.return_type = return_type
 
     causal_graph_ = fitted_attribute("graph", "pgmpy DAG or PDAG: the learned structure.")
@@ -252,6 +258,7 @@ class LearningProcedure(BaseEstimator):
         self._result = None
         if self.return_type not in ("dag", "pdag"):
             raise ValueError(f"return_type must be 'dag' or 'pdag', got {self.return_type!r}.")
+        data = apply_missing_policy(data, self.missing)
         score = self.score_for(data)
         search = self.search_for(score)
         with warnings.catch_warnings():
@@ -294,6 +301,21 @@ class _Fitted:
 
     def __init__(self, graph, dag, model):
         self.graph, self.dag, self.model = graph, dag, model
+
+
+def apply_missing_policy(data, missing):
+    """``data`` under a missing-value policy: as is, or its complete rows (reported)."""
+    from .._data import MISSING_POLICIES, _drop_incomplete
+
+    if missing not in MISSING_POLICIES:
+        raise ValueError(
+            f"missing must be one of {', '.join(repr(m) for m in MISSING_POLICIES)}, got "
+            f"{missing!r}."
+        )
+    if missing == "drop" and data.isna().to_numpy().any():
+        data, _ = _drop_incomplete(data)
+        data = data.reset_index(drop=True)
+    return data
 
 
 def _has_params(obj) -> bool:

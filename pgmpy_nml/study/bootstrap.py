@@ -335,6 +335,7 @@ def bootstrap_strength(
     score_params=None,
     max_parents=None,
     state_names=None,
+    missing="error",
     n_jobs=None,
     random_state=None,
     return_networks=False,
@@ -391,6 +392,10 @@ def bootstrap_strength(
         Parent limit of a search given by name.
     state_names : dict, optional
         Declared states (default: the states of ``data``).
+    missing : {"error", "drop", "available"}, default "error"
+        Missing values: refused; incomplete rows dropped once, before resampling
+        (with a warning that says how many); or kept for a score that handles them
+        (``"pnal"``).
     n_jobs : int, optional
         joblib workers (None: joblib's default, one unless set by ``parallel_config``).
     random_state : int or numpy Generator, optional
@@ -422,10 +427,11 @@ def bootstrap_strength(
     from joblib import Parallel, delayed
 
     from .._data import encode_data
-    from ._procedure import as_procedure, score_of
+    from ._procedure import apply_missing_policy, as_procedure, score_of
     from .scoring import is_score_equivalent
 
-    encoded = encode_data(data, state_names)
+    data = apply_missing_policy(data, missing)
+    encoded = encode_data(data, state_names, missing=missing)
     n_bootstrap = as_integer(n_bootstrap, "n_bootstrap", 1)
     n = len(data)
     if sample_size is None:
@@ -435,7 +441,10 @@ def bootstrap_strength(
     if not replace and m > n:
         raise ValueError(f"A subsample without replacement has at most {n} rows, not {m}.")
     procedure = as_procedure(search, scoring_method, score_params)
-    settings = {"parameter_estimator": None}
+    settings = {
+        "parameter_estimator": None,
+        "missing": "available" if missing == "available" else "error",
+    }
     if procedure.state_names is None:
         settings["state_names"] = encoded.state_names
     if max_parents is not None:

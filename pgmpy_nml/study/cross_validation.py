@@ -192,6 +192,9 @@ def predict_target(model, data, target):
 def _loss(model, test, loss, target, base):
     from ..evaluate import log_loss
 
+    test = test.dropna()  # missing="available": only complete test rows can be evaluated
+    if len(test) == 0:
+        return math.nan
     if loss == "log-loss":
         return log_loss(model, test, base=base)
     predicted = predict_target(model, test, target)
@@ -207,6 +210,7 @@ def _run_split(procedure, data, train, test, loss, target, base, keep_model):
         value = _loss(model, data.iloc[test], loss, target, base)
     return {
         "loss": value,
+        "n_test": int(data.iloc[test].notna().all(axis=1).sum()),
         "n_edges": fitted.dag_.number_of_edges(),
         "seconds": time.perf_counter() - start,
         "model": model if keep_model else None,
@@ -264,11 +268,11 @@ class CVResult:
         )
 
 
-def _prepare(data, procedure, scoring_method, settings, loss, target, state_names):
+def _prepare(data, procedure, scoring_method, settings, loss, target, state_names, missing):
     from .._data import encode_data
     from ._procedure import as_procedure
 
-    encoded = encode_data(data, state_names)
+    encoded = encode_data(data, state_names, missing=missing)
     if loss not in LOSSES:
         raise ValueError(f"loss must be one of {', '.join(LOSSES)}, got {loss!r}.")
     if loss == "error":
@@ -281,6 +285,8 @@ def _prepare(data, procedure, scoring_method, settings, loss, target, state_name
         procedure.set_params(parameter_estimator="auto")
     if procedure.state_names is None:
         procedure.set_params(state_names=encoded.state_names)
+    if missing == "available":
+        procedure.set_params(missing="available")
     return procedure
 
 
@@ -299,6 +305,7 @@ def cross_validate(
     parameter_estimator="auto",
     max_parents=None,
     state_names=None,
+    missing="error",
     base=math.e,
     n_jobs=None,
     random_state=None,
@@ -329,6 +336,11 @@ def cross_validate(
     max_parents : int, optional
     state_names : dict, optional
         Declared states (default: those of ``data``).
+    missing : {"error", "drop", "available"}, default "error"
+        Missing values: refused; incomplete rows dropped before splitting (with a
+        warning that says how many); or kept for training with a score that handles
+        them (``"pnal"``), the loss then measured on the complete test rows only
+        (``n_test`` counts them).
     base : float, default e
         Logarithm base of the log-loss (2 for bits).
     n_jobs : int, optional
@@ -354,7 +366,12 @@ def cross_validate(
     settings = {"score_params": score_params} if score_params else {}
     if not isinstance(procedure, _procedure_type()):
         settings.update(parameter_estimator=parameter_estimator, max_parents=max_parents)
-    procedure = _prepare(data, procedure, scoring_method, settings, loss, target, state_names)
+    from ._procedure import apply_missing_policy
+
+    data = apply_missing_policy(data, missing)
+    procedure = _prepare(
+        data, procedure, scoring_method, settings, loss, target, state_names, missing
+    )
     splits = cv_splits(len(data), method, k, runs, test_size, random_state)
     results = _run_all({"": procedure}, data, splits, loss, target, base, n_jobs, return_models)
     return _result(splits, results[""], loss)
@@ -388,7 +405,7 @@ def _result(splits, outputs, loss):
             "run": [s[0] for s in splits],
             "fold": [s[1] for s in splits],
             "n_train": [len(s[2]) for s in splits],
-            "n_test": [len(s[3]) for s in splits],
+            "n_test": [o["n_test"] for o in outputs],
             "loss": [o["loss"] for o in outputs],
             "n_edges": [o["n_edges"] for o in outputs],
             "seconds": [o["seconds"] for o in outputs],
@@ -456,6 +473,7 @@ def compare_procedures(
     loss="log-loss",
     target=None,
     state_names=None,
+    missing="error",
     base=math.e,
     n_jobs=None,
     random_state=None,
@@ -479,7 +497,7 @@ def compare_procedures(
         ``{"fNML+fsNML": "fnml", "qNML+fsNML": "qnml", "BDeu+Bayes": "bdeu"}``).
     baseline : str, optional
         Default: the first procedure.
-    method, k, runs, test_size, random_state, loss, target, state_names, base, n_jobs
+    method, k, runs, test_size, random_state, loss, target, state_names, missing, base, n_jobs
         As :func:`cross_validate`.
 
     Returns
@@ -505,15 +523,16 @@ def compare_procedures(
        Bayesian networks". International Journal of Approximate Reasoning 51(5), 2010,
        Sec. 5.2.
     """
-    from ._procedure import LearningProcedure
+    from ._procedure import LearningProcedure, apply_missing_policy
 
+    data = apply_missing_policy(data, missing)
     if not isinstance(procedures, Mapping) or not procedures:
         raise TypeError("procedures must be a non-empty dict of name -> LearningProcedure.")
     prepared = {}
     for name, proc in procedures.items():
         if isinstance(proc, str):
             proc = LearningProcedure("exact", proc)
-        prepared[name] = _prepare(data, proc, None, {}, loss, target, state_names)
+        prepared[name] = _prepare(data, proc, None, {}, loss, target, state_names, missing)
     if baseline is None:
         baseline = next(iter(prepared))
     if baseline not in prepared:
