@@ -281,14 +281,14 @@ def _drop_incomplete(data):
         worst = data.isna().sum().sort_values(ascending=False)
         raise ValueError(
             f"Every one of the {len(data)} rows has a missing value (most in "
-            f"{_listing(worst.index[:3])}), so missing=\"drop\" leaves nothing; drop those "
+            f'{_listing(worst.index[:3])}), so missing="drop" leaves nothing; drop those '
             'columns or learn with a score for incomplete data ("pnal", missing="available").'
         )
     if n_dropped:
         import warnings
 
         warnings.warn(
-            f"missing=\"drop\": dropped {n_dropped} of {len(data)} rows with a missing value "
+            f'missing="drop": dropped {n_dropped} of {len(data)} rows with a missing value '
             f"(complete-case analysis on the other {len(data) - n_dropped}).",
             UserWarning,
             stacklevel=3,

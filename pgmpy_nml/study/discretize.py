@@ -345,6 +345,44 @@ class Discretizer(TransformerMixin, BaseEstimator):
         kept = hartemink_merges(codes, bins, others, n_bins)
         return {c: initial_cuts[i][kept[i]] for i, c in enumerate(columns)}
 
+    @classmethod
+    def from_cut_points(cls, cut_points, labels="interval"):
+        """A fitted Discretizer with the given cut points (e.g. saved from another fit).
+
+        Parameters
+        ----------
+        cut_points : dict
+            Column -> increasing inner cut points (``cut_points_`` of a fit).
+        labels : {"interval", "integer"}, default "interval"
+
+        Returns
+        -------
+        Discretizer
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> from pgmpy_nml.study import Discretizer
+        >>> disc = Discretizer.from_cut_points({"x": [0.5, 2.0]})
+        >>> disc.transform(pd.DataFrame({"x": [0.1, 1.0, 3.0]}))["x"].tolist()
+        ['(-inf, 0.5)', '[0.5, 2)', '[2, inf)']
+        """
+        cuts = {}
+        for column, points in cut_points.items():
+            points = np.asarray(points, dtype=float).ravel()
+            if not (np.all(np.isfinite(points)) and np.all(np.diff(points) > 0)):
+                raise ValueError(f"The cut points of {column!r} must increase strictly.")
+            cuts[column] = points
+        disc = cls("quantile", n_bins=max([len(c) + 1 for c in cuts.values()] + [2]), labels=labels)
+        if labels not in ("interval", "integer"):
+            raise ValueError(f"labels must be 'interval' or 'integer', got {labels!r}.")
+        states = {
+            c: _labels(p) if labels == "interval" else list(range(len(p) + 1))
+            for c, p in cuts.items()
+        }
+        disc._result = _Cuts(cuts, list(cuts), states)
+        return disc
+
     def transform(self, data):
         """Map the continuous columns of ``data`` to their intervals.
 
