@@ -226,3 +226,18 @@ def test_subsamples_without_replacement(tiny):
         assert set(net.edges()) == set(expected.edges())
     with pytest.raises(ValueError, match="at most 40 rows"):
         bootstrap_strength(tiny, n_bootstrap=1, replace=False, sample_size=41)
+
+
+def test_a_search_returning_pdags_and_joblib_backends():
+    from joblib import parallel_config
+    from pgmpy.causal_discovery import HillClimbSearch
+
+    _, data = sample_network("cancer", 300, seed=6)
+    search = HillClimbSearch(scoring_method="bic-d", show_progress=False)  # returns PDAGs
+    with parallel_config(backend="threading", n_jobs=2):
+        s, nets = bootstrap_strength(
+            data, search, n_bootstrap=3, random_state=1, cpdag=False, return_networks=True
+        )
+    assert all(type(net).__name__ == "PDAG" for net in nets)
+    again = custom_strength(nets, list(data.columns))
+    pd.testing.assert_series_equal(s["strength"], again["strength"])

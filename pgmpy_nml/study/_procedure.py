@@ -137,6 +137,8 @@ class LearningProcedure(BaseEstimator):
     Attributes
     ----------
     causal_graph_ : pgmpy.base.DAG or pgmpy.base.PDAG
+        The learned structure: a PDAG with ``return_type="pdag"`` or when the search
+        returns one (pgmpy's ``HillClimbSearch`` by default), else the DAG.
     dag_ : pgmpy.base.DAG
         The learned DAG (a consistent extension when the search returned a PDAG).
     model_ : pgmpy.models.DiscreteBayesianNetwork or None
@@ -264,12 +266,15 @@ class LearningProcedure(BaseEstimator):
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
             search.fit(data)
-        graph = search.causal_graph_
-        dag = _as_dag(graph, data.columns)
+        found = search.causal_graph_
+        dag = _as_dag(found, data.columns)
         if self.return_type == "pdag":
             from .scoring import cpdag
 
             graph = cpdag(dag)
+        elif hasattr(found, "undirected_edges"):
+            graph = found  # a search that returns a PDAG (pgmpy's default) keeps it
+            graph.add_nodes_from(data.columns)
         else:
             graph = dag
         model = None

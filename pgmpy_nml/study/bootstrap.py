@@ -408,8 +408,9 @@ def bootstrap_strength(
         As :func:`custom_strength`: ``from``, ``to``, ``strength``, ``direction`` for
         every ordered pair; ``attrs`` holds ``threshold`` (:func:`strength_threshold`),
         ``nodes``, ``n_networks``, ``sample_size`` and ``cpdag``.
-    networks : list of pgmpy DAG
-        Only with ``return_networks=True``.
+    networks : list of pgmpy DAG or PDAG
+        The learned structures (PDAGs from a search that returns them), only with
+        ``return_networks=True``.
 
     Examples
     --------
@@ -473,7 +474,7 @@ def _score_label(method):
 def _learn_structure(procedure, data):
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
-        return procedure.fresh().fit(data.reset_index(drop=True)).dag_
+        return procedure.fresh().fit(data.reset_index(drop=True)).causal_graph_
 
 
 def plot_strength(
