@@ -97,9 +97,10 @@ def _registered(name) -> bool:
 class LearningProcedure(BaseEstimator):
     """A structure search with a score, then a parameter estimator: one learning procedure.
 
-    A scikit-learn estimator: the bootstrap and cross-validation tools clone it
-    and call ``fit`` on every resample or training fold, so the score is always
-    built on the data being fitted.
+    A scikit-learn estimator: the bootstrap and cross-validation tools copy it
+    (:meth:`fresh`) and call ``fit`` on every resample or training fold, so the
+    score is always built on the data being fitted. (``sklearn.base.clone`` works
+    too, unless a parameter holds a score object, which scikit-learn cannot clone.)
 
     Parameters
     ----------
@@ -107,8 +108,9 @@ class LearningProcedure(BaseEstimator):
         ``"exact"``: :class:`~pgmpy_nml.ExactSearch` (globally optimal); ``"hill"``:
         pgmpy's ``pgmpy.causal_discovery.HillClimbSearch``. Or any search object with
         ``fit(data)`` and a fitted ``causal_graph_`` (this package's searches, pgmpy's
-        ``HillClimbSearch``, ``GES``, ...): it is cloned for every fit, and its
-        ``scoring_method`` parameter, if it has one, gets the score built on that data.
+        ``HillClimbSearch``, ``GES``, ...): a new one is built from its parameters for
+        every fit, and its ``scoring_method`` parameter, if it has one, gets the score
+        built on that data.
     scoring_method : str or score object, optional
         A registered score name (:func:`~pgmpy_nml.scores.score_names`; default
         ``"fnml"`` for a search given by name) or a score object, which is rebuilt

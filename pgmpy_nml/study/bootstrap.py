@@ -370,7 +370,7 @@ def bootstrap_strength(
     search : {"exact", "hill"}, search object or LearningProcedure, default "exact"
         See :class:`~pgmpy_nml.study.LearningProcedure`; any search with
         ``fit(data)`` and ``causal_graph_`` (pgmpy's ``HillClimbSearch`` and ``GES``,
-        this package's searches) is cloned for every resample.
+        this package's searches) is rebuilt for every resample.
     scoring_method : str or score object, optional
         Default ``"fnml"`` for a search given by name; a score object is rebuilt on
         every resample.
