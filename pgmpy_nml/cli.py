@@ -763,8 +763,15 @@ def _bootstrap(args, data, method, score, required, forbidden, tiers, dag):
     seed = 0 if args.seed is None else args.seed
     print(f"bootstrap: learning {args.bootstrap} resamples (seed {seed})", flush=True)
     start = time.perf_counter()
+    # an equivalence class may hold DAGs that break required or forbidden edges: with
+    # constraints, count the DAGs the search returned
+    constrained = bool(required or forbidden or tiers)
     strength = bootstrap_strength(
-        frame, LearningProcedure(search), n_bootstrap=args.bootstrap, random_state=seed
+        frame,
+        LearningProcedure(search),
+        n_bootstrap=args.bootstrap,
+        random_state=seed,
+        cpdag=False if constrained else "auto",
     )
     seconds = time.perf_counter() - start
     if frame is not data:

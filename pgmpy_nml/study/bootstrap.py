@@ -386,6 +386,8 @@ def bootstrap_strength(
         for score-equivalent scores (:func:`~pgmpy_nml.study.is_score_equivalent`:
         qNML, BDeu, BIC, ...), where directions within a class are only the search's
         tie-breaking; not for fNML, BD, K2, ... whose values tell directions apart.
+        With required or forbidden edges, pass False: a class may hold DAGs that
+        break them.
     score_params : dict, optional
         Parameters of a score given by name.
     max_parents : int, optional
