@@ -761,7 +761,13 @@ def _bootstrap(args, data, method, score, required, forbidden, tiers, dag):
             show_progress=False,
         )
     seed = 0 if args.seed is None else args.seed
-    print(f"bootstrap: learning {args.bootstrap} resamples (seed {seed})", flush=True)
+    kind = "half-size subsamples without replacement" if args.subsample else "resamples"
+    print(f"bootstrap: learning {args.bootstrap} {kind} (seed {seed})", flush=True)
+    if not args.subsample and args.score == "fnml":
+        print(
+            "  note: a bootstrap resample repeats about a third of its rows, and fnml fits "
+            "repeated rows with extra parents; --subsample avoids repeats"
+        )
     start = time.perf_counter()
     # an equivalence class may hold DAGs that break required or forbidden edges: with
     # constraints, count the DAGs the search returned
@@ -770,6 +776,7 @@ def _bootstrap(args, data, method, score, required, forbidden, tiers, dag):
         frame,
         LearningProcedure(search),
         n_bootstrap=args.bootstrap,
+        replace=not args.subsample,
         random_state=seed,
         cpdag=False if constrained else "auto",
     )
@@ -803,6 +810,8 @@ def _bootstrap(args, data, method, score, required, forbidden, tiers, dag):
     print(f"averaged network ({averaged.number_of_edges()} edges): {_edges_text(averaged)}")
     return {
         "n_resamples": args.bootstrap,
+        "replace": not args.subsample,
+        "sample_size": strength.attrs["sample_size"],
         "seed": seed,
         "threshold": threshold,
         "cpdag": strength.attrs["cpdag"],
@@ -1221,6 +1230,12 @@ def build_parser():
         metavar="B",
         help="also learn B bootstrap resamples with the same search and report each arc's "
         "strength and direction and the averaged network (seed: --seed, default 0)",
+    )
+    learn.add_argument(
+        "--subsample",
+        action="store_true",
+        help="with --bootstrap: learn half-size subsamples drawn without replacement "
+        "instead of resamples with replacement (advised for fnml, which fits repeated rows)",
     )
     _discretize_arg(learn)
     _ess_arg(learn)

@@ -77,7 +77,22 @@ def test_learn_with_bootstrap_matches_the_python_api(files):
         if s > 0:
             assert arcs[(u, v)] == pytest.approx((s, d))
     assert got["threshold"] == pytest.approx(expected.attrs["threshold"])
-    assert got["cpdag"] is True and got["n_resamples"] == 6
+    assert got["cpdag"] is True and got["n_resamples"] == 6 and got["replace"] is True
+    code, out, err = cli(
+        "learn",
+        files / "survey.csv",
+        "--bootstrap",
+        "3",
+        "--subsample",
+        "--params",
+        "none",
+        "--json",
+        summary,
+    )
+    assert code == 0, err
+    assert "half-size subsamples" in out
+    got = json.loads(summary.read_text())["bootstrap"]
+    assert got["replace"] is False and got["sample_size"] == 400
 
 
 def test_params_auto_follows_the_score(files):
