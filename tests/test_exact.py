@@ -308,3 +308,70 @@ def test_same_optimum_as_pgmpy_exhaustive_search_on_five_variables(name):
         warnings.simplefilter("ignore")
         best = ExhaustiveSearch(data, scoring_method=score).estimate()
     assert fit(score).score_ == pytest.approx(score.score(best), rel=1e-10)
+
+
+def test_scikit_learn_estimator_protocol():
+    from sklearn.base import clone
+
+    data = random_data(80, 4, 30)
+    search = ExactSearch("qnml", max_parents=2, show_progress=False)
+    assert search.get_params()["max_parents"] == 2
+    assert search.set_params(max_parents=1) is search and search.max_parents == 1
+    twin = clone(search)
+    assert twin.get_params() == search.get_params() and not hasattr(twin, "causal_graph_")
+    with pytest.raises(AttributeError, match="call fit"):
+        _ = search.score_
+    search.fit(data)
+    assert search.causal_graph_ is search.dag_
+    assert max(dict(search.causal_graph_.in_degree()).values()) <= 1
+    assert search.plan_ == "statistics"
+
+
+def test_expert_knowledge_as_a_dict_is_never_ignored():
+    data = random_data(200, 4, 31)
+    free = fit(FNML(data))
+    u, v = next(iter(free.dag_.edges()))
+    as_dict = fit(FNML(data), expert_knowledge={"forbidden_edges": [(u, v)]})
+    assert not as_dict.dag_.has_edge(u, v)
+    with pytest.raises(ValueError, match="unknown key"):
+        fit(FNML(data), expert_knowledge={"forbiden_edges": [(u, v)]})
+    with pytest.raises(TypeError, match="ExpertKnowledge"):
+        fit(FNML(data), expert_knowledge=[(u, v)])
+
+
+def test_a_score_bound_to_other_data_is_refused():
+    data = random_data(200, 4, 32)
+    with pytest.raises(ValueError, match="was built on"):
+        ExactSearch(FNML(data.iloc[:50]), show_progress=False).fit(data)
+    shuffled = data.assign(V0=data["V0"].to_numpy()[::-1])
+    with pytest.raises(ValueError, match="other values"):
+        ExactSearch(FNML(data), show_progress=False).fit(shuffled)
+    # the same data, or none, is fine
+    assert ExactSearch(FNML(data), show_progress=False).fit(data.copy()).score_ == pytest.approx(
+        ExactSearch(FNML(data), show_progress=False).fit().score_
+    )
+
+
+def test_declared_states_reach_the_fitted_model():
+    data = pd.DataFrame({"A": list("xyxyxy") * 10, "B": list("uuvvuv") * 10})
+    score = FNML(data, state_names={"A": ["x", "y", "z"]})
+    model = learn_exact(data, score, show_progress=False)
+    assert model.get_cpds("A").state_names["A"] == ["x", "y", "z"]
+    from pgmpy_nml import log_loss
+
+    assert np.isfinite(log_loss(model, pd.DataFrame({"A": ["z"], "B": ["u"]})))
+
+
+@pytest.mark.parametrize(
+    ("setting", "error", "message"),
+    [
+        ({"n_jobs": 0}, ValueError, "n_jobs"),
+        ({"n_jobs": "2"}, TypeError, "n_jobs"),
+        ({"max_memory": "1GB"}, TypeError, "max_memory"),
+        ({"max_memory": float("nan")}, ValueError, "max_memory"),
+        ({"max_memory": -5}, ValueError, "max_memory"),
+    ],
+)
+def test_bad_resource_settings_name_the_parameter(setting, error, message):
+    with pytest.raises(error, match=message):
+        ExactSearch("fnml", show_progress=False, **setting).fit(random_data(30, 3, 33))
