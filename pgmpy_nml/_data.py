@@ -43,7 +43,8 @@ class EncodedData:
     arities : numpy.ndarray of int64, shape (n_variables,)
         Number of states of each variable, declared-but-unobserved ones included.
     state_names : dict
-        Variable -> list of its states (declared order, or sorted observed values).
+        Variable -> list of its states (declared order, a Categorical's categories, or
+        sorted observed values).
     """
 
     variables: tuple
@@ -51,6 +52,7 @@ class EncodedData:
     arities: np.ndarray
     state_names: dict
     index: dict = field(repr=False)
+    n_dropped: int = 0
 
     @property
     def n_samples(self) -> int:
@@ -100,7 +102,10 @@ class EncodedData:
         return child, tuple(sorted(idx))
 
 
-def _check_frame(data) -> None:
+MISSING_POLICIES = ("error", "drop", "available")
+
+
+def _check_frame(data, missing="error") -> None:
     if not isinstance(data, pd.DataFrame):
         hint = ""
         if isinstance(data, np.ndarray):
@@ -118,16 +123,78 @@ def _check_frame(data) -> None:
     if not data.columns.is_unique:
         dup = data.columns[data.columns.duplicated()].unique()
         raise ValueError(f"data has duplicated column names: {_listing(dup)}.")
-    missing = data.isna().sum()
-    missing = missing[missing > 0]
-    if len(missing):
-        parts = [f"{col!r} ({n} row{'s' if n > 1 else ''})" for col, n in missing.items()]
+    if missing not in MISSING_POLICIES:
+        raise ValueError(
+            f"missing must be one of {', '.join(repr(m) for m in MISSING_POLICIES)}, got "
+            f"{missing!r}."
+        )
+    if missing != "error":
+        return
+    counts = data.isna().sum()
+    counts = counts[counts > 0]
+    if len(counts):
+        parts = [f"{col!r} ({n} row{'s' if n > 1 else ''})" for col, n in counts.items()]
         raise ValueError(
             "data has missing values in column(s) "
             + ", ".join(parts)
             + f" out of {len(data)} rows. pgmpy-nml needs complete data and never drops rows "
-            "silently: remove them (data.dropna()) or impute them first."
+            'silently: pass missing="drop" to use the complete rows (as data.dropna(), with '
+            'their number reported), learn with a score for incomplete data ("pnal"), or '
+            "impute them first."
         )
+
+
+# Kinds of values that must never be mixed in one variable: ``True == 1`` and
+# ``hash(True) == hash(1)`` in Python, so a bool and a number would silently merge
+# into one state, and numbers and strings cannot be ordered together.
+_KIND_OF_INFERRED = {
+    "boolean": "bool",
+    "integer": "number",
+    "floating": "number",
+    "mixed-integer-float": "number",
+    "decimal": "number",
+    "string": "str",
+}
+
+
+def _value_kind(value) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return "number"
+    if isinstance(value, str):
+        return "str"
+    return type(value).__name__
+
+
+def _kinds(values) -> set:
+    """The kinds of ``values`` (a Series or a list): 'bool', 'number', 'str' or a type name."""
+    if isinstance(values, pd.Series):
+        dtype = values.dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            return _kinds(list(dtype.categories))
+        if pd.api.types.is_bool_dtype(dtype):
+            return {"bool"}
+        if pd.api.types.is_numeric_dtype(dtype):
+            return {"number"}
+        if pd.api.types.is_string_dtype(dtype) and not pd.api.types.is_object_dtype(dtype):
+            return {"str"}
+    inferred = pd.api.types.infer_dtype(values, skipna=True)
+    if inferred in _KIND_OF_INFERRED:
+        return {_KIND_OF_INFERRED[inferred]}
+    return {_value_kind(v) for v in values}
+
+
+def _check_kinds(name, column: pd.Series) -> set:
+    """The one kind of the column's values; a clear error if it mixes kinds."""
+    kinds = _kinds(column)
+    if len(kinds) > 1:
+        merge = " (True and 1 would be one state)" if {"bool", "number"} <= kinds else ""
+        raise ValueError(
+            f"Column {name!r} mixes value types ({', '.join(sorted(kinds))}){merge}; convert "
+            f"it to one type, e.g. data[{name!r}].astype(str)."
+        )
+    return kinds
 
 
 def _check_discrete(name, column: pd.Series) -> None:
@@ -136,7 +203,10 @@ def _check_discrete(name, column: pd.Series) -> None:
         return
     if pd.api.types.is_integer_dtype(dtype):
         return
-    if pd.api.types.is_float_dtype(dtype):
+    numeric = pd.api.types.is_float_dtype(dtype)
+    if pd.api.types.is_object_dtype(dtype):
+        numeric = _check_kinds(name, column) == {"number"}
+    if numeric:
         values = column.to_numpy(dtype=float)
         fractional = values[values != np.round(values)]
         if len(fractional) or not np.all(np.isfinite(values)):
@@ -157,9 +227,10 @@ def _check_discrete(name, column: pd.Series) -> None:
 
 
 def _observed_states(name, column: pd.Series) -> list:
+    """A Categorical's categories (used or not, in their order), else sorted observed values."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return list(column.dtype.categories)
     values = column.unique()
-    if isinstance(values, pd.Categorical):
-        values = values.to_numpy()
     try:
         return sorted(values.tolist())
     except TypeError:
@@ -185,6 +256,11 @@ def _declared_states(name, states) -> list:
 
 
 def _codes(name, column: pd.Series, states: list, declared: bool) -> np.ndarray:
+    if declared and {"bool", "number"} <= _kinds(column) | _kinds(states):
+        raise ValueError(
+            f"Column {name!r} and state_names[{name!r}] = {states!r} mix booleans and "
+            "numbers, and True and 1 would be one state; use one type for both."
+        )
     codes = pd.Index(states).get_indexer(column.to_numpy())
     if declared and (codes < 0).any():
         bad = pd.unique(column.to_numpy()[codes < 0])
@@ -197,7 +273,30 @@ def _codes(name, column: pd.Series, states: list, declared: bool) -> np.ndarray:
     return codes
 
 
-def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
+def _drop_incomplete(data):
+    """The complete rows of ``data`` and how many were dropped, with a warning that says so."""
+    complete = data.notna().all(axis=1)
+    n_dropped = int((~complete).sum())
+    if n_dropped == len(data):
+        worst = data.isna().sum().sort_values(ascending=False)
+        raise ValueError(
+            f"Every one of the {len(data)} rows has a missing value (most in "
+            f'{_listing(worst.index[:3])}), so missing="drop" leaves nothing; drop those '
+            'columns or learn with a score for incomplete data ("pnal", missing="available").'
+        )
+    if n_dropped:
+        import warnings
+
+        warnings.warn(
+            f'missing="drop": dropped {n_dropped} of {len(data)} rows with a missing value '
+            f"(complete-case analysis on the other {len(data) - n_dropped}).",
+            UserWarning,
+            stacklevel=3,
+        )
+    return data[complete], n_dropped
+
+
+def encode_data(data, state_names: Mapping | None = None, missing: str = "error") -> EncodedData:
     """Validate a DataFrame of discrete data and encode it as integer codes.
 
     Parameters
@@ -209,7 +308,15 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
     state_names : dict, optional
         Variable -> list of its states. Declared states that never occur in the
         data still count in the variable's arity (and so in every regret and
-        prior). Variables not listed get their sorted observed values, as in pgmpy.
+        prior). A pandas Categorical column not listed declares its categories,
+        used or not, in their order; other columns not listed get their sorted
+        observed values, as in pgmpy.
+    missing : {"error", "drop", "available"}, default "error"
+        What to do with missing values (NaN, None, pd.NA): refuse them with a
+        message that names the columns; ``"drop"`` the incomplete rows, with a
+        warning that reports how many (``n_dropped``); keep every row with code -1
+        for a missing cell (``"available"``, for the scores that use the rows
+        complete on each family, such as :class:`~pgmpy_nml.scores.nal.PNAL`).
 
     Returns
     -------
@@ -220,9 +327,11 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
     TypeError
         If ``data`` is not a DataFrame or ``state_names`` is not a mapping of lists.
     ValueError
-        For empty data, missing values, continuous columns, unorderable mixed
-        columns, observed values absent from ``state_names``, or ``state_names``
-        entries for variables the data does not have.
+        For empty data, missing values, continuous columns, columns that mix value
+        types (strings and numbers, or booleans and numbers: ``True == 1`` in
+        Python, so they would merge into one state), observed values absent from
+        ``state_names``, or ``state_names`` entries for variables the data does
+        not have.
 
     Examples
     --------
@@ -231,8 +340,13 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
     ...                   state_names={"B": [0, 1, 2]})
     >>> enc.codes.tolist(), enc.arities.tolist()
     ([[1, 0, 1], [0, 1, 1]], [2, 3])
+    >>> encode_data(pd.DataFrame({"A": ["y", None, "n"]}), missing="available").codes.tolist()
+    [[1, -1, 0]]
     """
-    _check_frame(data)
+    _check_frame(data, missing)
+    n_dropped = 0
+    if missing == "drop":
+        data, n_dropped = _drop_incomplete(data)
     if state_names is None:
         state_names = {}
     if not isinstance(state_names, Mapping):
@@ -251,6 +365,15 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
     names = {}
     for i, name in enumerate(variables):
         column = data[name]
+        present = None
+        if missing == "available":
+            present = column.notna().to_numpy()
+            if present.all():
+                present = None
+            elif not present.any():
+                raise ValueError(f"Column {name!r} has no values: every row is missing.")
+            else:
+                column = column[present]
         _check_discrete(name, column)
         declared = name in state_names
         if declared:
@@ -259,8 +382,12 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
             states = _observed_states(name, column)
         if len(states) > np.iinfo(np.int32).max:
             raise ValueError(f"Variable {name!r} has {len(states)} states, more than supported.")
-        codes[i] = _codes(name, column, states, declared)
+        if present is None:
+            codes[i] = _codes(name, column, states, declared)
+        else:
+            codes[i] = -1
+            codes[i, present] = _codes(name, column, states, declared)
         names[name] = states
     arities = np.array([len(names[v]) for v in variables], dtype=np.int64)
     index = {v: i for i, v in enumerate(variables)}
-    return EncodedData(variables, codes, arities, names, index)
+    return EncodedData(variables, codes, arities, names, index, n_dropped)

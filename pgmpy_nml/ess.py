@@ -48,14 +48,18 @@ import math
 import numbers
 import warnings
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import NamedTuple
 
 import networkx as nx
 import numpy as np
 from scipy.optimize import minimize_scalar
+from sklearn.base import BaseEstimator
 
 from ._counting import dense_ids, family_table
 from ._data import EncodedData, encode_data
+from ._estimator import fitted_attribute
+from ._limits import AUTO_EXACT_MAX_VARIABLES
 from ._validate import as_integer
 from .scores._contamination import log_bd_rows
 
@@ -69,8 +73,6 @@ __all__ = [
     "uniformity",
 ]
 
-#: ``search="auto"`` uses exact search up to this many variables, hill climbing above.
-AUTO_EXACT_MAX_VARIABLES = 15
 
 _SEARCHES = ("auto", "exact", "hill")
 _UPDATES = ("eq18", "marginal_likelihood")
@@ -584,7 +586,7 @@ class ESSStep(NamedTuple):
     score: float
 
 
-class OptimalESS:
+class OptimalESS(BaseEstimator):
     r"""Joint optimization of graph and ESS by coordinate ascent (Steck 2008, Sec. 4.1).
 
     Steck's Eq. 11 maximizes :math:`p(D\mid\alpha, G)` over both the graph and the
@@ -606,7 +608,7 @@ class OptimalESS:
     search : {"auto", "exact", "hill"}, default "auto"
         Structure search of both steps: :class:`pgmpy_nml.ExactSearch` (global
         optimum), pgmpy's ``HillClimbSearch`` (local optimum, warm-started from the
-        previous graph), or exact up to ``AUTO_EXACT_MAX_VARIABLES`` (15) variables.
+        previous graph), or exact up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
     tol : float, default 0.1
         Convergence threshold on :math:`|\alpha_k - \alpha_{k-1}|`.
     max_iter : int, default 20
@@ -629,6 +631,8 @@ class OptimalESS:
     dag_ : pgmpy.base.DAG
         The final graph :math:`G_k`, optimal (for ``search="exact"``) for BDeu with
         :math:`\alpha_{k-1}`, which is within ``tol`` of ``alpha_``.
+    causal_graph_ : pgmpy.base.DAG
+        The same graph, under the name pgmpy's searches use.
     score_ : float
         :math:`\log p(D\mid\alpha_k, G_k)`, the BDeu log marginal likelihood.
     history_ : list of ESSStep
@@ -643,10 +647,9 @@ class OptimalESS:
 
     Notes
     -----
-    BDeu is evaluated with pgmpy's ``BDeu`` (fast exact search) when every declared
-    state occurs in the data, and with :class:`pgmpy_nml.MinBDeu` at
-    ``epsilon=0`` (which is BDeu, also with declared unobserved states) otherwise
-    and for hill climbing. The initial graph maximizes pgmpy's ``BIC``.
+    BDeu is :class:`pgmpy_nml.BDeu` (the textbook score, declared unobserved states
+    included); the initial graph maximizes BIC. A scikit-learn estimator:
+    ``get_params``, ``set_params`` and ``sklearn.base.clone`` work.
 
     References
     ----------
@@ -714,15 +717,14 @@ class OptimalESS:
             show_progress=self.show_progress,
         )
 
-    @staticmethod
-    def _bdeu(data, alpha: float, names: dict, all_observed: bool, search: str):
-        if search == "exact" and all_observed:
-            from pgmpy.structure_score import BDeu
-
-            return BDeu(data, equivalent_sample_size=alpha, state_names=names)
-        from .scores import MinBDeu
-
-        return MinBDeu(data, equivalent_sample_size=alpha, epsilon=0.0, state_names=names)
+    alpha_ = fitted_attribute("alpha", "float: the final ESS.")
+    dag_ = fitted_attribute("dag", "pgmpy.base.DAG: the final graph.")
+    causal_graph_ = fitted_attribute("dag", "Alias of ``dag_``, as in pgmpy's searches.")
+    score_ = fitted_attribute("score", "float: its BDeu log marginal likelihood.")
+    history_ = fitted_attribute("history", "list of ESSStep: every round.")
+    n_iter_ = fitted_attribute("n_iter", "int: number of BDeu structure searches.")
+    converged_ = fitted_attribute("converged", "bool: whether the tolerance was met.")
+    search_ = fitted_attribute("search", 'str: the search used, "exact" or "hill".')
 
     def fit(self, data):
         """Alternate BDeu structure search and the ESS update until the ESS settles.
@@ -736,22 +738,10 @@ class OptimalESS:
         -------
         self
         """
-        for attr in (
-            "alpha_",
-            "dag_",
-            "score_",
-            "history_",
-            "n_iter_",
-            "converged_",
-            "search_",
-        ):
-            self.__dict__.pop(attr, None)
+        self._result = None
         enc = encode_data(data, self.state_names)
         search, tol, max_iter, update, bounds = self._check_params(enc.n_variables)
         names = {v: list(s) for v, s in enc.state_names.items()}
-        all_observed = all(
-            len(np.unique(enc.codes[i])) == int(enc.arities[i]) for i in range(enc.n_variables)
-        )
 
         def new_alpha(dag, k):
             families = _families(enc, dag)
@@ -772,15 +762,15 @@ class OptimalESS:
                 )
             return alpha, _log_marginal_likelihood(families, alpha)
 
-        from pgmpy.structure_score import BIC
+        from .scores import BDeu, make_score
 
-        dag = self._structure(data, BIC(data, state_names=names), search, None)
+        dag = self._structure(data, make_score("bic", data, state_names=names), search, None)
         alpha, score = new_alpha(dag, 0)
         history = [ESSStep(alpha, dag, score)]
         converged = False
         k = 0
         for k in range(1, max_iter + 1):
-            bdeu = self._bdeu(data, alpha, names, all_observed, search)
+            bdeu = BDeu(data, equivalent_sample_size=alpha, state_names=names)
             dag = self._structure(data, bdeu, search, dag)
             new, score = new_alpha(dag, k)
             history.append(ESSStep(new, dag, score))
@@ -796,11 +786,16 @@ class OptimalESS:
                 RuntimeWarning,
                 stacklevel=2,
             )
-        self.alpha_ = alpha
-        self.dag_ = dag
-        self.score_ = score
-        self.history_ = history
-        self.n_iter_ = k
-        self.converged_ = converged
-        self.search_ = search
+        self._result = _ESSResult(alpha, dag, score, history, k, converged, search)
         return self
+
+
+@dataclass(frozen=True)
+class _ESSResult:
+    alpha: float
+    dag: object
+    score: float
+    history: list
+    n_iter: int
+    converged: bool
+    search: str

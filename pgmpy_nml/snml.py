@@ -1,8 +1,9 @@
 r"""Sequential NML (sNML) and factorized sequential NML (fsNML) for categorical data.
 
 For a categorical variable with :math:`K` values, the *sequential* NML model
-normalizes the maximized likelihood one observation at a time (Silander, Roos
-& Myllymäki 2010, Sec. 4.2, eq. 16):
+normalizes the maximized likelihood one observation at a time ([1]_, Sec. 4.2,
+eq. 16; Roos and Rissanen [2]_, after the last-step minimax algorithm of
+Takimoto and Warmuth [3]_):
 
 .. math::
 

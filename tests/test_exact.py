@@ -308,3 +308,130 @@ def test_same_optimum_as_pgmpy_exhaustive_search_on_five_variables(name):
         warnings.simplefilter("ignore")
         best = ExhaustiveSearch(data, scoring_method=score).estimate()
     assert fit(score).score_ == pytest.approx(score.score(best), rel=1e-10)
+
+
+def test_scikit_learn_estimator_protocol():
+    from sklearn.base import clone
+
+    data = random_data(80, 4, 30)
+    search = ExactSearch("qnml", max_parents=2, show_progress=False)
+    assert search.get_params()["max_parents"] == 2
+    assert search.set_params(max_parents=1) is search and search.max_parents == 1
+    twin = clone(search)
+    assert twin.get_params() == search.get_params() and not hasattr(twin, "causal_graph_")
+    with pytest.raises(AttributeError, match="call fit"):
+        _ = search.score_
+    search.fit(data)
+    assert search.causal_graph_ is search.dag_
+    assert max(dict(search.causal_graph_.in_degree()).values()) <= 1
+    assert search.plan_ == "statistics"
+
+
+def test_expert_knowledge_as_a_dict_is_never_ignored():
+    data = random_data(200, 4, 31)
+    free = fit(FNML(data))
+    u, v = next(iter(free.dag_.edges()))
+    as_dict = fit(FNML(data), expert_knowledge={"forbidden_edges": [(u, v)]})
+    assert not as_dict.dag_.has_edge(u, v)
+    with pytest.raises(ValueError, match="unknown key"):
+        fit(FNML(data), expert_knowledge={"forbiden_edges": [(u, v)]})
+    with pytest.raises(TypeError, match="ExpertKnowledge"):
+        fit(FNML(data), expert_knowledge=[(u, v)])
+
+
+def test_a_score_bound_to_other_data_is_refused():
+    data = random_data(200, 4, 32)
+    with pytest.raises(ValueError, match="was built on"):
+        ExactSearch(FNML(data.iloc[:50]), show_progress=False).fit(data)
+    shuffled = data.assign(V0=data["V0"].to_numpy()[::-1])
+    with pytest.raises(ValueError, match="other values"):
+        ExactSearch(FNML(data), show_progress=False).fit(shuffled)
+    # the same data, or none, is fine
+    assert ExactSearch(FNML(data), show_progress=False).fit(data.copy()).score_ == pytest.approx(
+        ExactSearch(FNML(data), show_progress=False).fit().score_
+    )
+
+
+def test_declared_states_reach_the_fitted_model():
+    data = pd.DataFrame({"A": list("xyxyxy") * 10, "B": list("uuvvuv") * 10})
+    score = FNML(data, state_names={"A": ["x", "y", "z"]})
+    model = learn_exact(data, score, show_progress=False)
+    assert model.get_cpds("A").state_names["A"] == ["x", "y", "z"]
+    from pgmpy_nml import log_loss
+
+    assert np.isfinite(log_loss(model, pd.DataFrame({"A": ["z"], "B": ["u"]})))
+
+
+@pytest.mark.parametrize(
+    ("setting", "error", "message"),
+    [
+        ({"n_jobs": 0}, ValueError, "n_jobs"),
+        ({"n_jobs": "2"}, TypeError, "n_jobs"),
+        ({"max_memory": "1GB"}, TypeError, "max_memory"),
+        ({"max_memory": float("nan")}, ValueError, "max_memory"),
+        ({"max_memory": -5}, ValueError, "max_memory"),
+    ],
+)
+def test_bad_resource_settings_name_the_parameter(setting, error, message):
+    with pytest.raises(error, match=message):
+        ExactSearch("fnml", show_progress=False, **setting).fit(random_data(30, 3, 33))
+
+
+@pytest.mark.parametrize(
+    ("name", "max_parents", "knowledge"),
+    [
+        ("fnml", 2, None),
+        ("qnml", 3, None),
+        ("bd1/2", 2, {"forbidden_edges": [("V0", "V1")], "required_edges": [("V2", "V5")]}),
+        ("pgmpy-bic", None, {"temporal_order": [["V0", "V1", "V2"], ["V3", "V4", "V5", "V6"]]}),
+        ("min-bdeu (generic path)", 2, None),
+    ],
+)
+def test_solver_and_subset_dp_find_the_same_optimum(name, max_parents, knowledge):
+    data = random_data(400, 7, 40)
+    score = SCORES[name](data)
+    options = dict(max_parents=max_parents, expert_knowledge=knowledge, show_progress=False)
+    dp = ExactSearch(score, method="dp", **options).fit()
+    solver = ExactSearch(score, method="solver", **options).fit()
+    assert dp.method_ == "dp" and solver.method_ == "solver"
+    assert solver.optimal_ and solver.gap_ == 0.0 and solver.bound_ >= solver.score_
+    assert solver.score_ == pytest.approx(dp.score_, rel=1e-12)
+    assert score.score(solver.causal_graph_) == pytest.approx(solver.score_, rel=1e-12)
+    assert solver.candidates_.n_candidates().sum() >= len(data.columns)
+    if knowledge:
+        from pgmpy_nml.search.constraints import Constraints
+
+        limits = Constraints.from_knowledge(list(data.columns), max_parents, knowledge)
+        assert limits.violations(solver.causal_graph_) == []
+
+
+def test_auto_chooses_the_dp_for_few_variables_and_the_solver_with_a_parent_limit():
+    small = random_data(200, 6, 41)
+    assert ExactSearch("fnml", show_progress=False).fit(small).method_ == "dp"
+    _, child = sample_network("child", 1000, seed=4)
+    search = ExactSearch("qnml", max_parents=2, show_progress=False).fit(child)
+    assert search.method_ == "solver" and search.optimal_
+    assert search.memory_estimate_ is None and search.pruning_.n_kept.sum() > 20
+    dp = ExactSearch("qnml", max_parents=2, method="dp", show_progress=False).fit(child)
+    assert search.score_ == pytest.approx(dp.score_, rel=1e-12)
+
+
+def test_solver_time_limit_start_dag_and_bad_settings():
+    _, child = sample_network("child", 2000, seed=5)
+    score = FNML(child)
+    hc = NewHillClimb(scoring_method=score, return_type="dag", show_progress=False).fit(child)
+    started = ExactSearch(
+        score, max_parents=2, method="solver", start_dag=hc.causal_graph_, show_progress=False
+    ).fit()
+    assert started.optimal_ and started.score_ >= score.score(hc.causal_graph_) - 1e-9
+    quick = ExactSearch(
+        score, max_parents=3, method="solver", time_limit=1e-3, show_progress=False
+    ).fit()
+    assert quick.bound_ >= quick.score_ and quick.gap_ >= 0.0
+    assert quick.optimal_ == (quick.gap_ == 0.0)
+    with pytest.raises(ValueError, match="method must be"):
+        ExactSearch(score, method="greedy").fit()
+    with pytest.raises(ValueError, match="time_limit"):
+        ExactSearch(score, method="solver", time_limit=-1).fit()
+    with pytest.raises(ValueError, match="subset dynamic programming handles at most"):
+        ExactSearch("fnml", method="dp").fit(random_data(20, 32, 42))

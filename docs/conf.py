@@ -1,0 +1,26 @@
+"""Sphinx configuration of the pgmpy-nml API reference (built with -W in CI)."""
+
+from pgmpy_nml import __version__
+
+project = "pgmpy-nml"
+author = "pgmpy-nml developers"
+copyright = "2026, pgmpy-nml developers"
+release = __version__
+version = ".".join(__version__.split(".")[:2])
+
+extensions = [
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.mathjax",
+    "numpydoc",
+]
+
+autosummary_generate = True
+# scikit-learn's metadata-routing helpers (set_fit_request) are not ours to document
+autodoc_default_options = {"members": True, "exclude-members": "set_fit_request"}
+autodoc_typehints = "none"  # numpydoc documents the types
+numpydoc_show_class_members = False
+numpydoc_class_members_toctree = False
+exclude_patterns = ["_build", "images"]
+html_theme = "alabaster"
+nitpicky = False
