@@ -145,7 +145,7 @@ def test_every_kernel_uses_the_package_cache():
             assert Path(disp._cache.cache_path).is_relative_to(_jit.cache_root()), name
 
 
-def test_serial_twins_give_the_parallel_kernels_results():
+def test_serial_twins_give_the_parallel_kernels_results(monkeypatch):
     from pgmpy_nml.search import _kernels
 
     rng = np.random.default_rng(3)
@@ -160,17 +160,12 @@ def test_serial_twins_give_the_parallel_kernels_results():
     arities = np.full(n_vars, 3, dtype=np.int64)
     c = np.arange(n + 1, dtype=np.float64)
     tables = np.vstack([c * np.log(np.maximum(c, 1)), np.sqrt(c)])
-    roots = [r for r, _ in _kernels.subset_roots(n_vars, n_vars)]
-    bins = np.zeros((2, (len(roots) + 1) // 2), dtype=np.int64)
-    bins.reshape(-1)[: len(roots)] = roots
+    kernel = _kernels._subset_statistics_parallel
     results = []
-    for twin in (
-        _kernels._subset_statistics_parallel.serial,
-        _kernels._subset_statistics_parallel.parallel,
-    ):
-        stats = np.zeros((3, 1 << n_vars))
-        twin(bins, codes, arities, np.log(arities.astype(float)), n_vars, tables, 1.0, stats)
-        results.append(stats)
+    for serial in (True, False):
+        monkeypatch.setattr(kernel, "_serial_if", lambda *args, serial=serial: serial)
+        results.append(_kernels.subset_statistics(codes, arities, tables, [1.0], n_vars, 2))
+    assert kernel.serial.signatures and kernel.parallel.signatures  # both twins ran
     assert np.array_equal(results[0], results[1]) and np.count_nonzero(results[0]) > 100
 
 
