@@ -119,30 +119,39 @@ def test_unwritable_cache_folder_falls_back_without_touching_the_package(tmp_pat
     assert result["value"] > 0 and _tree(site) == before
 
 
-def _all_kernels():
-    """Every compiled kernel of the package: (name, kernel) pairs."""
+def _all_kernel_caches():
+    """(name, numba cache object) of every compiled kernel and ufunc of the package."""
     from numba.core.dispatcher import Dispatcher
+    from numba.np.ufunc.ufuncbuilder import UFuncDispatcher
 
     for info in pkgutil.walk_packages(pgmpy_nml.__path__, "pgmpy_nml."):
         if info.name.endswith("__main__"):
             continue
         module = importlib.import_module(info.name)
         for name, obj in vars(module).items():
-            if getattr(obj, "__module__", None) != module.__name__:
-                continue  # imported from elsewhere
-            if isinstance(obj, Dispatcher) or isinstance(obj, _jit._SerialOrParallel):
-                yield f"{info.name}.{name}", obj
+            label = f"{info.name}.{name}"
+            func = getattr(obj, "py_func", None)
+            ufunc = getattr(obj, "_dispatcher", None)  # numba's DUFunc (vectorize)
+            if isinstance(ufunc, UFuncDispatcher) and ufunc.py_func.__module__ == module.__name__:
+                yield label + " (ufunc)", ufunc.cache
+            if getattr(func, "__module__", None) != module.__name__:
+                continue  # not a kernel, or imported from elsewhere
+            if isinstance(obj, Dispatcher):
+                yield label, obj._cache
+            elif isinstance(obj, _jit._SerialOrParallel):
+                yield label + " (serial)", obj.serial._cache
+                yield label + " (parallel)", obj.parallel._cache
 
 
 def test_every_kernel_uses_the_package_cache():
     """A kernel decorated with numba's own njit would cache next to the sources."""
     assert _jit.CACHE_MODE == "pgmpy-nml", "numba internals changed: _jit fell back"
-    kernels = dict(_all_kernels())
-    assert len(kernels) >= 30
-    for name, kernel in kernels.items():
-        for disp in (kernel.serial, kernel.parallel) if hasattr(kernel, "serial") else (kernel,):
-            assert type(disp._cache).__name__ == "_PackageFunctionCache", name
-            assert Path(disp._cache.cache_path).is_relative_to(_jit.cache_root()), name
+    caches = list(_all_kernel_caches())
+    assert len(caches) >= 30
+    assert any(name.endswith("(ufunc)") for name, _ in caches)
+    for name, cache in caches:
+        assert type(cache).__name__ == "_PackageFunctionCache", name
+        assert Path(cache.cache_path).is_relative_to(_jit.cache_root()), name
 
 
 def test_serial_twins_give_the_parallel_kernels_results(monkeypatch):
