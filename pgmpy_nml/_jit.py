@@ -320,7 +320,7 @@ def vectorize(signatures, **options):
     >>> @vectorize(["float64(float64)"])
     ... def half(x):
     ...     return x / 2
-    >>> half(3.0)
+    >>> print(half(3.0))
     1.5
     """
     if isinstance(signatures, str):
