@@ -148,7 +148,6 @@ def test_every_kernel_uses_the_package_cache():
     assert _jit.CACHE_MODE == "pgmpy-nml", "numba internals changed: _jit fell back"
     caches = list(_all_kernel_caches())
     assert len(caches) >= 30
-    assert any(name.endswith("(ufunc)") for name, _ in caches)
     for name, cache in caches:
         assert type(cache).__name__ == "_PackageFunctionCache", name
         assert Path(cache.cache_path).is_relative_to(_jit.cache_root()), name
