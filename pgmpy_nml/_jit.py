@@ -152,8 +152,9 @@ try:  # numba internals; see the module docstring
             self._cache_path = str(root / f"numba-{numba.__version__}" / folder)
 
         def ensure_cache_path(self):
-            if self._cache_path not in _WRITABLE:
-                super().ensure_cache_path()  # creates it and tries a temporary file
+            os.makedirs(self._cache_path, exist_ok=True)
+            if self._cache_path not in _WRITABLE:  # try a file once per process
+                tempfile.TemporaryFile(dir=self._cache_path).close()
                 _WRITABLE.add(self._cache_path)
 
         def get_cache_path(self):

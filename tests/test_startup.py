@@ -153,6 +153,35 @@ def test_every_kernel_uses_the_package_cache():
         assert Path(cache.cache_path).is_relative_to(_jit.cache_root()), name
 
 
+def test_editing_a_callee_moves_its_callers_cache(tmp_path, monkeypatch):
+    """A kernel inlines the kernels it calls: their sources are part of its cache key."""
+    import numba
+
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    src = tmp_path / "src"
+    src.mkdir()
+    callee = "from pgmpy_nml._jit import njit\n\n@njit\ndef f(x):\n    return x + {}\n"
+    caller = (
+        "from pgmpy_nml._jit import njit\nfrom _startup_callee import f\n\n"
+        "@njit\ndef g(x):\n    return 2 * f(x)\n"
+    )
+    (src / "_startup_caller.py").write_text(caller)
+    monkeypatch.syspath_prepend(str(src))
+    folders, values = [], []
+    for step in (1, 2):
+        (src / "_startup_callee.py").write_text(callee.format(step))
+        for name in ("_startup_callee", "_startup_caller"):
+            sys.modules.pop(name, None)
+        module = importlib.import_module("_startup_caller")
+        folders.append(module.g._cache.cache_path)
+        values.append(module.g(1))
+    for name in ("_startup_callee", "_startup_caller"):
+        sys.modules.pop(name, None)
+    assert values == [4, 6]
+    assert folders[0] != folders[1]
+    assert all(Path(f).is_relative_to(tmp_path / "cache" / "pgmpy-nml") for f in folders)
+
+
 def test_serial_twins_give_the_parallel_kernels_results(monkeypatch):
     from pgmpy_nml.search import _kernels
 
