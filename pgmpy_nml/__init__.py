@@ -6,11 +6,13 @@ Scores (drop-in for both of pgmpy 1.1's structure-search APIs):
 Parameters: :class:`FSNMLEstimator` (factorized sequential NML), for
 ``DiscreteBayesianNetwork.fit(data, estimator=...)``.
 Evaluation: :func:`log_loss`, :func:`n_parameters`, :func:`fsnml_code_length`.
-Numerics: :mod:`pgmpy_nml.regret` (the multinomial NML normalizer) and
-:mod:`pgmpy_nml.snml` (sequential NML and its regret bounds).
+Numerics (:mod:`pgmpy_nml.numerics`): :mod:`~pgmpy_nml.numerics.regret` (the multinomial
+NML normalizer), :mod:`~pgmpy_nml.numerics.snml` (sequential NML) and
+:mod:`~pgmpy_nml.numerics.snml_bounds` (its regret bounds); ``pgmpy_nml.regret`` and
+``pgmpy_nml.snml`` are their first names.
 Analysis: :func:`forest_nml` (exact NML of forest-structured networks,
-:mod:`pgmpy_nml.forest`), :class:`OptimalESS` / :func:`optimal_ess` (Steck's optimal equivalent
-sample size, :mod:`pgmpy_nml.ess`), :func:`learning_saturation`.
+:mod:`pgmpy_nml.analysis.forest`), :class:`OptimalESS` / :func:`optimal_ess` (Steck's optimal
+equivalent sample size, :mod:`pgmpy_nml.analysis.ess`), :func:`learning_saturation`.
 Study tools (:mod:`pgmpy_nml.study`): :func:`bootstrap_strength` and
 :func:`averaged_network` (bootstrap arc strength, model averaging),
 :func:`cross_validate` and :func:`compare_procedures` (cross-validation of
@@ -25,16 +27,16 @@ from ._version import __version__
 # the command-line tool starts at once (``pgmpy-nml --help``); each name below loads its
 # module on first use. Keep this table and ``__all__`` in step (a test checks it).
 _LAZY = {
-    "OptimalESS": "ess",
-    "optimal_ess": "ess",
+    "OptimalESS": "analysis.ess",
+    "optimal_ess": "analysis.ess",
     "FSNMLEstimator": "estimators",
     "fsnml_code_length": "evaluate",
     "log_loss": "evaluate",
     "n_parameters": "evaluate",
-    "forest_log_normalizer": "forest",
-    "forest_nml": "forest",
+    "forest_log_normalizer": "analysis.forest",
+    "forest_nml": "analysis.forest",
     "default_parameter_estimator": "models",
-    "learning_saturation": "saturation",
+    "learning_saturation": "analysis.saturation",
     "FNML": "scores",
     "QNML": "scores",
     "BDConstant": "scores",

@@ -8,7 +8,7 @@ import numpy as np
 
 from ._counting import configuration_index, dense_ids
 from ._data import encode_data
-from .snml import fsnml_code_length_grouped
+from .numerics.snml import fsnml_code_length_grouped
 
 __all__ = ["fsnml_code_length", "log_loss", "n_parameters"]
 
@@ -148,7 +148,7 @@ def fsnml_code_length(model, data, state_names=None, base=math.e) -> float:
 
     It is a proper code length (a prequential score of the structure), and its
     regret against the maximized likelihood is bounded by Theorem 6 of [1]_
-    (:func:`pgmpy_nml.snml.fsnml_regret_bound`). It depends on the row order.
+    (:func:`pgmpy_nml.numerics.snml_bounds.fsnml_regret_bound`). It depends on the row order.
 
     Parameters
     ----------

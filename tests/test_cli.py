@@ -585,7 +585,7 @@ def test_bad_network_files_say_the_network_is_bad(files):
 
 def test_one_auto_exact_threshold_everywhere():
     from pgmpy_nml import cli as cli_module
-    from pgmpy_nml import ess, saturation
+    from pgmpy_nml.analysis import ess, saturation
 
     assert (
         cli_module.AUTO_EXACT_MAX_VARIABLES

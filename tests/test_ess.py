@@ -15,8 +15,7 @@ from pgmpy.structure_score import BIC
 
 from pgmpy_nml import ExactSearch, MinBDeu
 from pgmpy_nml._data import encode_data
-from pgmpy_nml.datasets import load_network, sample_network
-from pgmpy_nml.ess import (
+from pgmpy_nml.analysis.ess import (
     ESSStep,
     OptimalESS,
     _eq18_terms,
@@ -27,7 +26,8 @@ from pgmpy_nml.ess import (
     pair_counts,
     uniformity,
 )
-from pgmpy_nml.scores._contamination import log_bd_rows
+from pgmpy_nml.datasets import load_network, sample_network
+from pgmpy_nml.scores._dirichlet import log_bd_rows
 
 # ---------------------------------------------------------------------------
 # helpers

@@ -1,6 +1,6 @@
 """Exact NML of Bayesian forests against brute force and independent references.
 
-References used here share no code with :mod:`pgmpy_nml.forest`:
+References used here share no code with :mod:`pgmpy_nml.analysis.forest`:
 
 * ``brute_force``: literally every data set of ``n`` rows, exact rational arithmetic;
 * ``brute_force_by_type``: the same sum grouped by the multiset of rows (checked
@@ -28,18 +28,17 @@ from pgmpy.base import DAG
 from pgmpy.models import DiscreteBayesianNetwork
 
 from pgmpy_nml import QNML
-from pgmpy_nml.forest import (
+from pgmpy_nml.analysis.forest import (
     DEFAULT_MAX_OPERATIONS,
     ForestCostError,
-    _forest,
-    _inner_walk,
-    _log_normalizer,
-    _plan,
     forest_cost,
     forest_log_normalizer,
     forest_nml,
 )
-from pgmpy_nml.regret import log_regret
+from pgmpy_nml.analysis.forest._structure import _forest
+from pgmpy_nml.analysis.forest.cost import _inner_walk, _plan
+from pgmpy_nml.analysis.forest.nml import _log_normalizer
+from pgmpy_nml.numerics.regret import log_regret
 
 REL = 1e-10
 

@@ -16,7 +16,8 @@ from pgmpy.readwrite import BIFReader, BIFWriter, XMLBIFReader, XMLBIFWriter
 
 from pgmpy_nml import FNML, FSNMLEstimator, fsnml_code_length, log_loss, n_parameters
 from pgmpy_nml.datasets import sample_network
-from pgmpy_nml.snml import fsnml_regret_bound, snml_code_length
+from pgmpy_nml.numerics.snml import snml_code_length
+from pgmpy_nml.numerics.snml_bounds import fsnml_regret_bound
 
 
 def e(n):

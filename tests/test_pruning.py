@@ -15,7 +15,7 @@ from pgmpy.structure_score import AIC, BIC, K2, BDeu, LogLikelihood
 from pgmpy_nml import FNML, QNML, BDConstant, ExactSearch, MinBDeu
 from pgmpy_nml import BDeu as TextbookBDeu
 from pgmpy_nml.datasets import sample_network
-from pgmpy_nml.regret import log_regret
+from pgmpy_nml.numerics.regret import log_regret
 from pgmpy_nml.scores.bd import bd_superset_bound
 from pgmpy_nml.scores.fnml import fnml_superset_bound
 from pgmpy_nml.scores.pgmpy_adapters import contract_for

@@ -1,4 +1,4 @@
-"""Tests for :mod:`pgmpy_nml.regret` (multinomial NML normalizer log C(K, n)).
+"""Tests for :mod:`pgmpy_nml.numerics.regret` (multinomial NML normalizer log C(K, n)).
 
 References used here are independent of the implementation (which sums the
 2F0 representation in float64 with multiplicative term updates):
@@ -27,8 +27,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import gammaln
 
-import pgmpy_nml.regret as regret_module
-from pgmpy_nml.regret import (
+import pgmpy_nml.numerics.regret as regret_module
+from pgmpy_nml.numerics.regret import (
     _log_regret_many,
     _log_regret_recurrence,
     _log_regret_scalar,

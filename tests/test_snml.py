@@ -1,4 +1,6 @@
-"""Tests for :mod:`pgmpy_nml.snml` (sequential NML, fsNML parameters, regret bounds).
+"""Tests for :mod:`pgmpy_nml.numerics.snml` and :mod:`~pgmpy_nml.numerics.snml_bounds`.
+
+Sequential NML, fsNML parameters and the regret bounds.
 
 The references are independent of the implementation (which uses the closed-form
 weights (c+1) e(c) and, for code lengths, a telescoped log1p form of Appendix C):
@@ -29,13 +31,15 @@ import mpmath as mp
 import numpy as np
 import pytest
 
-from pgmpy_nml import snml
-from pgmpy_nml.snml import (
+from pgmpy_nml.numerics import snml
+from pgmpy_nml.numerics.snml import (
     fsnml_code_length_grouped,
     fsnml_parameters,
-    fsnml_regret_bound,
     snml_code_length,
     snml_regret,
+)
+from pgmpy_nml.numerics.snml_bounds import (
+    fsnml_regret_bound,
     snml_regret_bound,
     snml_regret_bound_bernoulli,
 )

@@ -30,7 +30,7 @@ HEAVY = {"pgmpy", "numba", "numpy", "pandas", "scipy", "sklearn", "torch"}
 # and whether the kernel came from the disk cache.
 KERNEL_RUN = """
 import json, sys
-import pgmpy_nml.regret as regret
+import pgmpy_nml.numerics.regret as regret
 value = regret.log_regret(3, 100)
 kernel = regret._log_regret_scalar
 print(json.dumps({
@@ -77,7 +77,7 @@ def test_kernels_cache_in_the_user_cache_not_next_to_the_sources(tmp_path):
     assert first["file"].startswith(str(site))  # the copy ran, not the checkout
     assert _tree(site) == before, "the kernels' cache was written into the package"
     index = sorted((cache_home / "pgmpy-nml").rglob("*.nbi"))
-    assert any("pgmpy_nml.regret-" in str(p) for p in index)
+    assert any("pgmpy_nml.numerics.regret-" in str(p) for p in index)
     assert first["misses"] == 1 and first["hits"] == 0
 
     # a second process loads the kernel from the cache instead of compiling it

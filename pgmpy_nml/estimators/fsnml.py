@@ -8,7 +8,7 @@ from pgmpy.parameter_estimator.base import DiscreteParameterEstimator
 
 from .._counting import full_family_table
 from .._data import encode_data
-from ..snml import fsnml_parameters
+from ..numerics.snml import fsnml_parameters
 
 __all__ = ["FSNMLEstimator"]
 
@@ -61,7 +61,8 @@ class FSNMLEstimator(DiscreteParameterEstimator):
 
     Each factor is minimax optimal for the regret of predicting the next entry,
     and for any data the regret of the whole table against the maximum
-    likelihood is bounded (Theorem 6 of [1]_, :func:`pgmpy_nml.snml.fsnml_regret_bound`).
+    likelihood is bounded (Theorem 6 of [1]_,
+    :func:`pgmpy_nml.numerics.snml_bounds.fsnml_regret_bound`).
     Unobserved parent configurations get the uniform distribution; declared but
     unobserved states get the positive probability the formula gives them (no
     zeros, no NaN). It is the natural companion of the :class:`~pgmpy_nml.FNML`

@@ -1,4 +1,4 @@
-r"""Numerical kernels for the BD family and the Min-BDeu / Max-BDeu scores.
+r"""The most adverse and most favourable priors of Min-BDeu and Max-BDeu, per row.
 
 Everything here works on one family's count table ``counts`` of shape ``(q, r)``:
 row ``j`` is a parent configuration, column ``k`` a child state (rows may be
@@ -28,7 +28,8 @@ analytically), which guarantees ``U >= L``, ``U == L`` for ``epsilon = 0`` and
 ``(L, U) == (0, beta)`` for ``epsilon = 1``.  The :math:`\alpha`-dependent part of :math:`s_j`,
 :math:`f(\alpha) = \sum_{k:N_k>0} \sum_{w=0}^{N_k-1} \log(\alpha_k + w)`, is concave,
 so the minimum is attained at a vertex (closed form, :func:`min_bdeu_prior`) and
-the maximum solves a smooth concave program (:func:`max_bdeu_prior`).
+the maximum solves a smooth concave program (:func:`max_bdeu_prior`). The row values
+themselves are :func:`pgmpy_nml.scores._dirichlet.log_bd_rows`.
 
 References
 ----------
@@ -39,140 +40,26 @@ pp. 426-441, Section 3.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .._jit import njit
-from ..numerics.gamma import log_rising
+from .._validate import as_count_array
+from ..numerics.polygamma import harmonic_sums
+from ._dirichlet import table_log_bd_rows
 
 __all__ = [
-    "log_bd_rows",
     "max_bdeu_prior",
     "max_bdeu_rows",
     "min_bdeu_prior",
     "min_bdeu_rows",
+    "table_max_bdeu_prior",
+    "table_max_bdeu_rows",
+    "table_min_bdeu_prior",
+    "table_min_bdeu_rows",
 ]
-
-
-# ---------------------------------------------------------------------------
-# digamma / trigamma differences for the Max-BDeu solver
-# ---------------------------------------------------------------------------
-
-#: Arguments are shifted by the recurrence to at least this value before the
-#: asymptotic (Stirling) series is used; with terms up to x**-16 (digamma) and
-#: x**-17 (trigamma) the truncation error is below 1e-17 relative there.
-_ASYM_MIN = 10.0
-
-#: Below this many terms, sums of 1/(a+w) and 1/(a+w)**2 are done directly.
-_DIRECT_MAX = 64
 
 #: Above this hyperparameter the Max-BDeu solver uses d(a) = n/a (see _inv_d_and_slope).
 _HUGE_A = 1e100
-
-
-@njit(cache=True)
-def _psi_series_tail(x):
-    """Stirling tail of digamma: ``psi(x) - log(x) + 1/(2x)`` for ``x >= 10``.
-
-    ``-sum_k B_2k / (2k x^2k)``, k = 1..8.
-    """
-    z = 1.0 / (x * x)
-    return -z * (
-        1.0 / 12.0
-        - z
-        * (
-            1.0 / 120.0
-            - z
-            * (
-                1.0 / 252.0
-                - z
-                * (
-                    1.0 / 240.0
-                    - z
-                    * (
-                        1.0 / 132.0
-                        - z * (691.0 / 32760.0 - z * (1.0 / 12.0 - z * (3617.0 / 8160.0)))
-                    )
-                )
-            )
-        )
-    )
-
-
-@njit(cache=True)
-def _psi1_series_tail(x):
-    """Stirling tail of trigamma: ``psi1(x) - 1/x - 1/(2x^2)`` for ``x >= 10``.
-
-    ``sum_k B_2k / x^(2k+1)``, k = 1..8.
-    """
-    z = 1.0 / (x * x)
-    return (
-        z
-        / x
-        * (
-            1.0 / 6.0
-            - z
-            * (
-                1.0 / 30.0
-                - z
-                * (
-                    1.0 / 42.0
-                    - z
-                    * (
-                        1.0 / 30.0
-                        - z
-                        * (
-                            5.0 / 66.0
-                            - z * (691.0 / 2730.0 - z * (7.0 / 6.0 - z * (3617.0 / 510.0)))
-                        )
-                    )
-                )
-            )
-        )
-    )
-
-
-@njit(cache=True)
-def _harmonic_sums(b, m):
-    r"""Return :math:`(\sum_{i<m} 1/(b+i),\ \sum_{i<m} 1/(b+i)^2)` for ``b > 0``.
-
-    These are :math:`\psi(b+m) - \psi(b)` and :math:`\psi_1(b) - \psi_1(b+m)`,
-    evaluated without cancellation: directly for ``m <= 64``; otherwise the first
-    terms are summed until the argument reaches 10 and the rest is the difference
-    of the Stirling series, with the leading parts differenced analytically
-    (``log1p``, ``(y-x)/(xy)``, ...), so that ``b >> m`` stays accurate too.
-    """
-    s1 = 0.0
-    s2 = 0.0
-    if m <= 0:
-        return s1, s2
-    if m <= _DIRECT_MAX:
-        # smallest terms first
-        for i in range(m - 1, -1, -1):
-            v = 1.0 / (b + i)
-            s1 += v
-            s2 += v * v
-        return s1, s2
-    x = b
-    left = m
-    while x < _ASYM_MIN:
-        v = 1.0 / x
-        s1 += v
-        s2 += v * v
-        x += 1.0
-        left -= 1
-    dm = float(left)  # y - x, exact
-    y = x + dm
-    # digamma: log(y/x) - 1/(2y) + 1/(2x) + tail(y) - tail(x)
-    s1 += math.log1p(dm / x) + 0.5 * dm / (x * y) + (_psi_series_tail(y) - _psi_series_tail(x))
-    # trigamma: 1/x - 1/y + 1/(2x^2) - 1/(2y^2) + tail(x) - tail(y)
-    s2 += (
-        dm / (x * y)
-        + 0.5 * dm * (x + y) / ((x * y) * (x * y))
-        + (_psi1_series_tail(x) - _psi1_series_tail(y))
-    )
-    return s1, s2
 
 
 @njit(cache=True)
@@ -193,7 +80,7 @@ def _inv_d_and_slope(a, n):
     """
     if a > _HUGE_A:
         return a / n, 1.0 / n
-    r1, r2 = _harmonic_sums(a + 1.0, n - 1)
+    r1, r2 = harmonic_sums(a + 1.0, n - 1)
     den = 1.0 + a * r1
     return a / den, (1.0 + a * a * r2) / (den * den)
 
@@ -383,15 +270,6 @@ def _max_bdeu_kernel(counts, beta, lo, up, out):
 # ---------------------------------------------------------------------------
 
 
-def _as_counts(counts):
-    counts = np.asarray(counts)
-    if counts.ndim != 2:
-        raise ValueError(f"counts must be a 2-D (q, r) table, got shape {counts.shape}")
-    if counts.dtype.kind not in "biu" and not np.array_equal(counts, np.floor(counts)):
-        raise ValueError("counts must be non-negative integers (a table of counts N_jk)")
-    return counts
-
-
 def _bounds(beta, epsilon, r):
     beta = float(beta)
     epsilon = float(epsilon)
@@ -400,83 +278,6 @@ def _bounds(beta, epsilon, r):
     # point, U == L for eps = 0 and (L, U) == (0, beta) for eps = 1.
     up = lo + beta * epsilon
     return beta, lo, up
-
-
-@njit(cache=True, nogil=True)
-def _log_bd_rows_kernel(counts, alpha, out):
-    """``out[j] = sum_k lr(alpha_jk, N_jk) - lr(beta_j, N_j)``, ``lr`` = :func:`log_rising`."""
-    q, r = counts.shape
-    for j in range(q):
-        nj = 0
-        bj = 0.0
-        cells = 0.0
-        for k in range(r):
-            bj += alpha[j, k]
-            if counts[j, k] > 0:
-                nj += counts[j, k]
-                cells += log_rising(alpha[j, k], counts[j, k])
-        out[j] = cells - log_rising(bj, nj) if nj > 0 else 0.0
-    return out
-
-
-def log_bd_rows(counts, alpha):
-    r"""Per-row Bayesian-Dirichlet log marginal likelihood.
-
-    .. math::
-
-        s_j = \log\Gamma(\beta_j) - \log\Gamma(\beta_j + N_j)
-            + \sum_{k:\,N_{jk}>0}\bigl[\log\Gamma(\alpha_{jk}+N_{jk})
-            - \log\Gamma(\alpha_{jk})\bigr],
-        \qquad \beta_j = \sum_k \alpha_{jk},\ N_j = \sum_k N_{jk}.
-
-    Cells with :math:`N_{jk} = 0` contribute exactly zero (so :math:`\alpha_{jk} = 0`
-    is allowed there) and all-zero rows give exactly ``0.0``.  A cell with
-    :math:`N_{jk} > 0` and :math:`\alpha_{jk} = 0` gives ``-inf`` (a degenerate
-    Dirichlet puts no mass on that state).
-
-    Parameters
-    ----------
-    counts : array_like of int, shape (q, r)
-        Count table :math:`N_{jk}`; row ``j`` = parent configuration, column ``k``
-        = child state.
-    alpha : float or array_like, broadcastable to (q, r)
-        Dirichlet hyper-parameters :math:`\alpha_{jk} \ge 0` with positive row sums.
-        A scalar ``a`` means :math:`\alpha_{jk} = a`; BDeu with equivalent sample
-        size ``ess`` is ``alpha = ess / (q * r)``.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (q,)
-        :math:`s_j` for every row (natural log).
-
-    Notes
-    -----
-    Every Gamma ratio is the log rising factorial
-    :func:`pgmpy_nml.numerics.gamma.log_rising`, accurate to a few ulps for any
-    hyperparameter (a difference of ``lgamma`` values loses everything once
-    :math:`\alpha \gtrsim 10^{16}`).  What remains is the conditioning of the
-    sum itself: its terms have size about :math:`N_{jk}|\log\alpha_{jk}|` and
-    :math:`s_j` about :math:`N_j \log r`, so the relative error grows like
-    ``1e-16 * |log alpha|`` (measured against mpmath: below 5e-14 for
-    :math:`10^{-8} \le \alpha \le 10^{20}`, 2.5e-13 at :math:`10^{300}`).  As
-    :math:`\beta_j \to \infty` with fixed proportions, :math:`s_j` tends to
-    :math:`\sum_k N_{jk}\log(\alpha_{jk}/\beta_j)`, the log-likelihood of the row
-    under the prior mean.
-
-    Examples
-    --------
-    >>> import numpy as np
-    >>> counts = np.array([[3, 1], [0, 0], [2, 0]])
-    >>> np.round(log_bd_rows(counts, 0.5), 6)  # alpha_jk = 0.5 in every cell
-    array([-3.242592,  0.      , -0.980829])
-    >>> round(float(log_bd_rows([[2, 3]], 1e20)[0]), 12)  # 5 log(1/2): prior mean likelihood
-    -3.4657359028
-    """
-    counts = _as_counts(counts)
-    q, r = counts.shape
-    a = np.ascontiguousarray(np.broadcast_to(np.asarray(alpha, dtype=np.float64), (q, r)))
-    counts = np.ascontiguousarray(counts, dtype=np.int64)  # one compiled signature
-    return _log_bd_rows_kernel(counts, a, np.empty(q))
 
 
 def min_bdeu_prior(counts, beta, epsilon):
@@ -517,7 +318,11 @@ def min_bdeu_prior(counts, beta, epsilon):
     array([[0.25, 1.  , 0.25],
            [1.  , 0.25, 0.25]])
     """
-    counts = _as_counts(counts)
+    return table_min_bdeu_prior(as_count_array(counts, ndim=2), beta, epsilon)
+
+
+def table_min_bdeu_prior(counts: np.ndarray, beta: float, epsilon: float) -> np.ndarray:
+    """:func:`min_bdeu_prior` of a count table the package made itself (no checks)."""
     q, r = counts.shape
     beta, lo, up = _bounds(beta, epsilon, r)
     alpha = np.full((q, r), lo)
@@ -572,7 +377,11 @@ def max_bdeu_prior(counts, beta, epsilon):
     >>> a.sum(axis=1)
     array([1.5, 1.5])
     """
-    counts = _as_counts(counts)
+    return table_max_bdeu_prior(as_count_array(counts, ndim=2), beta, epsilon)
+
+
+def table_max_bdeu_prior(counts: np.ndarray, beta: float, epsilon: float) -> np.ndarray:
+    """:func:`max_bdeu_prior` of a count table the package made itself (no checks)."""
     q, r = counts.shape
     beta, lo, up = _bounds(beta, epsilon, r)
     out = np.empty((q, r))
@@ -592,7 +401,7 @@ def min_bdeu_rows(counts, beta, epsilon):
     >>> np.round(min_bdeu_rows(np.array([[3, 1, 1], [0, 2, 5]]), 1.5, 0.5), 6)
     array([-7.521859, -8.559847])
     """
-    return log_bd_rows(counts, min_bdeu_prior(counts, beta, epsilon))
+    return table_min_bdeu_rows(as_count_array(counts, ndim=2), beta, epsilon)
 
 
 def max_bdeu_rows(counts, beta, epsilon):
@@ -607,4 +416,14 @@ def max_bdeu_rows(counts, beta, epsilon):
     >>> np.round(max_bdeu_rows(np.array([[3, 1, 1], [0, 2, 5]]), 1.5, 0.5), 6)
     array([-6.447592, -5.793841])
     """
-    return log_bd_rows(counts, max_bdeu_prior(counts, beta, epsilon))
+    return table_max_bdeu_rows(as_count_array(counts, ndim=2), beta, epsilon)
+
+
+def table_min_bdeu_rows(table: np.ndarray, beta: float, epsilon: float) -> np.ndarray:
+    """:func:`min_bdeu_rows` of a count table the package made itself (no checks)."""
+    return table_log_bd_rows(table, table_min_bdeu_prior(table, beta, epsilon))
+
+
+def table_max_bdeu_rows(table: np.ndarray, beta: float, epsilon: float) -> np.ndarray:
+    """:func:`max_bdeu_rows` of a count table the package made itself (no checks)."""
+    return table_log_bd_rows(table, table_max_bdeu_prior(table, beta, epsilon))

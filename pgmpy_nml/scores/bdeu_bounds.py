@@ -7,7 +7,12 @@ import math
 import numpy as np
 
 from ._base import DiscreteScore
-from ._contamination import max_bdeu_prior, max_bdeu_rows, min_bdeu_prior, min_bdeu_rows
+from ._contamination import (
+    table_max_bdeu_prior,
+    table_max_bdeu_rows,
+    table_min_bdeu_prior,
+    table_min_bdeu_rows,
+)
 
 __all__ = ["MaxBDeu", "MinBDeu", "bdeu_sensitivity"]
 
@@ -138,8 +143,8 @@ class MinBDeu(_ContaminatedBDeu):
     }
     _max_epsilon = 1.0 - 1e-12
     _why = " At epsilon = 1 the prior may put 0 on an observed state and Min-BDeu is -inf."
-    _rows = staticmethod(min_bdeu_rows)
-    _prior = staticmethod(min_bdeu_prior)
+    _rows = staticmethod(table_min_bdeu_rows)
+    _prior = staticmethod(table_min_bdeu_prior)
 
 
 class MaxBDeu(_ContaminatedBDeu):
@@ -181,8 +186,8 @@ class MaxBDeu(_ContaminatedBDeu):
         "default_for": None,
         "is_parameteric": True,
     }
-    _rows = staticmethod(max_bdeu_rows)
-    _prior = staticmethod(max_bdeu_prior)
+    _rows = staticmethod(table_max_bdeu_rows)
+    _prior = staticmethod(table_max_bdeu_prior)
 
 
 def bdeu_sensitivity(

@@ -6,7 +6,7 @@ from functools import partial
 
 import numpy as np
 
-from ..regret import _log_regret_many
+from ..numerics.regret import _log_regret_many
 from .contract import CountStatistic, Families, StatisticScore, Supersets, entropy_statistic
 
 __all__ = ["FNML", "fnml_local", "fnml_superset_bound"]
@@ -47,7 +47,7 @@ class FNML(StatisticScore):
 
     where :math:`\mathcal{C}(r, n)` is the normalizer of the :math:`r`-ary
     multinomial NML distribution for :math:`n` samples (Theorem 1 of [1]_;
-    :func:`pgmpy_nml.regret.log_regret`), computed exactly. Parent configurations
+    :func:`pgmpy_nml.numerics.regret.log_regret`), computed exactly. Parent configurations
     that never occur contribute nothing (:math:`\mathcal{C}(r, 0) = 1`), while
     declared but unobserved *child* states raise :math:`r_i` and so the penalty.
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..regret import log_regret
+from ..numerics.regret import log_regret
 from .contract import Families, StatisticScore, Supersets, entropy_statistic
 
 __all__ = ["QNML", "qnml_local"]
@@ -38,7 +38,7 @@ class QNML(StatisticScore):
     unobserved states included) and :math:`\mathcal{C}` the multinomial NML
     normalizer, evaluated exactly even for :math:`q_i r_i` of :math:`2^{60}` and
     beyond (the asymptotic formula printed in [1]_ is badly off there, and has a
-    sign error; see :mod:`pgmpy_nml.regret`). Markov-equivalent DAGs get equal
+    sign error; see :mod:`pgmpy_nml.numerics.regret`). Markov-equivalent DAGs get equal
     scores, and the score equals the exact NML of the data for every network
     made of fully connected components.
 
