@@ -15,9 +15,25 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-__all__ = ["EncodedData", "encode_data"]
+__all__ = ["EncodedData", "UnknownStateError", "encode_data"]
 
 _MAX_LISTED = 5  # how many offending values or columns an error message lists
+
+
+class UnknownStateError(ValueError):
+    """A column holds values that its declared states (``state_names``) do not list.
+
+    Raised by every entry point that takes declared states, e.g. a score built with
+    ``state_names`` or :func:`~pgmpy_nml.log_loss` on test data with a state the
+    fitted CPDs never declared. ``variable`` is the column, ``values`` the unknown
+    values (each once), ``states`` the declared ones.
+    """
+
+    def __init__(self, message: str, variable: Hashable, values: list, states: list):
+        super().__init__(message)
+        self.variable = variable
+        self.values = values
+        self.states = states
 
 
 def _listing(items, limit: int = _MAX_LISTED) -> str:
@@ -265,10 +281,13 @@ def _codes(name, column: pd.Series, states: list, declared: bool) -> np.ndarray:
     if declared and (codes < 0).any():
         bad = pd.unique(column.to_numpy()[codes < 0])
         n_bad = int((codes < 0).sum())
-        raise ValueError(
+        raise UnknownStateError(
             f"Column {name!r} has values not in state_names[{name!r}] = {states!r}: "
             f"{_listing(bad)} ({n_bad} row{'s' if n_bad > 1 else ''}). Add them to "
-            "state_names or fix the data (mind the type: 1 and '1' are different states)."
+            "state_names or fix the data (mind the type: 1 and '1' are different states).",
+            name,
+            list(bad),
+            list(states),
         )
     return codes
 

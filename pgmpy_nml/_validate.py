@@ -37,6 +37,7 @@ __all__ = [
     "as_n_jobs",
     "as_real",
     "as_real_array",
+    "as_time_limit",
     "describe",
 ]
 
@@ -257,6 +258,22 @@ def as_memory_size(value: Any, name: str = "max_memory") -> float:
     8000000000.0
     """
     return as_real(value, name, low_open=True, hint=" Give a number of bytes, e.g. 8e9 for 8 GB.")
+
+
+def as_time_limit(value: Any, name: str = "time_limit") -> float | None:
+    """A positive number of seconds (``inf`` allowed), or ``None`` for no limit.
+
+    Examples
+    --------
+    >>> as_time_limit(60)
+    60.0
+    >>> as_time_limit(None) is None
+    True
+    """
+    if value is None:
+        return None
+    hint = " Give a number of seconds, or None for no limit."
+    return as_real(value, name, low_open=True, allow_inf=True, hint=hint)
 
 
 # --------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import math
 import numpy as np
 
 from ._counting import configuration_index, dense_ids
-from ._data import encode_data
+from ._data import UnknownStateError, encode_data
 from .numerics.snml import fsnml_code_length_grouped
 
 __all__ = ["fsnml_code_length", "log_loss", "n_parameters"]
@@ -77,12 +77,13 @@ def log_loss(model, data, base=math.e):
         raise ValueError(f"The data has no column for node(s) {missing!r}.")
     try:
         encoded = encode_data(data[nodes] if hasattr(data, "columns") else data, names)
-    except ValueError as err:
-        if "not in state_names" not in str(err):
-            raise
-        raise ValueError(
+    except UnknownStateError as err:
+        raise UnknownStateError(
             f"{err} The model's CPDs do not know these states: declare every possible state "
-            "when fitting, e.g. FSNMLEstimator(state_names={...})."
+            "when fitting, e.g. FSNMLEstimator(state_names={...}).",
+            err.variable,
+            err.values,
+            err.states,
         ) from None
     total = np.zeros(encoded.n_samples)
     for node in nodes:

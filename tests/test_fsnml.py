@@ -14,7 +14,15 @@ from pgmpy.inference import BeliefPropagation, VariableElimination
 from pgmpy.models import DiscreteBayesianNetwork
 from pgmpy.readwrite import BIFReader, BIFWriter, XMLBIFReader, XMLBIFWriter
 
-from pgmpy_nml import FNML, FSNMLEstimator, fsnml_code_length, log_loss, n_parameters
+from pgmpy_nml import (
+    FNML,
+    FSNMLEstimator,
+    UnknownStateError,
+    fsnml_code_length,
+    log_loss,
+    n_parameters,
+)
+from pgmpy_nml._data import encode_data
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.numerics.snml import snml_code_length
 from pgmpy_nml.numerics.snml_bounds import fsnml_regret_bound
@@ -166,6 +174,19 @@ def test_log_loss_against_pgmpy_joint_inference(small):
         log_loss(DiscreteBayesianNetwork([("A", "B")]), test)
     with pytest.raises(ValueError, match="base must be"):
         log_loss(model, test, base=1)
+
+
+def test_unknown_states_raise_a_typed_error(small):
+    model = DiscreteBayesianNetwork([("A", "B")]).fit(small, estimator=FSNMLEstimator())
+    test = pd.DataFrame({"A": ["a", "b", "c"], "B": [0, 5, 5]})
+    with pytest.raises(UnknownStateError) as info:
+        log_loss(model, test)
+    error = info.value
+    assert isinstance(error, ValueError)
+    assert error.variable == "A" and error.values == ["c"] and "c" not in error.states
+    assert "declare every possible state" in str(error)
+    with pytest.raises(UnknownStateError, match="'B' has values not in"):
+        encode_data(pd.DataFrame({"B": [0, 5]}), {"B": [0, 1]})
 
 
 def test_fsnml_beats_nothing_but_is_finite_on_unseen_states():

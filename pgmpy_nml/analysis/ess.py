@@ -45,7 +45,6 @@ References
 from __future__ import annotations
 
 import math
-import numbers
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -60,7 +59,7 @@ from .._counting import dense_ids, family_table
 from .._data import EncodedData, encode_data
 from .._estimator import fitted_attribute
 from .._limits import AUTO_EXACT_MAX_VARIABLES
-from .._validate import as_integer
+from .._validate import as_choice, as_integer, as_real
 from ..scores._dirichlet import table_log_bd_rows
 
 __all__ = [
@@ -246,7 +245,7 @@ def large_ess_log_bayes_factor(counts, equivalent_sample_size, n_parent_configs=
     >>> round(large_ess_log_bayes_factor([[81, 9], [9, 1]], 10_000), 6)
     0.1998
     """
-    alpha = _positive_number(equivalent_sample_size, "equivalent_sample_size")
+    alpha = as_real(equivalent_sample_size, "equivalent_sample_size", low_open=True)
     table, total, q_all = _pair_table(counts, n_parent_configs)
     _, r_a, r_b = table.shape
     u = uniformity(table, q_all)
@@ -305,15 +304,6 @@ def pair_counts(data, a, b, given=(), state_names=None) -> tuple[np.ndarray, int
 # ---------------------------------------------------------------------------
 # Section 4: the optimal ESS of a graph
 # ---------------------------------------------------------------------------
-
-
-def _positive_number(value, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a positive number, got {value!r}.")
-    value = float(value)
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{name} must be finite and > 0, got {value!r}.")
-    return value
 
 
 class _Family(NamedTuple):
@@ -500,8 +490,8 @@ def _check_bounds(bounds) -> tuple[float, float]:
         lo, hi = bounds
     except (TypeError, ValueError):
         raise TypeError(f"bounds must be a pair (low, high), got {bounds!r}.") from None
-    lo = _positive_number(lo, "bounds[0]")
-    hi = _positive_number(hi, "bounds[1]")
+    lo = as_real(lo, "bounds[0]", low_open=True)
+    hi = as_real(hi, "bounds[1]", low_open=True)
     if not lo < hi:
         raise ValueError(f"bounds must satisfy low < high, got {bounds!r}.")
     return lo, hi
@@ -690,11 +680,9 @@ class OptimalESS(BaseEstimator):
 
     # -- checks ---------------------------------------------------------------------
     def _check_params(self, n_vars: int) -> tuple[str, float, int, str, tuple[float, float]]:
-        if self.search not in _SEARCHES:
-            raise ValueError(f"search must be one of {_SEARCHES}, got {self.search!r}.")
-        if self.update not in _UPDATES:
-            raise ValueError(f"update must be one of {_UPDATES}, got {self.update!r}.")
-        tol = _positive_number(self.tol, "tol")
+        as_choice(self.search, "search", _SEARCHES)
+        as_choice(self.update, "update", _UPDATES)
+        tol = as_real(self.tol, "tol", low_open=True)
         max_iter = as_integer(self.max_iter, "max_iter", minimum=1)
         if self.max_parents is not None:
             as_integer(self.max_parents, "max_parents")

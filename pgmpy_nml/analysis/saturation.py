@@ -7,7 +7,7 @@ import pandas as pd
 
 from .._data import encode_data
 from .._limits import AUTO_EXACT_MAX_VARIABLES
-from .._validate import as_integer
+from .._validate import as_choice, as_integer
 from ..evaluate import log_loss
 from ..models import default_parameter_estimator, fit_network
 from ..scores import MaxBDeu, MinBDeu
@@ -122,8 +122,7 @@ def learning_saturation(
        scores for learning Bayesian networks". PGM 2014, Sec. 4.2.
     """
     encode_data(data, state_names)  # the boundary checks, once, on the whole data
-    if search not in ("auto", "exact", "hill"):
-        raise ValueError(f"search must be 'auto', 'exact' or 'hill', got {search!r}.")
+    as_choice(search, "search", ("auto", "exact", "hill"))
     if isinstance(scoring_method, str):
         get_score_spec(scoring_method, argument="scoring_method")  # fail before any work
     sizes = [as_integer(n, "each sample size", 1) for n in np.atleast_1d(sample_sizes).tolist()]

@@ -22,6 +22,7 @@ from functools import partial
 
 import numpy as np
 
+from .._validate import as_real
 from ..numerics.gamma import log_rising_array
 from .contract import (
     CountStatistic,
@@ -45,12 +46,12 @@ def bd_superset_bound(observed_cells, child_arity, log_likelihood_max):
 
     .. math::
 
-        \mathrm{BD}(v \mid P') \le \minigl(\mathrm{LL}_{\max},\;
-            -|\mathrm{obs}(P + v)| \log rigr)
+        \mathrm{BD}(v \mid P') \le \min\bigl(\mathrm{LL}_{\max},\;
+            -|\mathrm{obs}(P + v)| \log r\bigr)
 
     for every Dirichlet prior that gives each parent configuration the mass
     :math:`r a` spread evenly as :math:`a` per child state (BDeu with any
-    :math:`a = lpha / (q' r)`, BD with a constant :math:`a`, K2). Elementwise;
+    :math:`a = \alpha / (q' r)`, BD with a constant :math:`a`, K2). Elementwise;
     ``observed_cells`` is :math:`|\mathrm{obs}(P + v)|`, the number of observed
     cells of the family.
 
@@ -66,7 +67,7 @@ def bd_superset_bound(observed_cells, child_arity, log_likelihood_max):
     (refining configurations never merges observed cells). This is the bound of
     de Campos and Ji (2011) counted per observed cell rather than per
     configuration. Also, a Dirichlet-multinomial probability is an average of
-    :math:`P(	ext{rows} \mid 	heta)` over the prior, at most its maximum: the
+    :math:`P(\text{rows} \mid \theta)` over the prior, at most its maximum: the
     score is at most the log-likelihood, itself at most
     :math:`\mathrm{LL}_{\max}`. :math:`\square`
 
@@ -76,14 +77,6 @@ def bd_superset_bound(observed_cells, child_arity, log_likelihood_max):
        networks using constraints". JMLR 12, 2011, 663-689.
     """
     return np.minimum(log_likelihood_max, -observed_cells * math.log(child_arity))
-
-
-def _positive_number(value, name: str, owner: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{owner}: {name} must be a positive number, got {value!r}.")
-    if not (math.isfinite(value) and value > 0):
-        raise ValueError(f"{owner}: {name} must be a finite number > 0, got {value!r}.")
-    return float(value)
 
 
 def constant_prior_statistics(alpha: float, arities) -> dict:
@@ -150,7 +143,7 @@ class BDConstant(StatisticScore):
     }
 
     def __init__(self, data, alpha=0.5, state_names=None):
-        self.alpha = _positive_number(alpha, "alpha", "BDConstant")
+        self.alpha = as_real(alpha, "alpha", low_open=True, owner="BDConstant")
         super().__init__(data, state_names=state_names)
         self._statistics = constant_prior_statistics(self.alpha, self.encoded.arities)
         self._bound_statistics = {"observed": observed_statistic()}
@@ -226,8 +219,8 @@ class BDeu(StatisticScore):
     }
 
     def __init__(self, data, equivalent_sample_size=1.0, state_names=None):
-        self.equivalent_sample_size = _positive_number(
-            equivalent_sample_size, "equivalent_sample_size", "BDeu"
+        self.equivalent_sample_size = as_real(
+            equivalent_sample_size, "equivalent_sample_size", low_open=True, owner="BDeu"
         )
         super().__init__(data, state_names=state_names)
         self._statistics = {"G": PriorStatistic(self.equivalent_sample_size)}

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
+from .._validate import as_real
 from ._base import DiscreteScore
 from ._contamination import (
     table_max_bdeu_prior,
@@ -49,27 +48,21 @@ _REFERENCE = """
 class _ContaminatedBDeu(DiscreteScore):
     """Shared constructor and prior access of Min-BDeu and Max-BDeu."""
 
-    _max_epsilon = 1.0
     _rows = None
     _prior = None
 
     def __init__(self, data, equivalent_sample_size=1.0, epsilon=0.5, state_names=None):
         name = type(self).__name__
-        ess, eps = equivalent_sample_size, epsilon
-        for label, value in (("equivalent_sample_size", ess), ("epsilon", eps)):
-            if isinstance(value, bool) or not isinstance(
-                value, (int, float, np.integer, np.floating)
-            ):
-                raise TypeError(f"{name}: {label} must be a number, got {value!r}.")
-        if not (math.isfinite(ess) and ess > 0):
-            raise ValueError(f"{name}: equivalent_sample_size must be finite and > 0, got {ess!r}.")
-        if not 0 <= eps <= self._max_epsilon:
-            bound = "1]" if self._max_epsilon == 1 else "1)"
-            raise ValueError(f"{name}: epsilon must lie in [0, {bound}, got {eps!r}.{self._why}")
-        self.equivalent_sample_size = float(ess)
-        self.epsilon = float(eps)
+        self.equivalent_sample_size = as_real(
+            equivalent_sample_size, "equivalent_sample_size", low_open=True, owner=name
+        )
+        below_1 = self._epsilon_below_1
+        self.epsilon = as_real(
+            epsilon, "epsilon", high=1.0, high_open=below_1, owner=name, hint=self._why
+        )
         super().__init__(data, state_names=state_names)
 
+    _epsilon_below_1 = False
     _why = ""
 
     def _beta(self, n_parent_configs: int) -> float:
@@ -141,7 +134,7 @@ class MinBDeu(_ContaminatedBDeu):
         "default_for": None,
         "is_parameteric": True,
     }
-    _max_epsilon = 1.0 - 1e-12
+    _epsilon_below_1 = True
     _why = " At epsilon = 1 the prior may put 0 on an observed state and Min-BDeu is -inf."
     _rows = staticmethod(table_min_bdeu_rows)
     _prior = staticmethod(table_min_bdeu_prior)

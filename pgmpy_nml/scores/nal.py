@@ -42,6 +42,7 @@ import math
 import numpy as np
 
 from .._counting import family_table, sum_nlogn
+from .._validate import as_real
 from ._base import DiscreteScore
 
 __all__ = ["NAL", "PNAL"]
@@ -87,11 +88,7 @@ class PNAL(DiscreteScore):
         super().__init__(data, state_names=state_names)
         if penalty is None:
             penalty = 0.5 * math.log(self.n_samples) if self.n_samples > 1 else 0.0
-        if isinstance(penalty, bool) or not isinstance(penalty, (int, float, np.number)):
-            raise TypeError(f"PNAL: penalty must be a number >= 0, got {penalty!r}.")
-        if not (math.isfinite(penalty) and penalty >= 0):
-            raise ValueError(f"PNAL: penalty must be a finite number >= 0, got {penalty!r}.")
-        self.penalty = float(penalty)
+        self.penalty = as_real(penalty, "penalty", owner="PNAL")
 
     def _score_family(self, child: int, parents: tuple[int, ...]) -> float:
         enc = self._encoded

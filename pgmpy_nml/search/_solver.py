@@ -55,6 +55,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .._jit import njit
+from .._validate import as_time_limit
 from .candidates import CandidateParentSets
 
 __all__ = ["SolverResult", "solve"]
@@ -701,8 +702,7 @@ def solve(
         raise TypeError(
             f"candidates must be a CandidateParentSets, got {type(candidates).__name__}."
         )
-    if time_limit is not None and not (time_limit > 0):
-        raise ValueError(f"time_limit must be a positive number of seconds, got {time_limit!r}.")
+    time_limit = as_time_limit(time_limit)
     timings = {}
     start = time.perf_counter()
     fam = _Families(candidates)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import math
-import numbers
 import os
 import time
 from dataclasses import dataclass
@@ -13,6 +11,7 @@ from sklearn.base import BaseEstimator
 
 from .._estimator import fitted_attribute
 from .._limits import AUTO_EXACT_MAX_VARIABLES
+from .._validate import as_choice, as_memory_size, as_n_jobs, as_time_limit
 from ..models import fit_network
 from ..scores.registry import get_score_spec, make_score
 from . import _kernels
@@ -296,31 +295,12 @@ class ExactSearch(BaseEstimator):
         return method
 
     def _threads(self) -> int:
-        n_jobs = self.n_jobs
-        if n_jobs is None:
-            return os.cpu_count() or 1
-        if isinstance(n_jobs, bool) or not isinstance(n_jobs, numbers.Integral):
-            raise TypeError(f"n_jobs must be an integer or None, got {n_jobs!r}.")
-        if n_jobs == 0:
-            raise ValueError(
-                "n_jobs must be a positive number of workers, -1 for all cores, or None."
-            )
-        cores = os.cpu_count() or 1
-        return int(n_jobs) if n_jobs > 0 else max(1, cores + 1 + int(n_jobs))
+        return as_n_jobs(self.n_jobs)
 
     def _memory_limit(self) -> float:
-        limit = self.max_memory
-        if limit is None:
+        if self.max_memory is None:
             return 0.9 * _available_memory()
-        if isinstance(limit, bool) or not isinstance(limit, numbers.Real):
-            raise TypeError(
-                f"max_memory must be a number of bytes (e.g. 8e9 for 8 GB), got {limit!r}."
-            )
-        if not (math.isfinite(limit) and limit > 0):
-            raise ValueError(
-                f"max_memory must be a positive, finite number of bytes, got {limit!r}."
-            )
-        return float(limit)
+        return as_memory_size(self.max_memory, "max_memory")
 
     def _check_memory(self, plan, n_threads) -> int:
         n_vars = len(plan.variables)
@@ -390,8 +370,7 @@ class ExactSearch(BaseEstimator):
 
     def _choose_method(self, n_vars: int) -> str:
         method = self.method
-        if method not in ("auto", "dp", "solver"):
-            raise ValueError(f"method must be 'auto', 'dp' or 'solver', got {method!r}.")
+        as_choice(method, "method", ("auto", "dp", "solver"))
         if method == "auto":
             small = n_vars <= DP_ALWAYS_MAX_VARIABLES
             unlimited = self.max_parents is None and n_vars <= AUTO_EXACT_MAX_VARIABLES
@@ -405,14 +384,7 @@ class ExactSearch(BaseEstimator):
         return method
 
     def _time_limit(self):
-        limit = self.time_limit
-        if limit is None:
-            return None
-        if isinstance(limit, bool) or not isinstance(limit, numbers.Real):
-            raise TypeError(f"time_limit must be a number of seconds or None, got {limit!r}.")
-        if not (limit > 0):  # NaN included
-            raise ValueError(f"time_limit must be a positive number of seconds, got {limit!r}.")
-        return float(limit)
+        return as_time_limit(self.time_limit)
 
     def _fit_dp(self, score, timings) -> tuple:
         plan = make_plan(score)
@@ -680,8 +652,7 @@ def find_structure(
             show_progress=show_progress,
         )
         return search.fit(data).dag_
-    if method not in ("hill", "tabu"):
-        raise ValueError(f"method must be 'exact', 'hill' or 'tabu', got {method!r}.")
+    as_choice(method, "method", ("exact", "hill", "tabu"))
     from .local import LocalSearch
 
     search = LocalSearch(

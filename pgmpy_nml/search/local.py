@@ -16,7 +16,7 @@ from pgmpy.structure_score import BaseStructureScore
 from sklearn.base import BaseEstimator
 
 from .._estimator import fitted_attribute
-from .._validate import as_integer
+from .._validate import as_choice, as_integer, as_real
 from ..models import fit_network
 from ..scores.contract import CountStatistic, Families, PriorStatistic
 from ..scores.pgmpy_adapters import contract_for
@@ -697,18 +697,13 @@ class LocalSearch(BaseEstimator):
 
     # -- checks ---------------------------------------------------------------------------
     def _settings(self) -> dict:
-        if self.method not in _METHODS:
-            raise ValueError(f"method must be one of {list(_METHODS)}, got {self.method!r}.")
+        as_choice(self.method, "method", _METHODS)
         tabu_length = as_integer(self.tabu_length, "tabu_length", minimum=1)
         if self.max_non_improving is None:
             max_non_improving = tabu_length
         else:
             max_non_improving = as_integer(self.max_non_improving, "max_non_improving", minimum=1)
-        epsilon = self.epsilon
-        if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real):
-            raise TypeError(f"epsilon must be a number >= 0, got {epsilon!r}.")
-        if not (math.isfinite(epsilon) and epsilon >= 0):
-            raise ValueError(f"epsilon must be a finite number >= 0, got {epsilon!r}.")
+        epsilon = as_real(self.epsilon, "epsilon")
         seed = self.seed
         if seed is not None and not isinstance(seed, (numbers.Integral, np.random.SeedSequence)):
             raise TypeError(f"seed must be an integer or None, got {seed!r}.")

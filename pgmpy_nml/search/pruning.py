@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .._validate import as_n_jobs
 from ..scores.contract import Families, StatisticScore, Supersets, entropy_statistic
 from ..scores.pgmpy_adapters import PgmpyScoreAdapter, contract_for
 from . import _kernels
@@ -239,7 +240,7 @@ def candidate_parent_sets(
     else:
         variables = tuple(contract.encoded.variables)
     constraints = Constraints.from_knowledge(variables, max_parents, expert_knowledge)
-    _check_n_jobs(n_jobs)
+    as_n_jobs(n_jobs)  # the checks; joblib takes n_jobs as it is
 
     if contract is None:
         problem = _GenericProblem(score, constraints)
@@ -268,15 +269,6 @@ def candidate_parent_sets(
             n_tasks = n_groups
         plan, bounded = "statistics", problem.bounded
     return _assemble(variables, results, plan, bounded, n_tasks, start)
-
-
-def _check_n_jobs(n_jobs) -> None:
-    if n_jobs is None:
-        return
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
-        raise ValueError(
-            f"n_jobs must be a non-zero integer (-1 for all cores) or None, got {n_jobs!r}."
-        )
 
 
 def _run(runner, calls, show_progress) -> list:

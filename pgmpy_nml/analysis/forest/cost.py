@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from ..._validate import as_integer
+from ..._validate import as_integer, as_real
 from ._structure import _Forest, _forest, _is_inner
 
 __all__ = ["DEFAULT_MAX_OPERATIONS", "MAX_MEMORY_BYTES", "ForestCostError", "forest_cost"]
@@ -211,16 +209,10 @@ def forest_cost(model, n, arities=None, *, state_names=None) -> int:
 
 def _check_cost(forest: _Forest, n: int, max_operations) -> dict:
     """Plan the computation; refuse it above ``max_operations`` or the memory limit."""
-    if max_operations is None:
-        limit = None
-    else:
-        if isinstance(max_operations, (bool, np.bool_)) or not isinstance(
-            max_operations, (int, float, np.integer, np.floating)
-        ):
-            raise TypeError(f"max_operations must be a number or None, got {max_operations!r}.")
-        if not max_operations > 0:
-            raise ValueError(f"max_operations must be positive, got {max_operations!r}.")
-        limit = None if math.isinf(max_operations) else max_operations
+    limit = None
+    if max_operations is not None:
+        limit = as_real(max_operations, "max_operations", low_open=True, allow_inf=True)
+        limit = None if math.isinf(limit) else limit
     costs = _plan(forest, n, limit=limit)
     total = sum(ops for _, _, ops, _ in costs)
     worst = max(costs, key=lambda c: c[2])
