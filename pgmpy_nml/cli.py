@@ -398,17 +398,13 @@ def _estimator(name, ess):
 
 def _fit(dag, data, estimator_name, ess, score=None):
     """Fit ``dag``; ``"auto"`` takes the score's own prior (default_parameter_estimator)."""
-    from pgmpy.models import DiscreteBayesianNetwork
+    from .models import default_parameter_estimator, fit_network
 
     if estimator_name == "auto":
-        from .models import default_parameter_estimator
-
         estimator = default_parameter_estimator(score)
     else:
         estimator = _estimator(estimator_name, ess)
-    model = DiscreteBayesianNetwork(dag.edges())
-    model.add_nodes_from(dag.nodes())
-    return model.fit(data[list(dag.nodes())], estimator=estimator)
+    return fit_network(dag, data, estimator)
 
 
 def _estimator_label(name, score):
