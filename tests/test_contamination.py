@@ -2,13 +2,14 @@
 
 import math
 
+import _reference as ref
 import mpmath
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
-from scipy.special import digamma, gammaln, polygamma
+from scipy.special import digamma, gammaln
 
 from pgmpy_nml.scores import _contamination as C
 from pgmpy_nml.scores._contamination import (
@@ -56,8 +57,8 @@ def f_part(n, alpha):
 
 
 def d_mp(a, n):
-    """d(a) = psi(a+n) - psi(a) in high precision."""
-    with mpmath.workdps(40):
+    """d(a) = psi(a+n) - psi(a) in high precision (40 digits beyond those of a)."""
+    with mpmath.workdps(40 + max(0, int(math.log10(a))) if a > 0 else 40):
         return float(mpmath.digamma(mpmath.mpf(a) + n) - mpmath.digamma(mpmath.mpf(a)))
 
 
@@ -124,6 +125,29 @@ def test_log_bd_rows_matches_slow():
             assert np.all(got[counts.sum(axis=1) == 0] == 0.0)
 
 
+@pytest.mark.parametrize("alpha", [1e-300, 1e-18, 1e-8, 0.5, 1e3, 1e8, 1e16, 1e20, 1e100, 1e300])
+def test_log_bd_rows_vs_mpmath_for_any_prior_mass(alpha):
+    """The definition in mpmath; a float64 lgamma difference fails from alpha ~ 1e8 on.
+
+    The row sums terms of size ~ N_k |log alpha_k| into a result of size ~ N log r, so
+    the relative error grows like 1e-16 * |log alpha| (measured up to 2.5e-13 at 1e300).
+    """
+    rng = np.random.default_rng(8)
+    counts = random_table(rng, 7, 3, 10**4)
+    counts[1] = [0, 3, 2]
+    weights = rng.uniform(0.2, 1.0, size=(7, 3))
+    rtol = 4e-15 * (8.0 + abs(math.log(alpha)))
+    for a in (np.full((7, 3), alpha), alpha * weights):
+        got = log_bd_rows(counts, a)
+        want = [
+            float(ref.bd_mp({(): list(row)}, lambda cfg, k, p=p: p[k]))
+            for row, p in zip(counts, a, strict=True)
+        ]
+        assert np.all(got <= 0.0)
+        np.testing.assert_array_equal(got[counts.sum(axis=1) == 0], 0.0)
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=0)
+
+
 def test_log_bd_rows_degenerate_prior_and_known_value():
     # alpha = 0 on a cell with data: probability zero
     assert log_bd_rows(np.array([[1, 2]]), np.array([[0.0, 1.0]]))[0] == -np.inf
@@ -135,28 +159,8 @@ def test_log_bd_rows_degenerate_prior_and_known_value():
 
 
 # ---------------------------------------------------------------------------
-# numba special functions
+# harmonic sums of the Max-BDeu solver
 # ---------------------------------------------------------------------------
-
-
-def test_digamma_trigamma_vs_scipy():
-    rng = np.random.default_rng(1)
-    root = 1.4616321449683622
-    xs = np.concatenate(
-        [
-            np.logspace(-8, 8, 1500),
-            10 ** rng.uniform(-8, 8, 1500),
-            np.arange(1, 40, dtype=float),
-            np.arange(1, 40) + 0.5,
-            root + np.linspace(-0.6, 0.6, 301),
-            [root, np.nextafter(root, 0), np.nextafter(root, 2), 9.999999, 10.0, 10.000001],
-        ]
-    )
-    psi = np.array([C._digamma(x) for x in xs])
-    psi1 = np.array([C._trigamma(x) for x in xs])
-    np.testing.assert_allclose(psi, digamma(xs), rtol=1e-13, atol=0)
-    np.testing.assert_allclose(psi1, polygamma(1, xs), rtol=1e-13, atol=0)
-    assert math.isnan(C._digamma(0.0)) and math.isnan(C._trigamma(-1.0))
 
 
 @pytest.mark.parametrize(
@@ -286,7 +290,7 @@ def test_max_prior_vs_scipy_optimizer():
 
 def test_max_prior_kkt_wide_range():
     rng = np.random.default_rng(4)
-    for beta in (1e-12, 1e-3, 1.0, 50.0):
+    for beta in (1e-12, 1e-3, 1.0, 50.0, 1e16 / 6, 1e20, 1e100, 1e200, 1e300):
         for eps in (1e-9, 0.01, 0.5, 1.0):
             counts = random_table(rng, 6, 4, 10**5, p_zero=0.25)
             counts[0] = [1, 1, 1, 10**7]
@@ -352,7 +356,8 @@ def _mp_max_r2(n1, n2, beta, lo, up):
     h_k = 1 / (psi(a + n_k) - psi(a)) is increasing with h_k(0) = 0, so
     G(a) = h_1(a) - h_2(beta - a) is increasing on the feasible interval of alpha_1.
     """
-    with mpmath.workdps(60):
+    dps = 60 + max(0, int(math.log10(beta)))  # a + n_k exact, 60 digits to spare
+    with mpmath.workdps(dps):
         b = mpmath.mpf(beta)
 
         def h(a, n):
@@ -367,7 +372,7 @@ def _mp_max_r2(n1, n2, beta, lo, up):
             return float(a_min)
         if g(a_max) <= 0:
             return float(a_max)
-        for _ in range(400):  # bisection: slow but certain
+        for _ in range(max(400, 4 * dps)):  # bisection: slow but certain
             mid = (a_min + a_max) / 2
             if g(mid) < 0:
                 a_min = mid
@@ -387,6 +392,14 @@ def _mp_max_r2(n1, n2, beta, lo, up):
         (10**7, 1, 1.0 / 2**60, 1.0),
         (5, 5, 3.0, 1.0),
         (700, 100, 1e3, 0.3),
+        # huge prior mass: alpha_k ~ N_k t - (N_k - 1)/2; from 1e154 on 1/alpha**2 underflows
+        (3, 5, 1e16, 0.5),
+        (1, 10**7, 1e20, 1.0),
+        (10**6, 10**6 + 1, 1e20, 0.5),
+        (700, 100, 1e100, 0.3),
+        (3, 5, 1e200, 1.0),
+        (10**7, 2, 1e300, 0.5),
+        (2, 2, 1e300, 0.5),
     ],
 )
 def test_max_prior_two_states_exact(n1, n2, beta, eps):
