@@ -19,7 +19,13 @@ import math
 import numpy as np
 from numba import njit
 
-__all__ = ["dense_ids", "family_table", "full_family_table", "sum_nlogn"]
+__all__ = [
+    "configuration_index",
+    "dense_ids",
+    "family_table",
+    "full_family_table",
+    "sum_nlogn",
+]
 
 # Families with at most this many cells per row of data (plus a constant) are
 # counted straight into a full (q, r) table; with more, parent configurations
@@ -97,6 +103,17 @@ def _lookup_table(codes, arities, parents, child, n_parent_configs, child_arity)
     for t in range(keys.shape[0]):
         table[lookup[keys[t]], child_codes[t]] += 1
     return table
+
+
+def configuration_index(codes: np.ndarray, arities: np.ndarray, columns) -> np.ndarray:
+    """Mixed-radix index of each row's configuration of ``columns``, the first slowest.
+
+    The column order of pgmpy's ``TabularCPD`` (evidence in order, the first one
+    varying slowest). The product of the arities must fit in int64, as it does for
+    any table that can be held in memory; use :func:`dense_ids` otherwise.
+    """
+    columns = np.asarray(list(columns), dtype=np.int64)
+    return _parent_keys(codes, np.asarray(arities, dtype=np.int64), columns, 1)
 
 
 def dense_ids(codes: np.ndarray, idx, arities) -> tuple[np.ndarray, int]:

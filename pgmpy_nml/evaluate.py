@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 
-from ._counting import dense_ids
+from ._counting import configuration_index, dense_ids
 from ._data import encode_data
 from .snml import fsnml_code_length_grouped
 
@@ -89,10 +89,9 @@ def log_loss(model, data, base=math.e):
         cpd = cpds[node]
         evidence = list(cpd.variables[1:])
         values = np.asarray(cpd.get_values(), dtype=float)  # (r, q), first evidence slowest
-        config = np.zeros(encoded.n_samples, dtype=np.int64)
-        for parent in evidence:
-            i = encoded.index[parent]
-            config = config * int(encoded.arities[i]) + encoded.codes[i]
+        config = configuration_index(
+            encoded.codes, encoded.arities, [encoded.index[p] for p in evidence]
+        )
         with np.errstate(divide="ignore"):
             total += np.log(values[encoded.codes[encoded.index[node]], config])
     return float(-total.mean() / math.log(base))
