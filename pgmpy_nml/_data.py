@@ -43,7 +43,8 @@ class EncodedData:
     arities : numpy.ndarray of int64, shape (n_variables,)
         Number of states of each variable, declared-but-unobserved ones included.
     state_names : dict
-        Variable -> list of its states (declared order, or sorted observed values).
+        Variable -> list of its states (declared order, a Categorical's categories, or
+        sorted observed values).
     """
 
     variables: tuple
@@ -130,13 +131,69 @@ def _check_frame(data) -> None:
         )
 
 
+# Kinds of values that must never be mixed in one variable: ``True == 1`` and
+# ``hash(True) == hash(1)`` in Python, so a bool and a number would silently merge
+# into one state, and numbers and strings cannot be ordered together.
+_KIND_OF_INFERRED = {
+    "boolean": "bool",
+    "integer": "number",
+    "floating": "number",
+    "mixed-integer-float": "number",
+    "decimal": "number",
+    "string": "str",
+}
+
+
+def _value_kind(value) -> str:
+    if isinstance(value, (bool, np.bool_)):
+        return "bool"
+    if isinstance(value, (int, float, np.integer, np.floating)):
+        return "number"
+    if isinstance(value, str):
+        return "str"
+    return type(value).__name__
+
+
+def _kinds(values) -> set:
+    """The kinds of ``values`` (a Series or a list): 'bool', 'number', 'str' or a type name."""
+    if isinstance(values, pd.Series):
+        dtype = values.dtype
+        if isinstance(dtype, pd.CategoricalDtype):
+            return _kinds(list(dtype.categories))
+        if pd.api.types.is_bool_dtype(dtype):
+            return {"bool"}
+        if pd.api.types.is_numeric_dtype(dtype):
+            return {"number"}
+        if pd.api.types.is_string_dtype(dtype) and not pd.api.types.is_object_dtype(dtype):
+            return {"str"}
+    inferred = pd.api.types.infer_dtype(values, skipna=True)
+    if inferred in _KIND_OF_INFERRED:
+        return {_KIND_OF_INFERRED[inferred]}
+    return {_value_kind(v) for v in values}
+
+
+def _check_kinds(name, column: pd.Series) -> set:
+    """The one kind of the column's values; a clear error if it mixes kinds."""
+    kinds = _kinds(column)
+    if len(kinds) > 1:
+        merge = " (True and 1 would be one state)" if {"bool", "number"} <= kinds else ""
+        raise ValueError(
+            f"Column {name!r} mixes value types ({', '.join(sorted(kinds))}){merge}; convert "
+            f"it to one type, e.g. data[{name!r}].astype(str)."
+        )
+    return kinds
+
+
 def _check_discrete(name, column: pd.Series) -> None:
     dtype = column.dtype
     if isinstance(dtype, pd.CategoricalDtype) or pd.api.types.is_bool_dtype(dtype):
         return
     if pd.api.types.is_integer_dtype(dtype):
         return
-    if pd.api.types.is_float_dtype(dtype):
+    numeric = pd.api.types.is_float_dtype(dtype)
+    if pd.api.types.is_object_dtype(dtype):
+        numeric = _check_kinds(name, column) == {"number"}
+    if numeric:
         values = column.to_numpy(dtype=float)
         fractional = values[values != np.round(values)]
         if len(fractional) or not np.all(np.isfinite(values)):
@@ -157,9 +214,10 @@ def _check_discrete(name, column: pd.Series) -> None:
 
 
 def _observed_states(name, column: pd.Series) -> list:
+    """A Categorical's categories (used or not, in their order), else sorted observed values."""
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        return list(column.dtype.categories)
     values = column.unique()
-    if isinstance(values, pd.Categorical):
-        values = values.to_numpy()
     try:
         return sorted(values.tolist())
     except TypeError:
@@ -185,6 +243,11 @@ def _declared_states(name, states) -> list:
 
 
 def _codes(name, column: pd.Series, states: list, declared: bool) -> np.ndarray:
+    if declared and {"bool", "number"} <= _kinds(column) | _kinds(states):
+        raise ValueError(
+            f"Column {name!r} and state_names[{name!r}] = {states!r} mix booleans and "
+            "numbers, and True and 1 would be one state; use one type for both."
+        )
     codes = pd.Index(states).get_indexer(column.to_numpy())
     if declared and (codes < 0).any():
         bad = pd.unique(column.to_numpy()[codes < 0])
@@ -209,7 +272,9 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
     state_names : dict, optional
         Variable -> list of its states. Declared states that never occur in the
         data still count in the variable's arity (and so in every regret and
-        prior). Variables not listed get their sorted observed values, as in pgmpy.
+        prior). A pandas Categorical column not listed declares its categories,
+        used or not, in their order; other columns not listed get their sorted
+        observed values, as in pgmpy.
 
     Returns
     -------
@@ -220,9 +285,11 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
     TypeError
         If ``data`` is not a DataFrame or ``state_names`` is not a mapping of lists.
     ValueError
-        For empty data, missing values, continuous columns, unorderable mixed
-        columns, observed values absent from ``state_names``, or ``state_names``
-        entries for variables the data does not have.
+        For empty data, missing values, continuous columns, columns that mix value
+        types (strings and numbers, or booleans and numbers: ``True == 1`` in
+        Python, so they would merge into one state), observed values absent from
+        ``state_names``, or ``state_names`` entries for variables the data does
+        not have.
 
     Examples
     --------

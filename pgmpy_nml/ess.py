@@ -59,6 +59,7 @@ from sklearn.base import BaseEstimator
 from ._counting import dense_ids, family_table
 from ._data import EncodedData, encode_data
 from ._estimator import fitted_attribute
+from ._limits import AUTO_EXACT_MAX_VARIABLES
 from ._validate import as_integer
 from .scores._contamination import log_bd_rows
 
@@ -72,8 +73,6 @@ __all__ = [
     "uniformity",
 ]
 
-#: ``search="auto"`` uses exact search up to this many variables, hill climbing above.
-AUTO_EXACT_MAX_VARIABLES = 15
 
 _SEARCHES = ("auto", "exact", "hill")
 _UPDATES = ("eq18", "marginal_likelihood")
@@ -609,7 +608,7 @@ class OptimalESS(BaseEstimator):
     search : {"auto", "exact", "hill"}, default "auto"
         Structure search of both steps: :class:`pgmpy_nml.ExactSearch` (global
         optimum), pgmpy's ``HillClimbSearch`` (local optimum, warm-started from the
-        previous graph), or exact up to ``AUTO_EXACT_MAX_VARIABLES`` (15) variables.
+        previous graph), or exact up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
     tol : float, default 0.1
         Convergence threshold on :math:`|\alpha_k - \alpha_{k-1}|`.
     max_iter : int, default 20

@@ -6,15 +6,13 @@ import numpy as np
 import pandas as pd
 
 from ._data import encode_data
+from ._limits import AUTO_EXACT_MAX_VARIABLES
 from ._validate import as_integer
 from .scores import MaxBDeu, MinBDeu
 from .scores.registry import get_score_spec, make_score
 from .search.exact import find_structure
 
 __all__ = ["learning_saturation"]
-
-#: Above this many variables, "auto" uses hill climbing instead of the exact search.
-EXACT_AUTO_LIMIT = 16
 
 
 def _learn(subset, scoring_method, search, max_parents):
@@ -23,7 +21,7 @@ def _learn(subset, scoring_method, search, max_parents):
     else:
         score = scoring_method(subset)
     if search == "auto":
-        search = "exact" if subset.shape[1] <= EXACT_AUTO_LIMIT else "hill"
+        search = "exact" if subset.shape[1] <= AUTO_EXACT_MAX_VARIABLES else "hill"
     return find_structure(score, subset, search, max_parents=max_parents)
 
 
@@ -74,7 +72,7 @@ def learning_saturation(
         Size of the contamination, in ``[0, 1)``.
     search : {"auto", "exact", "hill"}, default "auto"
         Exact search (globally optimal) or pgmpy's hill climbing; "auto" is exact
-        up to 16 variables.
+        up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
     max_parents : int, optional
         Parent limit of the search (the paper used 3).
     state_names : dict, optional

@@ -1,13 +1,18 @@
 """The command-line tool: every subcommand, its files, and its error handling."""
 
 import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 from pgmpy.readwrite import BIFReader
 
+from pgmpy_nml._limits import AUTO_EXACT_MAX_VARIABLES
+from pgmpy_nml._version import __version__
 from pgmpy_nml.cli import main
 from pgmpy_nml.datasets import load_example_data
 
@@ -96,7 +101,7 @@ def test_learn_score_fit_evaluate_round_trip(capsys, tmp_path):
 
 def test_hill_climbing_and_required_edges(capsys, tmp_path):
     code, out, _ = run(capsys, "learn", "--method", "hill", "--require", "A->T", "--params", "none")
-    assert code == 0 and "A->T" in out and "hill search" in out
+    assert code == 0 and "A->T" in out and "hill climbing (heuristic" in out
 
 
 @pytest.mark.parametrize(
@@ -107,7 +112,7 @@ def test_hill_climbing_and_required_edges(capsys, tmp_path):
         (["fit", "--edges", "A->Z"], "'Z', which is not a data column"),
         (["fit", "--edges", "A-E"], "not of the form PARENT->CHILD"),
         (["evaluate", "--model", "/no/such.bif"], "no such network file"),
-        (["learn", "--params", "none", "--out", "x.bif"], "--out writes a fitted network"),
+        (["learn", "--params", "none", "--out", "x.bif"], "--out x.bif writes a fitted network"),
     ],
 )
 def test_user_errors_are_one_line_with_exit_code_2(capsys, argv, message):
@@ -120,7 +125,7 @@ def test_bad_data_files(capsys, tmp_path):
     missing = tmp_path / "missing.csv"
     missing.write_text("A,B\n1,2\n1,\n")
     code, _, err = run(capsys, "learn", "--data", str(missing))
-    assert code == 2 and "missing values in column(s) 'B' (1 row)" in err
+    assert code == 2 and "1 of 2 rows have missing values (empty cells) in 'B' (1)" in err
     continuous = tmp_path / "cont.csv"
     pd.DataFrame({"A": [0.5, 1.25, 2.0], "B": ["x", "y", "x"]}).to_csv(continuous, index=False)
     code, _, err = run(capsys, "learn", "--data", str(continuous))
@@ -145,3 +150,422 @@ def test_help_and_module_entry_point():
     )
     assert result.returncode == 2 and "Traceback" not in result.stderr
     assert "'B', which is not a data column" in result.stderr
+
+
+# -- the real console script on real-looking files ---------------------------------
+SCRIPT = Path(sys.executable).with_name("pgmpy-nml")
+
+
+def cli(*argv, env=None, cwd=None):
+    """Run the installed console script (``python -m pgmpy_nml`` if it is not on disk)."""
+    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "pgmpy_nml"]
+    result = subprocess.run(
+        [*command, *map(str, argv)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=None if env is None else {**os.environ, **env},
+        cwd=cwd,
+    )
+    return result.returncode, result.stdout, result.stderr
+
+
+def one_line_error(result, *fragments):
+    code, _, err = result
+    assert code == 2, result
+    assert err.count("\n") == 1 and err.startswith("pgmpy-nml"), err
+    assert "Traceback" not in err and "usage:" not in err
+    for fragment in fragments:
+        assert fragment in err, (fragment, err)
+    return err
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    """Small files as R, pandas and European spreadsheets write them."""
+    from test_csv import breast_cancer, r_votes
+
+    root = tmp_path_factory.mktemp("csv")
+    rng = np.random.default_rng(0)
+
+    def write(name, text):
+        (root / name).write_text(text, encoding="utf-8")
+        return root / name
+
+    paths = {
+        "votes": write("HouseVotes84.csv", r_votes(n=40, seed=0)),
+        "cancer": write("BreastCancer.csv", breast_cancer(n=60, seed=0)),
+        "semicolon": write(
+            "semicolon.csv",
+            "A;B;C\n"
+            + "".join(f"{'xy'[i % 2]};{'uv'[i % 3 > 0]};{'pq'[i % 5 > 1]}\n" for i in range(30)),
+        ),
+        "european": write(
+            "european.csv",
+            "G;W\n" + "".join(f"{'xy'[i % 2]};{60 + i},{i % 10}\n" for i in range(30)),
+        ),
+        "write_table": write(
+            "write_table.txt",
+            '"A" "B"\n'
+            + "".join(f'"{i + 1}" "{"xy"[i % 2]}" "{"uv"[i % 3 > 0]}"\n' for i in range(30)),
+        ),
+        "duplicated": write("duplicated.csv", "A,B,A\nx,u,p\ny,v,q\nx,v,q\n"),
+        "unnamed": write("unnamed.csv", "A,,C\nx,u,p\ny,v,q\n"),
+        "age": write(
+            "age.csv", "age,G\n" + "".join(f"{17 + i % 40},{'xy'[i % 2]}\n" for i in range(80))
+        ),
+        "stray": write(
+            "stray.csv",
+            "X,G\n"
+            + "".join(
+                f"{'oops' if i == 4 else f'{rng.normal():.3f}'},{'xy'[i % 2]}\n" for i in range(30)
+            ),
+        ),
+        "garbage_bif": write("garbage.bif", "this is not a network\n"),
+        "unfitted_bif": write(
+            "unfitted.bif",
+            "network x {\n}\nvariable A {\n  type discrete [ 2 ] { a, b };\n}\n",
+        ),
+        "wide": write(
+            "wide.csv",
+            ",".join(f"V{i}" for i in range(21))
+            + "\n"
+            + "".join(",".join(rng.choice(["a", "b"], 21)) + "\n" for _ in range(100)),
+        ),
+    }
+    survey = load_example_data().iloc[:1500]
+    paths["survey"] = root / "survey.csv"
+    survey.to_csv(paths["survey"], index=False)
+    paths["unknown_value"] = root / "unknown_value.csv"
+    survey.assign(A=survey["A"].where(survey.index != 3, "zzz")).to_csv(
+        paths["unknown_value"], index=False
+    )
+    from pgmpy.models import DiscreteBayesianNetwork
+    from pgmpy.readwrite import BIFWriter
+
+    fitted = DiscreteBayesianNetwork([("A", "E"), ("S", "E"), ("E", "O"), ("E", "R"), ("R", "T")])
+    BIFWriter(fitted.fit(survey)).write(str(root / "fitted.bif"))
+    text = (root / "fitted.bif").read_text()
+    paths["truncated_bif"] = write("truncated.bif", text[: len(text) // 2])
+    # a chain A -> B -> C whose edges pgmpy's hill climbing can orient either way (ties)
+    a = rng.integers(0, 2, 300)
+    b = a ^ (rng.random(300) < 0.1)
+    c = b ^ (rng.random(300) < 0.2)
+    paths["ties"] = root / "ties.csv"
+    pd.DataFrame({"A": a, "B": b.astype(int), "C": c.astype(int)}).to_csv(
+        paths["ties"], index=False
+    )
+    return paths
+
+
+def test_version_flag():
+    code, out, err = cli("--version")
+    assert code == 0 and out.strip() == f"pgmpy-nml {__version__}" and err == ""
+
+
+def test_help_and_version_import_no_heavy_packages():
+    probe = (
+        "import sys, contextlib, io\n"
+        "import pgmpy_nml.cli as c\n"
+        "for argv in (['--help'], ['--version'], ['learn', '--help'], ['score', '--help'],\n"
+        "             ['fit', '--help'], ['evaluate', '--help']):\n"
+        "    with contextlib.redirect_stdout(io.StringIO()):\n"
+        "        try:\n"
+        "            c.main(argv)\n"
+        "        except SystemExit:\n"
+        "            pass\n"
+        "print(sorted(m for m in ('pgmpy', 'numba', 'pandas') if m in sys.modules))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]", (
+        "pgmpy-nml --help / --version imported "
+        f"{result.stdout.strip()}: the parser must stay standard-library only, and "
+        "pgmpy_nml/__init__.py must import its submodules lazily"
+    )
+
+
+def test_na_cells_are_missing_values_not_states(files):
+    err = one_line_error(cli("learn", files["votes"]), "missing values ('NA')", "'V1' (")
+    assert "--dropna" in err and "--na-values" in err and "dropna()" not in err
+
+
+def test_dropna_reports_the_rows_and_r_row_names_are_ignored(files, tmp_path):
+    summary = tmp_path / "s.json"
+    code, out, err = cli("learn", files["votes"], "--dropna", "--params", "none", "--json", summary)
+    assert code == 0, err
+    facts = json.loads(summary.read_text())
+    dropped = 40 - facts["n_samples"]
+    assert dropped > 0 and f"dropped {dropped} of 40 rows with a missing value (--dropna)" in out
+    assert facts["variables"] == ["Class", "V1", "V2"] and "row names" in out
+
+
+def test_na_values_can_make_na_a_state(files, tmp_path):
+    summary = tmp_path / "s.json"
+    code, _, err = cli(
+        "learn", files["votes"], "--na-values", "", "--params", "none", "--json", summary
+    )
+    assert code == 0, err
+    assert json.loads(summary.read_text())["n_samples"] == 40
+
+
+def test_identifier_column_is_refused(files):
+    one_line_error(
+        cli("learn", files["cancer"], "--dropna"),
+        "column 'Id' looks like an identifier",
+        "--drop-columns Id",
+        "--discrete Id",
+    )
+
+
+def test_identifier_column_dropped_or_declared(files, tmp_path):
+    summary = tmp_path / "s.json"
+    code, _, err = cli(
+        "learn", "--data", files["cancer"], "--drop-columns", "Id", "--dropna", "--json", summary
+    )
+    assert code == 0, err
+    assert json.loads(summary.read_text())["variables"] == ["Cl.thickness", "Bare.nuclei", "Class"]
+    code, _, err = cli("learn", files["cancer"], "--discrete", "Id", "--dropna", "--params", "none")
+    assert code == 0, err
+
+
+def test_integer_coded_continuous_column_is_refused(files):
+    one_line_error(
+        cli("learn", files["age"]),
+        "column 'age' looks continuous (40 distinct whole numbers from 17 to 56)",
+        "--drop-columns age",
+    )
+
+
+def test_a_stray_token_does_not_hide_a_continuous_column(files):
+    one_line_error(cli("learn", files["stray"]), "column 'X' looks continuous", "'oops'")
+
+
+def test_semicolon_file_is_sniffed(files, tmp_path):
+    summary = tmp_path / "s.json"
+    code, out, err = cli("learn", files["semicolon"], "--params", "none", "--json", summary)
+    assert code == 0, err
+    assert json.loads(summary.read_text())["variables"] == ["A", "B", "C"]
+    assert "delimited by ';'" in out
+
+
+def test_wrong_delimiter_is_an_error_not_a_one_column_network(files):
+    one_line_error(
+        cli("learn", files["semicolon"], "--delimiter", ","),
+        "single column 'A;B;C'",
+        "--delimiter ';'",
+    )
+
+
+def test_european_decimal_commas(files):
+    one_line_error(cli("learn", files["european"]), "column 'W' looks continuous", "'61,1'")
+
+
+def test_r_write_table_file(files, tmp_path):
+    summary = tmp_path / "s.json"
+    code, out, err = cli("learn", files["write_table"], "--params", "none", "--json", summary)
+    assert code == 0, err
+    assert json.loads(summary.read_text())["variables"] == ["A", "B"]
+    assert "one name fewer than the rows" in out
+
+
+def test_duplicated_and_empty_header_names(files):
+    one_line_error(
+        cli("learn", files["duplicated"]), "duplicated column names ('A' in columns 1, 3)"
+    )
+    one_line_error(cli("learn", files["unnamed"]), "column 2 of the header has no name")
+
+
+def test_data_file_as_positional_argument(files):
+    code, out, err = cli("learn", files["survey"], "--params", "none", "--max-parents", "1")
+    assert code == 0, err
+    assert f"data: {files['survey']}; 1500 rows, 6 variables" in out
+    one_line_error(cli("learn", files["survey"], "--data", files["votes"]), "two data files given")
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (
+            ["fit", "--estimator", "bdeu", "--ess", "nan", "--edges", "A->E"],
+            "--ess: must be a positive number, got 'nan'",
+        ),
+        (["learn", "--score", "bdeu", "--ess", "-1"], "--ess: must be a positive number, got '-1'"),
+        (["score", "--edges", "A->E", "--ess", "0"], "--ess: must be a positive number, got '0'"),
+        (["learn", "--max-parents", "-1"], "--max-parents: must be a whole number >= 0, got '-1'"),
+        (["learn", "--require", "A->E,E->O,O->A"], "the required edges form a cycle (A->E->O->A)"),
+        (
+            ["learn", "--require", "A->E", "--forbid", "A->E", "--method", "hill"],
+            "the edge A->E is both required (--require) and forbidden (--forbid)",
+        ),
+        (
+            ["learn", "--require", "A->E,S->E", "--max-parents", "1", "--method", "hill"],
+            "--require gives 'E' 2 parents, more than --max-parents 1",
+        ),
+        (["learn", "--tiers", "A,S;E", "--require", "E->A"], "--require E->A goes against --tiers"),
+        (["learn", "--tiers", "A;Z"], "--tiers names 'Z', which is not a data column"),
+        (["learn", "--require", "A->A"], "a variable cannot be its own parent"),
+        (["learn", "--score", "nope"], "invalid choice: 'nope'"),
+        (["learn", "--max-memory", "1K"], "--max-memory"),
+        (["learn", "--n-jobs", "0"], "--n-jobs: must be a number of threads"),
+        (["learn", "--out", "network.txt"], "unknown extension '.txt'"),
+        (
+            ["learn", "--params", "none", "--out", "network.bif"],
+            "write the structure with --out FILE.dot",
+        ),
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        (
+            ["learn", "--dropna", "--drop-columns", "A"],
+            "--dropna, --drop-columns need(s) a data file",
+        ),
+    ],
+)
+def test_command_line_mistakes_are_one_line(argv, fragment, tmp_path):
+    one_line_error(cli(*argv, cwd=tmp_path), fragment)
+    assert not list(tmp_path.iterdir())  # nothing written
+
+
+def test_hill_climbing_honours_every_constraint(files, tmp_path):
+    summary = tmp_path / "s.json"
+    code, out, err = cli(
+        "learn",
+        files["survey"],
+        "--method",
+        "hill",
+        "--max-parents",
+        "1",
+        "--require",
+        "S->E",
+        "--forbid",
+        "E->O,E->R",
+        "--tiers",
+        "A,S;E;O,R,T",
+        "--params",
+        "none",
+        "--json",
+        summary,
+    )
+    assert code == 0, err
+    edges = {tuple(e) for e in json.loads(summary.read_text())["edges"]}
+    tier = {"A": 0, "S": 0, "E": 1, "O": 2, "R": 2, "T": 2}
+    assert ("S", "E") in edges and not edges & {("E", "O"), ("E", "R")}
+    assert all(tier[u] <= tier[v] for u, v in edges)
+    children = [v for _, v in edges]
+    assert len(children) == len(set(children))  # at most one parent each
+    assert "hill climbing (heuristic" in out
+
+
+def test_hill_climbing_is_reproducible_whatever_the_hash_seed(files, tmp_path):
+    # pgmpy breaks ties between equally good moves in string-hash order, which changes
+    # from run to run; the same command must still give the same network
+    def edges(hash_seed, *options):
+        summary = tmp_path / "s.json"
+        code, _, err = cli(
+            "learn",
+            files["ties"],
+            "--method",
+            "hill",
+            "--score",
+            "qnml",
+            "--params",
+            "none",
+            "--json",
+            summary,
+            *options,
+            env={"PYTHONHASHSEED": hash_seed},
+        )
+        assert code == 0, err
+        facts = json.loads(summary.read_text())
+        return str(facts["edges"]), facts["seed"]
+
+    assert len({edges(h) for h in ("1", "3", "5")}) == 1
+    assert {edges(h, "--seed", "7") for h in ("1", "3")} == {(edges("5", "--seed", "7")[0], 7)}
+
+
+def test_auto_search_above_the_threshold_says_it_is_heuristic(files, tmp_path):
+    summary = tmp_path / "s.json"
+    code, out, err = cli(
+        "learn", files["wide"], "--params", "none", "--max-parents", "1", "--json", summary
+    )
+    assert code == 0, err
+    assert (
+        f"hill climbing (heuristic, not optimal: 21 variables are more than the "
+        f"{AUTO_EXACT_MAX_VARIABLES} of --method auto's exact search; --method exact would "
+        "need about"
+    ) in out
+    facts = json.loads(summary.read_text())
+    assert facts["method"] == "hill" and facts["optimal"] is False
+
+
+def test_output_format_follows_the_extension_and_json_records_the_run(files, tmp_path):
+    dot, bif, summary = tmp_path / "m.dot", tmp_path / "m.xml", tmp_path / "s.json"
+    code, out, err = cli(
+        "learn", files["survey"], "--score", "bdeu", "--ess", "5", "--out", dot, "--json", summary
+    )
+    assert code == 0, err
+    facts = json.loads(summary.read_text())
+    text = dot.read_text()
+    assert text.startswith("digraph") and f"network written to {dot} (DOT)" in out
+    assert all(f'"{u}" -> "{v}";' in text for u, v in facts["edges"])
+    assert facts["pgmpy_nml_version"] == __version__
+    assert facts["score"] == "bdeu" and facts["score_parameters"] == {"ess": 5.0}
+    assert isinstance(facts["n_parameters"], int)
+    assert f'"n_parameters": {facts["n_parameters"]}\n' in summary.read_text()  # not 13.0
+    code, _, err = cli("fit", files["survey"], "--edges", "A->E", "--out", bif)
+    assert code == 0, err
+    assert bif.read_text().lstrip().startswith("<?xml")
+    code, _, err = cli("learn", files["survey"], "--params", "none", "--out", dot)
+    assert code == 0, err
+
+
+def test_bad_network_files_say_the_network_is_bad(files):
+    for command in ("evaluate", "score"):
+        one_line_error(
+            cli(command, files["survey"], "--model", files["garbage_bif"]),
+            f"{files['garbage_bif']} is not a valid BIF network file",
+        )
+    one_line_error(
+        cli("evaluate", files["survey"], "--model", files["unfitted_bif"]),
+        "unfitted.bif is not a complete BIF network file: no probability table for 'A'",
+    )
+    one_line_error(  # pgmpy reads the first half and would score a network without edges
+        cli("score", files["survey"], "--model", files["truncated_bif"]),
+        "truncated.bif is not a complete BIF network file: no probability table for",
+    )
+    one_line_error(
+        cli("evaluate", files["unknown_value"], "--model", files["survey"].parent / "fitted.bif"),
+        "column 'A' has value(s) 'zzz' that the network",
+    )
+    one_line_error(
+        cli("evaluate", files["survey"], "--model", files["votes"]), "unknown extension '.csv'"
+    )
+
+
+def test_one_auto_exact_threshold_everywhere():
+    from pgmpy_nml import cli as cli_module
+    from pgmpy_nml import ess, saturation
+
+    assert (
+        cli_module.AUTO_EXACT_MAX_VARIABLES
+        == ess.AUTO_EXACT_MAX_VARIABLES
+        == saturation.AUTO_EXACT_MAX_VARIABLES
+        == AUTO_EXACT_MAX_VARIABLES
+    )
+    for doc in (ess.OptimalESS.__doc__, saturation.learning_saturation.__doc__):
+        assert f"``AUTO_EXACT_MAX_VARIABLES`` ({AUTO_EXACT_MAX_VARIABLES}) variables" in doc
+
+
+def test_exact_search_honours_tiers(capsys, tmp_path):
+    summary = tmp_path / "s.json"
+    tiers = {"E": 0, "O": 1, "A": 1, "S": 2, "R": 2, "T": 3}
+    spec = "E;O,A;S,R;T"
+    code, out, err = run(
+        capsys, "learn", "--tiers", spec, "--params", "none", "--json", str(summary)
+    )
+    assert code == 0, err
+    facts = json.loads(summary.read_text())
+    assert facts["tiers"] == [["E"], ["O", "A"], ["S", "R"], ["T"]] and facts["optimal"] is True
+    assert facts["edges"] and all(tiers[u] <= tiers[v] for u, v in facts["edges"])
+    # without the tiers the optimum has O->E, which the tiers forbid
+    code, out, _ = run(capsys, "learn", "--params", "none")
+    assert "O->E" in out

@@ -68,7 +68,7 @@ def test_huge_arity_products_do_not_overflow():
             r"missing values in column\(s\) 'A' \(2 rows\), 'B' \(1 row\) out of 4 rows.*dropna",
         ),
         (pd.DataFrame({"A": [0.5, 1.25, 2.0]}), ValueError, r"'A' looks continuous.*0.5.*pd.cut"),
-        (pd.DataFrame({"A": [0, "a", 1]}), ValueError, r"mixes value types \(int, str\)"),
+        (pd.DataFrame({"A": [0, "a", 1]}), ValueError, r"mixes value types \(number, str\)"),
         (pd.DataFrame({"A": pd.to_datetime(["2020-01-01"])}), ValueError, "not a discrete type"),
         (pd.DataFrame([[0, 1]], columns=["A", "A"]), ValueError, "duplicated column names: 'A'"),
     ],
@@ -129,3 +129,50 @@ def test_nothing_is_dropped_silently():
     data = pd.DataFrame({"A": [0, 1, 1, 2, 2, 2]})
     enc = encode_data(data)
     assert np.bincount(enc.codes[0]).tolist() == [1, 2, 3]
+
+
+def test_categorical_categories_are_the_declared_states():
+    # unused categories count in the arity, and the categories' order is the states' order
+    column = pd.Categorical(["lo", "hi", "lo"], categories=["lo", "mid", "hi"], ordered=True)
+    enc = encode_data(pd.DataFrame({"A": column, "B": [0, 1, 1]}))
+    assert enc.state_names["A"] == ["lo", "mid", "hi"]
+    assert enc.arities.tolist() == [3, 2]
+    assert enc.codes[0].tolist() == [0, 2, 0]
+    # the arity reaches the scores: fNML's regret grows with the unused state
+    observed_only = pd.DataFrame({"A": ["lo", "hi", "lo"], "B": [0, 1, 1]})
+    assert FNML(pd.DataFrame({"A": column, "B": [0, 1, 1]})).local_score("A", []) < FNML(
+        observed_only
+    ).local_score("A", [])
+    # explicit state_names still win over the categories
+    enc = encode_data(pd.DataFrame({"A": column}), state_names={"A": ["hi", "lo"]})
+    assert enc.state_names["A"] == ["hi", "lo"] and enc.codes[0].tolist() == [1, 0, 1]
+
+
+@pytest.mark.parametrize(
+    "values",
+    [
+        [1, True, 1, 0],
+        [True, 1.0, False],
+        [np.int64(0), np.True_, 1],
+    ],
+)
+def test_booleans_and_numbers_never_merge(values):
+    data = pd.DataFrame({"A": pd.Series(values, dtype=object)})
+    with pytest.raises(ValueError, match=r"'A' mixes value types \(bool, number\).*True and 1"):
+        encode_data(data)
+
+
+def test_booleans_against_numeric_state_names_are_refused():
+    data = pd.DataFrame({"A": [True, False, True]})
+    with pytest.raises(ValueError, match=r"mix booleans and numbers.*True and 1"):
+        encode_data(data, state_names={"A": [0, 1]})
+    # the same type on both sides is fine
+    assert encode_data(data, state_names={"A": [False, True]}).codes[0].tolist() == [1, 0, 1]
+
+
+def test_object_columns_of_floats_are_checked_as_continuous():
+    data = pd.DataFrame({"A": pd.Series([0.5, 1.25, 2], dtype=object)})
+    with pytest.raises(ValueError, match="'A' looks continuous"):
+        encode_data(data)
+    whole = pd.DataFrame({"A": pd.Series([1.0, 2, 1], dtype=object)})
+    assert encode_data(whole).arities.tolist() == [2]
