@@ -18,3 +18,5 @@ def test_readme_python_blocks_run_in_order(capsys):
     for block in blocks:
         exec(compile(block, "README.md", "exec"), namespace)
     assert "causal_graph_" in text and namespace["model"].check_model()
+    # learning_saturation's gap means something only for learned graphs with edges
+    assert (namespace["curve"]["n_edges"] > 0).all()

@@ -195,6 +195,67 @@ def test_rank_of_true_structure_claims():
             assert order[0] != "BDeu(1)", "then it would be best from 10 samples on"
 
 
+def test_prediction_and_parsimony_claims():
+    res = results("prediction_and_parsimony")
+    claim("On data from *sachs* (10 random splits, a test half of 2000 rows)")
+    assert (res["network"], res["splits"], res["test_rows"]) == ("sachs", 10, 2000)
+    by_size = res["by_size"]
+    claim("about as well as BD1/2, within 0.15 nats per test vector at every training size")
+    for row in by_size.values():
+        assert abs(row["log_loss_mean"]["fNML"] - row["log_loss_mean"]["BD1/2"]) < 0.15
+    claim("and much better than BDeu(1) from few rows")
+    for n in ("25", "50"):
+        assert by_size[n]["log_loss_mean"]["BDeu(1)"] - by_size[n]["log_loss_mean"]["fNML"] > 0.5
+
+    def fewest(n):
+        medians = by_size[n]["parameters_median"]
+        return sorted(m for m, v in medians.items() if v == min(medians.values()))
+
+    claim("No score is the most parsimonious at every size")
+    claim("from 25 and 50 rows qNML learns the fewest parameters")
+    assert fewest("25") == fewest("50") == ["qNML"]
+    claim("from 100 to 500 rows BDeu(1) does")
+    assert fewest("100") == fewest("200") == fewest("500") == ["BDeu(1)"]
+    claim("from 2000 rows all four learn the generating network's")
+    assert set(by_size["2000"]["parameters_median"].values()) == {res["generating"]["parameters"]}
+    assert list(by_size) == ["25", "50", "100", "200", "500", "1000", "2000"]
+
+
+def test_min_max_bdeu_claims():
+    res = results("min_max_bdeu")
+    claim("On *child* data")
+    assert res["network"] == "child"
+    by_size = res["by_size"]
+    claim("Min-BDeu learns sparser and better-predicting networks than BDeu from 20 to 80 rows")
+    claim("and Max-BDeu denser and worse ones")
+    for n in ("20", "40", "80"):
+        arcs, accuracy = by_size[n]["arcs"], by_size[n]["accuracy"]
+        assert arcs["Min-BDeu"] < arcs["BDeu"] < arcs["Max-BDeu"], n
+        assert accuracy["Min-BDeu"] < accuracy["BDeu"] < accuracy["Max-BDeu"], n  # lower: better
+    claim("from 320 rows on the three scores learn the same network")
+    for n in ("320", "1280", "5120"):
+        for metric in ("arcs", "hamming", "accuracy"):
+            values = by_size[n][metric]
+            assert values["Min-BDeu"] == values["BDeu"] == values["Max-BDeu"], (n, metric)
+    claim("At N = 20 every learned network predicts worse than the empty one")
+    accuracy = by_size["20"]["accuracy"]
+    assert min(accuracy[s] for s in ("Min-BDeu", "BDeu", "Max-BDeu")) > accuracy["Empty"]
+    claim("The relative Max-Min gap falls with the sample size in step with BDeu's accuracy")
+    gaps = [row["relative_gap_percent"] for row in by_size.values()]
+    bdeu = [row["accuracy"]["BDeu"] for row in by_size.values()]
+    assert gaps == sorted(gaps, reverse=True) and bdeu == sorted(bdeu, reverse=True)
+    assert list(by_size) == ["20", "40", "80", "320", "1280", "5120"]
+
+
+def test_optimal_ess_claims():
+    res = results("optimal_ess")
+    claim("From 500 training rows, Steck's alternating procedure chooses an ESS of")
+    claim("The best points of the 13-point held-out grid are")
+    assert len(res["grid"]) == 13
+    assert {row["n_train"] for row in res["by_network"].values()} == {500}
+    assert list(res["by_network"]) == ["asia", "sachs"]
+
+
 @pytest.mark.integration
 @pytest.mark.slow
 @pytest.mark.parametrize("name", NAMES)
