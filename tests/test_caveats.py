@@ -13,7 +13,15 @@ import pytest
 from pgmpy.inference import BeliefPropagation, VariableElimination
 from pgmpy.models import DiscreteBayesianNetwork
 
-from pgmpy_nml import FNML, QNML, ExactSearch, FSNMLEstimator
+from pgmpy_nml import (
+    FNML,
+    QNML,
+    ExactSearch,
+    FSNMLEstimator,
+    bdeu_sensitivity,
+    learning_saturation,
+)
+from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.regret import log_regret
 
 
@@ -92,3 +100,18 @@ def test_pgmpy_belief_propagation_fails_on_an_isolated_node(edges, message, esti
     np.testing.assert_allclose(answer.values, expected.values, rtol=1e-12)
     marginal_f = VariableElimination(model).query(["F"]).values
     np.testing.assert_allclose(marginal_f, model.get_cpds("F").values, rtol=1e-12)
+
+
+# -- learning_saturation: an empty learned graph measures only the marginals ----------------
+def test_saturation_gap_of_empty_graphs_is_the_marginals_and_stays_flat():
+    """The docstring's numbers: survey's first 100-500 rows, BDeu(1) learns no edge."""
+    data = sample_network("survey", 5000, seed=0)[1]
+    curve = learning_saturation(data, [100, 250, 500], max_parents=3)
+    assert curve["n_edges"].tolist() == [0, 0, 0]
+    assert curve["gap"].between(5.3, 5.6).all()  # "about 5.4 nats at every size"
+    # so the relative gap falls like 1/n with nothing learned
+    ratio = curve["relative_gap"] * curve["n_samples"]
+    assert ratio.max() / ratio.min() < 1.2
+    empty = DiscreteBayesianNetwork()
+    empty.add_nodes_from(data.columns)
+    assert curve["gap"][0] == pytest.approx(bdeu_sensitivity(data.iloc[:100], empty), rel=1e-12)
