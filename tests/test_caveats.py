@@ -6,11 +6,11 @@ the warning has to change with it.
 """
 
 import math
+import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
-from pgmpy.inference import BeliefPropagation, VariableElimination
 from pgmpy.models import DiscreteBayesianNetwork
 
 from pgmpy_nml import (
@@ -23,6 +23,10 @@ from pgmpy_nml import (
 )
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.regret import log_regret
+
+with warnings.catch_warnings():  # pgmpy.inference imports pgmpy's deprecated estimators
+    warnings.simplefilter("ignore", FutureWarning)
+    from pgmpy.inference import BeliefPropagation, VariableElimination
 
 
 # -- qNML: the penalty for one more parent vanishes when q r >> N ---------------------------
