@@ -11,14 +11,21 @@ Numerics: :mod:`pgmpy_nml.regret` (the multinomial NML normalizer) and
 Analysis: :func:`forest_nml` (exact NML of forest-structured networks,
 :mod:`pgmpy_nml.forest`), :class:`OptimalESS` / :func:`optimal_ess` (Steck's optimal equivalent
 sample size, :mod:`pgmpy_nml.ess`), :func:`learning_saturation`.
+Study tools (:mod:`pgmpy_nml.study`): :func:`bootstrap_strength` and
+:func:`averaged_network` (bootstrap arc strength, model averaging),
+:func:`cross_validate` and :func:`compare_procedures` (cross-validation of
+:class:`LearningProcedure` objects), :func:`local_scores` (per-node scores),
+:func:`cpdag`, :func:`discretize` / :class:`Discretizer`, :func:`compare_structures`;
+:func:`default_parameter_estimator` (the parameters that match a score).
 """
 
-from . import ess, forest, regret, snml
+from . import ess, forest, regret, snml, study
 from ._version import __version__
 from .ess import OptimalESS, optimal_ess
 from .estimators import FSNMLEstimator
 from .evaluate import fsnml_code_length, log_loss, n_parameters
 from .forest import forest_log_normalizer, forest_nml
+from .models import default_parameter_estimator
 from .saturation import learning_saturation
 from .scores import (
     FNML,
@@ -32,20 +39,42 @@ from .scores import (
     score_names,
 )
 from .search import ExactSearch, ExactSearchMemoryError, learn_exact
+from .study import (
+    Discretizer,
+    LearningProcedure,
+    averaged_network,
+    bootstrap_strength,
+    compare_procedures,
+    compare_structures,
+    cpdag,
+    cross_validate,
+    discretize,
+    local_scores,
+)
 
 __all__ = [
     "FNML",
     "QNML",
     "BDConstant",
     "BDeu",
+    "Discretizer",
     "ExactSearch",
     "ExactSearchMemoryError",
     "FSNMLEstimator",
+    "LearningProcedure",
     "MaxBDeu",
     "MinBDeu",
     "OptimalESS",
     "__version__",
+    "averaged_network",
     "bdeu_sensitivity",
+    "bootstrap_strength",
+    "compare_procedures",
+    "compare_structures",
+    "cpdag",
+    "cross_validate",
+    "default_parameter_estimator",
+    "discretize",
     "ess",
     "forest",
     "forest_log_normalizer",
@@ -53,6 +82,7 @@ __all__ = [
     "fsnml_code_length",
     "learn_exact",
     "learning_saturation",
+    "local_scores",
     "log_loss",
     "make_score",
     "n_parameters",
@@ -60,4 +90,5 @@ __all__ = [
     "regret",
     "score_names",
     "snml",
+    "study",
 ]

@@ -59,6 +59,8 @@ class CsvOptions:
     discrete : tuple of str
         Columns to keep as discrete variables even if they look continuous or
         like an identifier.
+    keep_continuous : bool, default False
+        Let continuous-looking columns through (``--discretize`` cuts them next).
     """
 
     delimiter: str | None = None
@@ -66,6 +68,7 @@ class CsvOptions:
     dropna: bool = False
     drop_columns: tuple = ()
     discrete: tuple = ()
+    keep_continuous: bool = False
 
 
 @dataclass
@@ -260,13 +263,13 @@ def _column_problem(values: pd.Series, decimal_comma: bool):
     return None
 
 
-def _check_columns(data, missing, label, delimiter, discrete):
+def _check_columns(data, missing, label, delimiter, discrete, keep_continuous=False):
     problems = []
     for name in data.columns:
         if name in discrete:
             continue
         problem = _column_problem(data[name][~missing[name]], decimal_comma=delimiter != ",")
-        if problem:
+        if problem and not (keep_continuous and problem[0] == "continuous"):
             problems.append((name, *problem))
     if not problems:
         return
@@ -374,6 +377,6 @@ def read_data(path, options: CsvOptions | None = None, use=None) -> Table:
 
     tokens = DEFAULT_NA_VALUES if options.na_values is None else tuple(options.na_values)
     missing = data.isna() | data.isin(set(tokens) | {""})
-    _check_columns(data, missing, label, delimiter, set(options.discrete))
+    _check_columns(data, missing, label, delimiter, set(options.discrete), options.keep_continuous)
     data = _handle_missing(data, missing, label, tokens, options.dropna, notes)
     return Table(data=data, path=label, delimiter=delimiter, notes=notes)

@@ -52,6 +52,7 @@ class EncodedData:
     arities: np.ndarray
     state_names: dict
     index: dict = field(repr=False)
+    n_dropped: int = 0
 
     @property
     def n_samples(self) -> int:
@@ -101,7 +102,10 @@ class EncodedData:
         return child, tuple(sorted(idx))
 
 
-def _check_frame(data) -> None:
+MISSING_POLICIES = ("error", "drop", "available")
+
+
+def _check_frame(data, missing="error") -> None:
     if not isinstance(data, pd.DataFrame):
         hint = ""
         if isinstance(data, np.ndarray):
@@ -119,15 +123,24 @@ def _check_frame(data) -> None:
     if not data.columns.is_unique:
         dup = data.columns[data.columns.duplicated()].unique()
         raise ValueError(f"data has duplicated column names: {_listing(dup)}.")
-    missing = data.isna().sum()
-    missing = missing[missing > 0]
-    if len(missing):
-        parts = [f"{col!r} ({n} row{'s' if n > 1 else ''})" for col, n in missing.items()]
+    if missing not in MISSING_POLICIES:
+        raise ValueError(
+            f"missing must be one of {', '.join(repr(m) for m in MISSING_POLICIES)}, got "
+            f"{missing!r}."
+        )
+    if missing != "error":
+        return
+    counts = data.isna().sum()
+    counts = counts[counts > 0]
+    if len(counts):
+        parts = [f"{col!r} ({n} row{'s' if n > 1 else ''})" for col, n in counts.items()]
         raise ValueError(
             "data has missing values in column(s) "
             + ", ".join(parts)
             + f" out of {len(data)} rows. pgmpy-nml needs complete data and never drops rows "
-            "silently: remove them (data.dropna()) or impute them first."
+            'silently: pass missing="drop" to use the complete rows (as data.dropna(), with '
+            'their number reported), learn with a score for incomplete data ("pnal"), or '
+            "impute them first."
         )
 
 
@@ -260,7 +273,30 @@ def _codes(name, column: pd.Series, states: list, declared: bool) -> np.ndarray:
     return codes
 
 
-def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
+def _drop_incomplete(data):
+    """The complete rows of ``data`` and how many were dropped, with a warning that says so."""
+    complete = data.notna().all(axis=1)
+    n_dropped = int((~complete).sum())
+    if n_dropped == len(data):
+        worst = data.isna().sum().sort_values(ascending=False)
+        raise ValueError(
+            f"Every one of the {len(data)} rows has a missing value (most in "
+            f'{_listing(worst.index[:3])}), so missing="drop" leaves nothing; drop those '
+            'columns or learn with a score for incomplete data ("pnal", missing="available").'
+        )
+    if n_dropped:
+        import warnings
+
+        warnings.warn(
+            f'missing="drop": dropped {n_dropped} of {len(data)} rows with a missing value '
+            f"(complete-case analysis on the other {len(data) - n_dropped}).",
+            UserWarning,
+            stacklevel=3,
+        )
+    return data[complete], n_dropped
+
+
+def encode_data(data, state_names: Mapping | None = None, missing: str = "error") -> EncodedData:
     """Validate a DataFrame of discrete data and encode it as integer codes.
 
     Parameters
@@ -275,6 +311,12 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
         prior). A pandas Categorical column not listed declares its categories,
         used or not, in their order; other columns not listed get their sorted
         observed values, as in pgmpy.
+    missing : {"error", "drop", "available"}, default "error"
+        What to do with missing values (NaN, None, pd.NA): refuse them with a
+        message that names the columns; ``"drop"`` the incomplete rows, with a
+        warning that reports how many (``n_dropped``); keep every row with code -1
+        for a missing cell (``"available"``, for the scores that use the rows
+        complete on each family, such as :class:`~pgmpy_nml.scores.nal.PNAL`).
 
     Returns
     -------
@@ -298,8 +340,13 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
     ...                   state_names={"B": [0, 1, 2]})
     >>> enc.codes.tolist(), enc.arities.tolist()
     ([[1, 0, 1], [0, 1, 1]], [2, 3])
+    >>> encode_data(pd.DataFrame({"A": ["y", None, "n"]}), missing="available").codes.tolist()
+    [[1, -1, 0]]
     """
-    _check_frame(data)
+    _check_frame(data, missing)
+    n_dropped = 0
+    if missing == "drop":
+        data, n_dropped = _drop_incomplete(data)
     if state_names is None:
         state_names = {}
     if not isinstance(state_names, Mapping):
@@ -318,6 +365,15 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
     names = {}
     for i, name in enumerate(variables):
         column = data[name]
+        present = None
+        if missing == "available":
+            present = column.notna().to_numpy()
+            if present.all():
+                present = None
+            elif not present.any():
+                raise ValueError(f"Column {name!r} has no values: every row is missing.")
+            else:
+                column = column[present]
         _check_discrete(name, column)
         declared = name in state_names
         if declared:
@@ -326,8 +382,12 @@ def encode_data(data, state_names: Mapping | None = None) -> EncodedData:
             states = _observed_states(name, column)
         if len(states) > np.iinfo(np.int32).max:
             raise ValueError(f"Variable {name!r} has {len(states)} states, more than supported.")
-        codes[i] = _codes(name, column, states, declared)
+        if present is None:
+            codes[i] = _codes(name, column, states, declared)
+        else:
+            codes[i] = -1
+            codes[i, present] = _codes(name, column, states, declared)
         names[name] = states
     arities = np.array([len(names[v]) for v in variables], dtype=np.int64)
     index = {v: i for i, v in enumerate(variables)}
-    return EncodedData(variables, codes, arities, names, index)
+    return EncodedData(variables, codes, arities, names, index, n_dropped)

@@ -1,8 +1,11 @@
 """The ``pgmpy-nml`` command-line tool.
 
-Subcommands: ``learn`` (structure, then parameters), ``score`` (a given network,
-several scores side by side), ``fit`` (parameters of a given structure) and
-``evaluate`` (log-loss of a fitted network on test data). Every command reads a
+Subcommands: ``learn`` (structure, then parameters; ``--bootstrap B`` adds arc
+strengths), ``score`` (a given network, several scores side by side), ``fit``
+(parameters of a given structure), ``evaluate`` (log-loss of a fitted network on
+test data) and ``cv`` (cross-validation of learning procedures side by side).
+``--discretize`` cuts continuous columns into intervals, and ``evaluate
+--cut-points`` cuts test data at the same points. Every command reads a
 CSV file of discrete data (``pgmpy_nml._csv`` reads and checks it) and writes
 files that pgmpy reads back: BIF or XMLBIF networks, Graphviz DOT structures and
 a JSON summary. Without a data file the bundled example data set is used, so
@@ -31,6 +34,7 @@ __all__ = ["main"]
 
 SCORE_NAMES = ["fnml", "qnml", "bd", "min-bdeu", "max-bdeu", "bdeu", "k2", "bic", "aic", "ll"]
 ESTIMATORS = ["fsnml", "mle", "bdeu", "k2"]
+DISCRETIZE_METHODS = ["hartemink", "quantile", "interval"]
 #: Output formats by file extension.
 NETWORK_FORMATS = {".bif": "BIF", ".xml": "XMLBIF", ".xmlbif": "XMLBIF", ".dot": "DOT"}
 #: Formats that need a fitted network (DOT draws the structure only).
@@ -97,6 +101,24 @@ def _delimiter(text):
     return value
 
 
+def _discretization(text):
+    """``METHOD[:BINS]`` -> ``(method, bins)``, e.g. ``quantile:4``."""
+    method, _, bins = text.partition(":")
+    method = method.strip().lower()
+    if method not in DISCRETIZE_METHODS:
+        raise argparse.ArgumentTypeError(
+            f"must be METHOD[:BINS] with METHOD one of {', '.join(DISCRETIZE_METHODS)}, "
+            f"got {text!r}"
+        )
+    try:
+        n_bins = int(bins) if bins else 3
+    except ValueError:
+        n_bins = 0
+    if n_bins < 2:
+        raise argparse.ArgumentTypeError(f"BINS must be a whole number >= 2, got {text!r}")
+    return method, n_bins
+
+
 def _comma_list(text):
     """``"A, B,"`` -> ``("A", "B")``; ``""`` -> ``()``."""
     return tuple(item.strip() for item in text.split(",") if item.strip())
@@ -112,6 +134,9 @@ def _csv_options(args):
         dropna=args.dropna,
         drop_columns=args.drop_columns,
         discrete=args.discrete,
+        keep_continuous=bool(
+            getattr(args, "discretize", None) or getattr(args, "cut_points", None)
+        ),
     )
 
 
@@ -157,6 +182,69 @@ def _print_data(source, data, notes, what="data"):
     print(f"{what}: {source}; {len(data)} rows, {data.shape[1]} variables")
     for note in notes:
         print(f"  note: {note}")
+
+
+def _continuous_columns(data, decimal_comma):
+    """The columns the CSV checks call continuous, as floats (the one test of the reader)."""
+    import pandas as pd
+
+    from ._csv import _column_problem
+
+    found = {}
+    for name in data.columns:
+        values = data[name]
+        problem = _column_problem(values[values.notna()], decimal_comma=decimal_comma)
+        if problem and problem[0] == "continuous":
+            text = values.str.replace(",", ".", regex=False) if decimal_comma else values
+            numbers = pd.to_numeric(text, errors="coerce")
+            strays = values[numbers.isna() & values.notna()].unique()
+            if len(strays):
+                raise UserError(
+                    f"column {name!r} looks continuous but holds {strays[0]!r}, which is not a "
+                    "number: fix it, or declare it missing with --na-values"
+                )
+            found[name] = numbers
+    return found
+
+
+def _cut(data, discretizer, columns, notes):
+    """Cut ``columns`` (floats) with a fitted discretizer; states are the interval numbers."""
+    out = discretizer.transform(data.assign(**columns)[list(columns)])
+    data = data.copy()
+    for name in columns:
+        data[name] = out[name].astype("Int64").astype(str)
+        cuts = ", ".join(f"{c:.4g}" for c in discretizer.cut_points_[name])
+        notes.append(f"column {name!r} cut at {cuts or '(no cut)'}: states 0, 1, ... are intervals")
+    return data
+
+
+def _read_study_data(args, use=None):
+    """The data as strings, discretized with --discretize; also the cut points."""
+    data, source, notes = _read_csv(args, use=use)
+    cut_points = {}
+    if getattr(args, "discretize", None):
+        from .study import Discretizer
+
+        columns = _continuous_columns(data, _decimal_comma(args, notes))
+        if not columns:
+            notes.append("--discretize: no column looks continuous; nothing was cut")
+        else:
+            method, n_bins = args.discretize
+            frame = data.assign(**columns)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", UserWarning)
+                discretizer = Discretizer(method, n_bins, columns=list(columns), labels="integer")
+                discretizer.fit(frame)
+            data = _cut(data, discretizer, columns, notes)
+            cut_points = {c: [float(x) for x in discretizer.cut_points_[c]] for c in columns}
+    return data, source, notes, cut_points
+
+
+def _decimal_comma(args, notes):
+    """Whether decimals may be written with a comma: the fields are not comma-delimited."""
+    if args.delimiter is not None:
+        return args.delimiter != ","
+    return any(note.startswith("fields are delimited by ") for note in notes)
 
 
 def _read_model(path):
@@ -290,12 +378,39 @@ def _estimator(name, ess):
     return DiscreteBayesianEstimator(prior_type="BDeu", equivalent_sample_size=ess)
 
 
-def _fit(dag, data, estimator_name, ess):
+def _fit(dag, data, estimator_name, ess, score=None):
+    """Fit ``dag``; ``"auto"`` takes the score's own prior (default_parameter_estimator)."""
     from pgmpy.models import DiscreteBayesianNetwork
 
+    if estimator_name == "auto":
+        from .models import default_parameter_estimator
+
+        estimator = default_parameter_estimator(score)
+    else:
+        estimator = _estimator(estimator_name, ess)
     model = DiscreteBayesianNetwork(dag.edges())
     model.add_nodes_from(dag.nodes())
-    return model.fit(data[list(dag.nodes())], estimator=_estimator(estimator_name, ess))
+    return model.fit(data[list(dag.nodes())], estimator=estimator)
+
+
+def _estimator_label(name, score):
+    """What ``--params`` chose, in words (``auto`` says which prior)."""
+    if name != "auto":
+        return name
+    from .models import default_parameter_estimator
+
+    estimator = default_parameter_estimator(score)
+    kind = type(estimator).__name__
+    if kind == "FSNMLEstimator":
+        return "auto: fsnml"
+    if kind == "DiscreteMLE":
+        return "auto: mle"
+    prior = estimator.prior_type
+    if prior == "BDeu":
+        return f"auto: bdeu prior, ess {estimator.equivalent_sample_size:g}"
+    if prior == "dirichlet":
+        return f"auto: dirichlet prior, pseudo-count {estimator.pseudo_counts:g}"
+    return f"auto: {prior.lower()} prior"
 
 
 # -- constraints ------------------------------------------------------------------
@@ -554,7 +669,7 @@ def _table(header, rows):
 def cmd_learn(args):
     kind = _output_format(args.out, fitted=args.params != "none")
     _check_directory(args.json, "--json")
-    data, source, notes = _read_csv(args)
+    data, source, notes, cut_points = _read_study_data(args)
     variables = list(data.columns)
     required = _parse_edges(args.require, variables, "--require")
     forbidden = _parse_edges(args.forbid, variables, "--forbid")
@@ -597,16 +712,246 @@ def cmd_learn(args):
         "local_scores": local,
         "seconds": seconds,
     }
+    if cut_points:
+        summary["cut_points"] = cut_points
+    if args.bootstrap:
+        summary["bootstrap"] = _bootstrap(
+            args, data, method, score, required, forbidden, tiers, dag
+        )
     model = None
     if args.params != "none":
         from .evaluate import n_parameters
 
-        model = _fit(dag, data, args.params, args.ess)
-        summary["parameters"] = args.params
+        model = _fit(dag, data, args.params, args.ess, score)
+        summary["parameters"] = _estimator_label(args.params, score)
         summary["n_parameters"] = int(n_parameters(model))
-        print(f"parameters: {args.params}, {summary['n_parameters']} free")
+        print(f"parameters: {summary['parameters']}, {summary['n_parameters']} free")
     if args.out:
         _write_network(model, dag, args.out, kind)
+    return _finish(summary, args)
+
+
+def _bootstrap(args, data, method, score, required, forbidden, tiers, dag):
+    """``learn --bootstrap B``: arc strengths over B resamples with the same search."""
+    from .study import LearningProcedure, averaged_network, bootstrap_strength
+
+    variables = list(data.columns)
+    if method == "exact":
+        from .search import ExactSearch
+
+        search = ExactSearch(
+            score,
+            max_parents=args.max_parents,
+            expert_knowledge=_knowledge(required, forbidden, tiers),
+            max_memory=args.max_memory,
+            n_jobs=args.n_jobs,
+            show_progress=False,
+        )
+        frame = data
+    else:  # on integer labels, as _hill_climb, for reproducible ties
+        from pgmpy.causal_discovery import HillClimbSearch
+
+        label = {v: i for i, v in enumerate(variables)}
+        frame = data.rename(columns=label)
+        search = HillClimbSearch(
+            scoring_method=score.__class__(frame, **_rebuild_params(score)),
+            max_indegree=args.max_parents,
+            expert_knowledge=_knowledge(required, forbidden, tiers, label),
+            return_type="dag",
+            show_progress=False,
+        )
+    seed = 0 if args.seed is None else args.seed
+    kind = "half-size subsamples without replacement" if args.subsample else "resamples"
+    print(f"bootstrap: learning {args.bootstrap} {kind} (seed {seed})", flush=True)
+    if not args.subsample and args.score == "fnml":
+        print(
+            "  note: a bootstrap resample repeats about a third of its rows, and fnml fits "
+            "repeated rows with extra parents; --subsample avoids repeats"
+        )
+    start = time.perf_counter()
+    # an equivalence class may hold DAGs that break required or forbidden edges: with
+    # constraints, count the DAGs the search returned
+    constrained = bool(required or forbidden or tiers)
+    strength = bootstrap_strength(
+        frame,
+        LearningProcedure(search),
+        n_bootstrap=args.bootstrap,
+        replace=not args.subsample,
+        random_state=seed,
+        cpdag=False if constrained else "auto",
+    )
+    seconds = time.perf_counter() - start
+    if frame is not data:
+        strength["from"] = [variables[i] for i in strength["from"]]
+        strength["to"] = [variables[i] for i in strength["to"]]
+        strength.attrs["nodes"] = variables
+    threshold = strength.attrs["threshold"]
+    averaged = averaged_network(strength)
+    learned = set(dag.edges())
+    shown = strength[(strength["strength"] > 0) & (strength["direction"] >= 0.5)]
+    shown = shown.sort_values(["strength", "direction"], ascending=False)
+    rows = [
+        [
+            f"{u}->{v}",
+            f"{st:.3f}",
+            f"{d:.3f}",
+            "yes" if (u, v) in learned else "",
+            "yes" if averaged.has_edge(u, v) else "",
+        ]
+        for u, v, st, d in shown[["from", "to", "strength", "direction"]].itertuples(index=False)
+    ]
+    print(
+        f"bootstrap strength over {args.bootstrap} resamples ({seconds:.1f} s); threshold "
+        f"{threshold:.3f} (Scutari-Nagarajan); "
+        + ("equivalence classes counted" if strength.attrs["cpdag"] else "DAGs counted")
+    )
+    if rows:
+        print(_table(["arc", "strength", "direction", "learned", "averaged"], rows))
+    print(f"averaged network ({averaged.number_of_edges()} edges): {_edges_text(averaged)}")
+    return {
+        "n_resamples": args.bootstrap,
+        "replace": not args.subsample,
+        "sample_size": strength.attrs["sample_size"],
+        "seed": seed,
+        "threshold": threshold,
+        "cpdag": strength.attrs["cpdag"],
+        "arcs": [
+            {"from": u, "to": v, "strength": float(st), "direction": float(d)}
+            for u, v, st, d in strength[["from", "to", "strength", "direction"]].itertuples(
+                index=False
+            )
+            if st > 0
+        ],
+        "averaged_edges": [list(e) for e in sorted(averaged.edges())],
+        "seconds": seconds,
+    }
+
+
+def _rebuild_params(score):
+    from .study._procedure import _score_params
+
+    params = _score_params(score)
+    params.pop("data", None)
+    params.pop("state_names", None)
+    return params
+
+
+def cmd_cv(args):
+    from .study import LearningProcedure, compare_procedures
+
+    _check_directory(args.json, "--json")
+    data, source, notes, cut_points = _read_study_data(args)
+    variables = list(data.columns)
+    if args.loss == "error" and args.target is None:
+        raise UserError("--loss error needs the variable to predict: --target NAME")
+    if args.target is not None and args.target not in variables:
+        raise UserError(f"--target {args.target!r} is not a column of the data")
+    n_train = len(data) - math.ceil(len(data) / args.folds)
+    method, described = _choose_method(args, len(variables), n_train)
+    names = args.scores or ["fnml", "qnml", "bdeu"]
+    if len(set(names)) != len(names):
+        raise UserError("--scores lists a score twice")
+    target = args.target
+    frame = data
+    if method == "hill":  # integer labels, as _hill_climb, for reproducible ties
+        label = {v: i for i, v in enumerate(variables)}
+        frame = data.rename(columns=label)
+        target = None if target is None else label[target]
+    procedures = {}
+    for name in names:
+        params = {}
+        from .scores import get_score_spec
+
+        if "equivalent_sample_size" in get_score_spec(name).params:
+            params["equivalent_sample_size"] = args.ess
+        estimator = "auto"
+        if args.params != "auto":
+            estimator = _estimator(args.params, args.ess)
+        procedures[name] = LearningProcedure(
+            method,
+            name,
+            score_params=params,
+            parameter_estimator=estimator,
+            max_parents=args.max_parents,
+        )
+    _print_data(source, data, notes)
+    seed = 0 if args.seed is None else args.seed
+    scheme = (
+        (f"{args.folds} random hold-out splits" if args.hold_out else f"{args.folds}-fold")
+        + (f", {args.runs} runs" if args.runs > 1 else "")
+        + f", seed {seed}"
+    )
+    print(
+        f"cross-validating {len(names)} procedure(s): {described}, parameters {args.params}; "
+        f"{scheme}; loss {args.loss}" + (f" of {args.target}" if args.target else ""),
+        flush=True,
+    )
+    start = time.perf_counter()
+    comparison = compare_procedures(
+        frame,
+        procedures,
+        method="hold-out" if args.hold_out else "k-fold",
+        k=args.folds,
+        runs=args.runs,
+        test_size=args.test_size,
+        loss=args.loss,
+        target=target,
+        random_state=seed,
+    )
+    seconds = time.perf_counter() - start
+    table = comparison.summary
+    baseline = comparison.baseline
+    rows = [
+        [
+            name,
+            f"{r['mean']:.4f}",
+            f"{r['se']:.4f}",
+            "-" if name == baseline else f"{r['diff']:+.4f}",
+            "-" if name == baseline else f"{r['diff_se']:.4f}",
+            "-" if name == baseline else f"{r['diff_se_corrected']:.4f}",
+            "-" if name == baseline else f"{r['wins']:.2f}",
+            f"{r['mean_edges']:.1f}",
+        ]
+        for name, r in table.iterrows()
+    ]
+    unit = "nats per test row" if args.loss == "log-loss" else "misclassified fraction"
+    print(f"{args.loss} ({unit}; lower is better), {seconds:.1f} s:")
+    print(
+        _table(
+            [
+                "procedure",
+                "mean",
+                "se",
+                f"diff vs {baseline}",
+                "se(diff)",
+                "se corrected",
+                "wins",
+                "edges",
+            ],
+            rows,
+        )
+    )
+    summary = {
+        "command": "cv",
+        "data": source,
+        "data_notes": notes,
+        "n_samples": len(data),
+        "method": method,
+        "search": described,
+        "scheme": "hold-out" if args.hold_out else "k-fold",
+        "folds": args.folds,
+        "runs": args.runs,
+        "seed": seed,
+        "loss": args.loss,
+        "target": args.target,
+        "parameters": args.params,
+        "baseline": baseline,
+        "summary": {name: {k: float(v) for k, v in r.items()} for name, r in table.iterrows()},
+        "losses": {name: r.folds["loss"].tolist() for name, r in comparison.results.items()},
+        "seconds": seconds,
+    }
+    if cut_points:
+        summary["cut_points"] = cut_points
     return _finish(summary, args)
 
 
@@ -677,12 +1022,42 @@ def cmd_fit(args):
     return _finish(summary, args)
 
 
+def _apply_cut_points(args, data, notes):
+    """``evaluate --cut-points FILE``: cut the test data where training was cut."""
+    from .study import Discretizer
+
+    path = Path(args.cut_points)
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise UserError(f"cannot read the cut points in {path}: {err}") from None
+    cuts = saved.get("cut_points", saved) if isinstance(saved, dict) else None
+    if not isinstance(cuts, dict) or not cuts:
+        raise UserError(
+            f"{path} holds no cut points: give the JSON summary of a learn run with "
+            "--discretize, or a JSON object of column -> list of cut points"
+        )
+    unknown = [c for c in cuts if c not in data.columns]
+    if unknown:
+        raise UserError(f"the cut points name column {unknown[0]!r}, which the test data lack")
+    columns = _continuous_columns(data[list(cuts)], _decimal_comma(args, notes))
+    import pandas as pd
+
+    for c in cuts:  # a column of whole numbers is not "continuous", but is cut all the same
+        if c not in columns:
+            columns[c] = pd.to_numeric(data[c], errors="coerce")
+    discretizer = Discretizer.from_cut_points(cuts, labels="integer")
+    return _cut(data, discretizer, columns, notes)
+
+
 def cmd_evaluate(args):
     from .evaluate import log_loss, n_parameters
 
     _check_directory(args.json, "--json")
     model = _read_model(args.model)
     data, source, notes = _read_csv(args, use=list(model.nodes()))
+    if args.cut_points:
+        data = _apply_cut_points(args, data, notes)
     _declared_states(model, args.model, data, source)
     base = 2 if args.bits else math.e
     unit = "bits" if args.bits else "nats"
@@ -759,6 +1134,17 @@ def _data_args(parser, what="the data"):
     )
 
 
+def _discretize_arg(parser):
+    parser.add_argument(
+        "--discretize",
+        type=_discretization,
+        metavar="METHOD[:BINS]",
+        help="cut the continuous columns into BINS intervals (default 3): hartemink "
+        "(information-preserving), quantile (equal frequency) or interval (equal width); "
+        "the cut points go to the JSON summary, for evaluate --cut-points",
+    )
+
+
 def _ess_arg(parser):
     parser.add_argument(
         "--ess",
@@ -832,10 +1218,26 @@ def build_parser():
     )
     learn.add_argument(
         "--params",
-        choices=[*ESTIMATORS, "none"],
-        default="fsnml",
-        help="parameter estimator (default fsnml)",
+        choices=["auto", *ESTIMATORS, "none"],
+        default="auto",
+        help="parameter estimator; auto (default): the score's own prior (BDeu's for bdeu, "
+        "BD's for bd, K2's for k2, fsnml for fnml and qnml, mle for bic, aic, ll)",
     )
+    learn.add_argument(
+        "--bootstrap",
+        type=_non_negative_int,
+        default=0,
+        metavar="B",
+        help="also learn B bootstrap resamples with the same search and report each arc's "
+        "strength and direction and the averaged network (seed: --seed, default 0)",
+    )
+    learn.add_argument(
+        "--subsample",
+        action="store_true",
+        help="with --bootstrap: learn half-size subsamples drawn without replacement "
+        "instead of resamples with replacement (advised for fnml, which fits repeated rows)",
+    )
+    _discretize_arg(learn)
     _ess_arg(learn)
     learn.add_argument(
         "--out", metavar="FILE", help="write the network: .bif, .xml (XMLBIF) or .dot (structure)"
@@ -885,8 +1287,82 @@ def build_parser():
     _data_args(evaluate, "the test data")
     evaluate.add_argument("--model", metavar="BIF", required=True, help="the fitted network")
     evaluate.add_argument("--bits", action="store_true", help="report bits instead of nats")
+    evaluate.add_argument(
+        "--cut-points",
+        metavar="JSON",
+        help="cut continuous test columns where training was cut: the JSON summary of "
+        "learn --discretize (or a JSON object column -> cut points)",
+    )
     evaluate.add_argument("--json", metavar="FILE", help="write a JSON summary")
     evaluate.set_defaults(func=cmd_evaluate)
+
+    cv = sub.add_parser(
+        "cv",
+        help="cross-validate learning procedures (search + score + parameters) side by side",
+        description="Cross-validate whole learning procedures on the same splits and compare "
+        "them pairwise: each split learns the structure and the parameters on its training "
+        "rows and measures the loss on its test rows.",
+        epilog=_DATA_EPILOG,
+    )
+    _data_args(cv)
+    procedure = cv.add_argument_group("procedures")
+    procedure.add_argument(
+        "--scores",
+        nargs="+",
+        choices=SCORE_NAMES,
+        help="one procedure per score, the first the baseline (default: fnml qnml bdeu)",
+    )
+    procedure.add_argument(
+        "--method",
+        choices=["auto", "exact", "hill"],
+        default="auto",
+        help=f"structure search; auto: exact up to {AUTO_EXACT_MAX_VARIABLES} variables",
+    )
+    procedure.add_argument(
+        "--max-parents",
+        type=_non_negative_int,
+        default=None,
+        metavar="K",
+        help="largest number of parents of a variable (default: no limit)",
+    )
+    procedure.add_argument(
+        "--params",
+        choices=["auto", *ESTIMATORS],
+        default="auto",
+        help="parameter estimator; auto (default): each score's own prior",
+    )
+    _ess_arg(procedure)
+    _discretize_arg(procedure)
+    splits = cv.add_argument_group("splits and loss")
+    splits.add_argument(
+        "--folds", type=_non_negative_int, default=10, metavar="K", help="folds (default 10)"
+    )
+    splits.add_argument(
+        "--runs", type=_non_negative_int, default=1, metavar="R", help="repetitions (default 1)"
+    )
+    splits.add_argument(
+        "--hold-out",
+        action="store_true",
+        help="K random train/test splits instead of K folds (see --test-size)",
+    )
+    splits.add_argument(
+        "--test-size",
+        type=_positive_float,
+        metavar="N",
+        help="hold-out test rows: a count, or a fraction below 1 (default: rows / K)",
+    )
+    splits.add_argument(
+        "--loss",
+        choices=["log-loss", "error"],
+        default="log-loss",
+        help="log-loss (nats per test row, default) or classification error of --target",
+    )
+    splits.add_argument("--target", metavar="VARIABLE", help="the variable --loss error predicts")
+    splits.add_argument(
+        "--seed", type=_non_negative_int, metavar="N", help="seed of the splits (default 0)"
+    )
+    cv.add_argument("--json", metavar="FILE", help="write a JSON summary")
+    cv.set_defaults(func=cmd_cv)
     return parser
 
 

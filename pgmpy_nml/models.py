@@ -1,8 +1,121 @@
-"""From a learned structure to a fitted pgmpy network, in one place."""
+"""From a learned structure to a fitted pgmpy network, in one place.
+
+:func:`default_parameter_estimator` is the one mapping from a structure score to
+the parameter estimator that matches it (the score's own prior); the searches,
+the command line and the study tools take their default from it.
+"""
 
 from __future__ import annotations
 
-__all__ = ["bayesian_network", "fit_network"]
+__all__ = ["bayesian_network", "default_parameter_estimator", "fit_network"]
+
+#: Registered score -> how its parameters are estimated by default (see
+#: :func:`default_parameter_estimator`).
+_PARAMETERS_BY_SCORE = {
+    "fnml": "fsnml",
+    "qnml": "fsnml",
+    "bdeu": "bdeu",
+    "min-bdeu": "bdeu",
+    "max-bdeu": "bdeu",
+    "bds": "bdeu",
+    "bd": "dirichlet",
+    "k2": "k2",
+    "bic-d": "mle",
+    "aic-d": "mle",
+    "ll-d": "mle",
+    "nal": "mle",
+    "pnal": "mle",
+}
+
+
+def default_parameter_estimator(scoring_method="fnml", state_names=None, **params):
+    r"""The parameter estimator that matches a structure score: the score's own prior.
+
+    ========================================  ===========================================
+    score                                     parameters
+    ========================================  ===========================================
+    ``fnml``, ``qnml``, unknown scores        :class:`~pgmpy_nml.FSNMLEstimator` (fsNML)
+    ``bdeu`` (ESS :math:`\alpha`)             BDeu posterior mean: pseudo-count
+                                              :math:`\alpha / (q_i r_i)` per cell
+    ``min-bdeu``, ``max-bdeu``, ``bds``       the same BDeu prior (the centre of their
+                                              prior set; pgmpy has no BDs estimator)
+    ``bd`` (hyperparameter :math:`a`)          Dirichlet, pseudo-count :math:`a` per cell
+    ``k2``                                    Dirichlet, pseudo-count 1 per cell (K2)
+    ``bic-d``, ``aic-d``, ``ll-d``            maximum likelihood (no prior)
+    ``nal``, ``pnal``                         maximum likelihood on the rows complete
+                                              on each family (pgmpy's counting)
+    ========================================  ===========================================
+
+    Maximum-likelihood tables give probability 0 to configurations unseen in
+    training, so the held-out log-loss of such a model can be infinite.
+
+    Parameters
+    ----------
+    scoring_method : str or score object, default "fnml"
+        A registered name (its parameters in ``params``) or a score object (its
+        ``equivalent_sample_size`` or ``alpha`` is used; pgmpy's scores too).
+    state_names : dict, optional
+        Declared states, handed to the estimator so they reach the fitted CPDs.
+    **params
+        The score's parameters when ``scoring_method`` is a name
+        (``equivalent_sample_size``, ``alpha``).
+
+    Returns
+    -------
+    pgmpy DiscreteParameterEstimator
+
+    Examples
+    --------
+    >>> from pgmpy_nml.models import default_parameter_estimator
+    >>> type(default_parameter_estimator("qnml")).__name__
+    'FSNMLEstimator'
+    >>> est = default_parameter_estimator("bdeu", equivalent_sample_size=10)
+    >>> est.prior_type, est.equivalent_sample_size
+    ('BDeu', 10.0)
+    >>> est = default_parameter_estimator("bd", alpha=0.5)
+    >>> est.prior_type, est.pseudo_counts
+    ('dirichlet', 0.5)
+    """
+    from .scores.registry import spec_for_score
+
+    spec = spec_for_score(scoring_method)
+    kind = _PARAMETERS_BY_SCORE.get(spec.name, "fsnml") if spec is not None else "fsnml"
+    if isinstance(scoring_method, str):
+        unknown = sorted(set(params) - set(spec.params))
+        if unknown:
+            raise ValueError(
+                f"Score {spec.name!r} takes the parameter(s) {', '.join(spec.params) or 'none'}, "
+                f"not {', '.join(unknown)}."
+            )
+        values = {**spec.params, **params}
+    else:
+        values = {
+            key: getattr(scoring_method, key)
+            for key in ("equivalent_sample_size", "alpha")
+            if hasattr(scoring_method, key)
+        }
+        if spec is not None and spec.name == "k2":
+            values = {}
+    names = dict(state_names) if state_names else None
+    if kind == "fsnml":
+        from .estimators import FSNMLEstimator
+
+        return FSNMLEstimator(state_names=names)
+    from pgmpy.parameter_estimator import DiscreteBayesianEstimator, DiscreteMLE
+
+    if kind == "mle":
+        return DiscreteMLE(state_names=names)
+    if kind == "k2":
+        return DiscreteBayesianEstimator(state_names=names, prior_type="K2")
+    if kind == "dirichlet":
+        return DiscreteBayesianEstimator(
+            state_names=names, prior_type="dirichlet", pseudo_counts=float(values["alpha"])
+        )
+    return DiscreteBayesianEstimator(
+        state_names=names,
+        prior_type="BDeu",
+        equivalent_sample_size=float(values["equivalent_sample_size"]),
+    )
 
 
 def bayesian_network(dag):

@@ -8,6 +8,8 @@ import pandas as pd
 from ._data import encode_data
 from ._limits import AUTO_EXACT_MAX_VARIABLES
 from ._validate import as_integer
+from .evaluate import log_loss
+from .models import default_parameter_estimator, fit_network
 from .scores import MaxBDeu, MinBDeu
 from .scores.registry import get_score_spec, make_score
 from .search.exact import find_structure
@@ -22,7 +24,7 @@ def _learn(subset, scoring_method, search, max_parents):
         score = scoring_method(subset)
     if search == "auto":
         search = "exact" if subset.shape[1] <= AUTO_EXACT_MAX_VARIABLES else "hill"
-    return find_structure(score, subset, search, max_parents=max_parents)
+    return score, find_structure(score, subset, search, max_parents=max_parents)
 
 
 def learning_saturation(
@@ -36,6 +38,8 @@ def learning_saturation(
     state_names=None,
     shuffle=False,
     random_state=None,
+    test_data=None,
+    true_model=None,
 ):
     r"""BDeu's prior sensitivity of the networks learned from growing samples.
 
@@ -81,13 +85,25 @@ def learning_saturation(
         Use a random subsample of each size instead of the first rows.
     random_state : int, optional
         Seed of the subsampling.
+    test_data : pandas.DataFrame, optional
+        Held-out data for the paired accuracy curve: each learned structure gets
+        the parameters of the learning score's own prior
+        (:func:`~pgmpy_nml.models.default_parameter_estimator`: BDeu's for BDeu, as
+        in [1]_) and its log-loss per test row is reported (``test_log_loss``).
+    true_model : pgmpy DiscreteBayesianNetwork, optional
+        The generating network, with ``test_data``: adds the paper's *accuracy
+        score* ``accuracy``, the percent difference between the test
+        log-likelihoods of the learned and the true network,
+        :math:`100 (\ell_n - \ell^*) / \ell^*` for log-losses :math:`\ell` (lower is
+        better; 0 is as good as the truth).
 
     Returns
     -------
     pandas.DataFrame
         One row per sample size: ``n_samples``, ``min_bdeu``, ``max_bdeu``,
         ``gap``, ``relative_gap``, ``gap_per_sample``, ``n_edges`` and the
-        learned ``dag``.
+        learned ``dag``; with ``test_data``, ``test_log_loss`` (and ``accuracy``
+        with ``true_model``).
 
     Notes
     -----
@@ -134,10 +150,16 @@ def learning_saturation(
     order = np.arange(len(data))
     if shuffle:
         order = np.random.default_rng(random_state).permutation(len(data))
+    names = encode_data(data, state_names).state_names
+    true_loss = None
+    if true_model is not None:
+        if test_data is None:
+            raise ValueError("true_model is for the accuracy score on test_data: give test_data.")
+        true_loss = log_loss(true_model, test_data)
     rows = []
     for n in sizes:
         subset = data.iloc[np.sort(order[:n])]
-        dag = _learn(subset, scoring_method, search, max_parents)
+        score, dag = _learn(subset, scoring_method, search, max_parents)
         kwargs = dict(
             equivalent_sample_size=equivalent_sample_size, epsilon=epsilon, state_names=state_names
         )
@@ -155,4 +177,9 @@ def learning_saturation(
                 "dag": dag,
             }
         )
+        if test_data is not None:
+            model = fit_network(dag, subset, default_parameter_estimator(score), names)
+            rows[-1]["test_log_loss"] = log_loss(model, test_data)
+            if true_loss is not None:
+                rows[-1]["accuracy"] = 100.0 * (rows[-1]["test_log_loss"] - true_loss) / true_loss
     return pd.DataFrame(rows)

@@ -8,7 +8,7 @@ import pgmpy_nml
 from pgmpy_nml import datasets, regret, search, snml
 
 MODULES = [pgmpy_nml, regret, snml, datasets, search]
-for optional in ("forest", "ess"):
+for optional in ("forest", "ess", "study"):
     try:
         MODULES.append(__import__(f"pgmpy_nml.{optional}", fromlist=["_"]))
     except ImportError:  # pragma: no cover - while a module is being written

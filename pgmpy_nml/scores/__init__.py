@@ -12,7 +12,14 @@ from .bdeu_bounds import MaxBDeu, MinBDeu, bdeu_sensitivity
 from .contract import StatisticScore
 from .fnml import FNML
 from .qnml import QNML
-from .registry import get_score_spec, make_score, register_score, score_names, unregister_score
+from .registry import (
+    get_score_spec,
+    make_score,
+    register_score,
+    score_names,
+    spec_for_score,
+    unregister_score,
+)
 
 __all__ = [
     "FNML",
@@ -28,5 +35,6 @@ __all__ = [
     "make_score",
     "register_score",
     "score_names",
+    "spec_for_score",
     "unregister_score",
 ]

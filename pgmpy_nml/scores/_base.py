@@ -54,12 +54,16 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         "is_parameteric": False,
     }
 
+    #: the input boundary's missing-value policy (:func:`~pgmpy_nml._data.encode_data`):
+    #: "error" for every score but those written for incomplete data ("available")
+    _missing = "error"
+
     def __init__(self, data, state_names=None):
         # skbase's BaseObject.__init__ would chain into the legacy base's
         # __init__(data); set up its flags directly instead.
         self._init_flags(flag_attr_name="_tags")
         self._init_flags(flag_attr_name="_config")
-        encoded = encode_data(data, state_names)
+        encoded = encode_data(data, state_names, missing=self._missing)
         self.data = data
         self.dtypes = None
         self.variables = list(encoded.variables)

@@ -185,7 +185,9 @@ class MaxBDeu(_ContaminatedBDeu):
     _prior = staticmethod(max_bdeu_prior)
 
 
-def bdeu_sensitivity(data, model, equivalent_sample_size=1.0, epsilon=0.5, state_names=None):
+def bdeu_sensitivity(
+    data, model, equivalent_sample_size=1.0, epsilon=0.5, state_names=None, relative=False
+):
     r"""Max-BDeu minus Min-BDeu of a model: how much its BDeu score hinges on the prior.
 
     .. math::
@@ -209,11 +211,14 @@ def bdeu_sensitivity(data, model, equivalent_sample_size=1.0, epsilon=0.5, state
     epsilon : float, default 0.5
         In ``[0, 1)``.
     state_names : dict, optional
+    relative : bool, default False
+        Return the relative gap :math:`\Delta / |\underline{s}(\mathcal{G})|`, the
+        quantity seed 004 plots (Fig. 6), instead of the gap.
 
     Returns
     -------
     float
-        The gap in nats, zero for ``epsilon = 0``.
+        The gap in nats (zero for ``epsilon = 0``), or the relative gap.
 
     Examples
     --------
@@ -223,12 +228,16 @@ def bdeu_sensitivity(data, model, equivalent_sample_size=1.0, epsilon=0.5, state
     >>> data = pd.DataFrame({"A": [0, 0, 1, 1, 1], "B": [0, 0, 1, 1, 0]})
     >>> round(bdeu_sensitivity(data, DAG([("A", "B")])), 4)
     2.1321
+    >>> round(bdeu_sensitivity(data, DAG([("A", "B")]), relative=True), 4)
+    0.2108
     """
     kwargs = dict(
         equivalent_sample_size=equivalent_sample_size, epsilon=epsilon, state_names=state_names
     )
     upper = MaxBDeu(data, **kwargs).score(model)
     lower = MinBDeu(data, **kwargs).score(model)
+    if relative:
+        return (upper - lower) / abs(lower) if lower else float("nan")
     return upper - lower
 
 

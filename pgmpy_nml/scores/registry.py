@@ -21,6 +21,7 @@ __all__ = [
     "make_score",
     "register_score",
     "score_names",
+    "spec_for_score",
     "unregister_score",
 ]
 
@@ -54,6 +55,16 @@ class ScoreSpec:
 
 
 _SPECS: dict[str, ScoreSpec] = {}
+#: pgmpy's score classes (new and legacy API) -> the registered score they compute
+_PGMPY_CLASSES = {
+    "BDeu": "bdeu",
+    "K2": "k2",
+    "BIC": "bic-d",
+    "AIC": "aic-d",
+    "LogLikelihood": "ll-d",
+    "LogLikeliHood": "ll-d",
+    "BDs": "bds",
+}
 _LOOKUP: dict[str, str] = {}
 
 
@@ -214,6 +225,36 @@ def get_score_spec(name: str, argument: str = "score") -> ScoreSpec:
     return _SPECS[_LOOKUP[key]]
 
 
+def spec_for_score(score) -> ScoreSpec | None:
+    """The registration a score object (or name) was built from, or None if unknown.
+
+    A name or alias gives its spec. An object matches the spec whose factory is its
+    class (this package's scores), or the pgmpy score of the same class name
+    (``pgmpy.structure_score`` and the legacy ``pgmpy.estimators`` classes: pgmpy's
+    ``BDeu`` and ``K2`` are the ``bdeu`` and ``k2`` scores). Subclasses and other scores
+    give None.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_nml.scores import FNML, spec_for_score
+    >>> spec_for_score(FNML(pd.DataFrame({"A": [0, 1]}))).name
+    'fnml'
+    >>> spec_for_score("BIC").score_equivalent
+    True
+    """
+    if isinstance(score, str):
+        return get_score_spec(score)
+    kind = type(score)
+    for spec in _SPECS.values():
+        if spec.factory is kind:
+            return spec
+    if kind.__module__.startswith("pgmpy."):
+        name = _PGMPY_CLASSES.get(kind.__name__)
+        return _SPECS.get(name) if name else None
+    return None
+
+
 def make_score(name: str, data, state_names=None, **params):
     """Build the score called ``name`` on ``data``.
 
@@ -271,6 +312,7 @@ def _register_builtin() -> None:
     from .bd import BDConstant, BDeu
     from .bdeu_bounds import MaxBDeu, MinBDeu
     from .fnml import FNML
+    from .nal import NAL, PNAL
     from .qnml import QNML
 
     ess = {"equivalent_sample_size": 1.0}
@@ -306,6 +348,20 @@ def _register_builtin() -> None:
         params=contamination,
         score_equivalent=False,
         description="BDeu under the most favourable prior",
+    )
+    register_score(
+        "pnal",
+        PNAL,
+        params={"penalty": None},
+        score_equivalent=False,
+        description="penalized node-average likelihood, for missing values (Balov 2013)",
+    )
+    register_score(
+        "nal",
+        NAL,
+        params={},
+        score_equivalent=False,
+        description="node-average likelihood, for missing values (Balov 2013)",
     )
     register_score(
         "bic-d",

@@ -419,7 +419,14 @@ def _apply_constraints(ls, constraints) -> None:
                 row[(full & required[v]) != required[v]] = -np.inf
 
 
-def learn_exact(data, scoring_method="fnml", parameter_estimator=None, **options):
+def learn_exact(
+    data,
+    scoring_method="fnml",
+    parameter_estimator=None,
+    state_names=None,
+    score_params=None,
+    **options,
+):
     """Learn the optimal network and fit its parameters in one call.
 
     Parameters
@@ -427,7 +434,13 @@ def learn_exact(data, scoring_method="fnml", parameter_estimator=None, **options
     data : pandas.DataFrame
     scoring_method : str or score object, default "fnml"
     parameter_estimator : pgmpy DiscreteParameterEstimator, optional
-        Default :class:`~pgmpy_nml.FSNMLEstimator`.
+        By default the score's own prior
+        (:func:`~pgmpy_nml.models.default_parameter_estimator`): fsNML for fNML and
+        qNML, the BDeu or BD Dirichlet prior for those scores, ...
+    state_names : dict, optional
+        Declared states, for a score given by name; they reach the fitted CPDs.
+    score_params : dict, optional
+        The parameters of a score given by name (e.g. ``{"equivalent_sample_size": 10}``).
     **options
         Any other :class:`ExactSearch` setting (``max_parents``,
         ``expert_knowledge``, ``show_progress``, ...).
@@ -446,10 +459,17 @@ def learn_exact(data, scoring_method="fnml", parameter_estimator=None, **options
     >>> type(model).__name__, model.check_model()
     ('DiscreteBayesianNetwork', True)
     """
-    if parameter_estimator is None:
-        from ..estimators import FSNMLEstimator
+    from ..models import default_parameter_estimator
 
-        parameter_estimator = FSNMLEstimator()
+    if isinstance(scoring_method, str):
+        scoring_method = make_score(scoring_method, data, state_names, **(score_params or {}))
+    elif state_names is not None or score_params:
+        raise ValueError(
+            "state_names and score_params are for a score given by name; a score object "
+            "carries its own."
+        )
+    if parameter_estimator is None:
+        parameter_estimator = default_parameter_estimator(scoring_method)
     search = ExactSearch(scoring_method, parameter_estimator=parameter_estimator, **options)
     return search.fit(data).model_
 

@@ -1,0 +1,375 @@
+"""A whole learning procedure (structure search, score, parameters), refit on any data.
+
+Bootstrap and cross-validation refit one procedure on many data sets. Two things
+make that subtle, and this module handles both in one place:
+
+- a score object is bound to the data it was built on, and pgmpy's searches use
+  a given score object as it is, whatever data ``fit`` gets. :func:`rebind_score`
+  rebuilds a score of the same class and parameters on the new data;
+- the states of every variable must be the same in every refit (a resample or a
+  training fold may miss a rare state that the test fold has), so the tools declare
+  the states of the whole data once and hand them to the score and the parameter
+  estimator of every refit.
+"""
+
+from __future__ import annotations
+
+import inspect
+import warnings
+
+from sklearn.base import BaseEstimator
+
+from .._estimator import fitted_attribute
+
+__all__ = ["LearningProcedure", "as_procedure", "rebind_score", "score_of"]
+
+SEARCH_NAMES = ("exact", "hill")
+
+
+def _score_params(score) -> dict:
+    """Constructor arguments of a score object, ``data`` included."""
+    if hasattr(score, "get_params"):
+        try:
+            return dict(score.get_params(deep=False))
+        except (AttributeError, TypeError):
+            pass
+    signature = inspect.signature(type(score).__init__)
+    params = {}
+    for name, parameter in signature.parameters.items():
+        if name == "self" or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
+            continue
+        if hasattr(score, name):
+            params[name] = getattr(score, name)
+    return params
+
+
+def rebind_score(score, data):
+    """A score of the same class and parameters as ``score``, built on ``data``.
+
+    The declared states of ``score`` (its ``state_names``, which for the scores of
+    this package and of pgmpy cover every variable) are kept, so a resample that
+    misses a state still scores with the full arity.
+
+    Parameters
+    ----------
+    score : score object
+        A score of this package or of pgmpy (either API), or any score whose
+        constructor takes ``data`` and keeps its other arguments as attributes.
+    data : pandas.DataFrame
+
+    Returns
+    -------
+    score object
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_nml import BDeu
+    >>> from pgmpy_nml.study import rebind_score
+    >>> score = BDeu(pd.DataFrame({"A": [0, 1, 2]}), equivalent_sample_size=4)
+    >>> other = rebind_score(score, pd.DataFrame({"A": [0, 0]}))
+    >>> other.equivalent_sample_size, other.state_names["A"], len(other.data)
+    (4.0, [0, 1, 2], 2)
+    """
+    if getattr(score, "data", None) is data:
+        return score
+    params = _score_params(score)
+    if "data" not in params and "data" not in inspect.signature(type(score).__init__).parameters:
+        raise TypeError(
+            f"Cannot rebuild the score {type(score).__name__} on new data: its constructor "
+            "takes no `data`. Give the score by name, or a score class that takes data."
+        )
+    params["data"] = data
+    names = params.get("state_names")
+    if names:
+        params["state_names"] = {v: list(s) for v, s in names.items() if v in data.columns}
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+        return type(score)(**params)
+
+
+def _registered(name) -> bool:
+    from ..scores.registry import _LOOKUP
+
+    return isinstance(name, str) and name.lower() in _LOOKUP
+
+
+class LearningProcedure(BaseEstimator):
+    """A structure search with a score, then a parameter estimator: one learning procedure.
+
+    A scikit-learn estimator: the bootstrap and cross-validation tools copy it
+    (:meth:`fresh`) and call ``fit`` on every resample or training fold, so the
+    score is always built on the data being fitted. (``sklearn.base.clone`` works
+    too, unless a parameter holds a score object, which scikit-learn cannot clone.)
+
+    Parameters
+    ----------
+    search : {"exact", "hill"} or search object, default "exact"
+        ``"exact"``: :class:`~pgmpy_nml.ExactSearch` (globally optimal); ``"hill"``:
+        pgmpy's ``pgmpy.causal_discovery.HillClimbSearch``. Or any search object with
+        ``fit(data)`` and a fitted ``causal_graph_`` (this package's searches, pgmpy's
+        ``HillClimbSearch``, ``GES``, ...): a new one is built from its parameters for
+        every fit, and its ``scoring_method`` parameter, if it has one, gets the score
+        built on that data.
+    scoring_method : str or score object, optional
+        A registered score name (:func:`~pgmpy_nml.scores.score_names`; default
+        ``"fnml"`` for a search given by name) or a score object, which is rebuilt
+        on each data set (:func:`rebind_score`). None with a search object: the
+        search's own ``scoring_method``.
+    score_params : dict, optional
+        Parameters of a score given by name (e.g. ``{"equivalent_sample_size": 10}``).
+    parameter_estimator : "auto", None or pgmpy DiscreteParameterEstimator, default "auto"
+        ``"auto"``: the score's own prior
+        (:func:`~pgmpy_nml.models.default_parameter_estimator`); None: structure only.
+    state_names : dict, optional
+        Declared states, for the score and the parameter estimator. The study tools
+        set the states of the whole data here, so every refit has the same states.
+    max_parents : int, optional
+        Parent limit of a search given by name.
+    missing : {"error", "drop", "available"}, default "error"
+        Missing values: refused; the incomplete rows dropped (with a warning that
+        says how many); or kept, for a score that handles them (``"pnal"``, which
+        counts each family on its complete rows; see :mod:`pgmpy_nml.scores.nal`).
+    return_type : {"dag", "pdag"}, default "dag"
+        ``"pdag"`` returns the learned structure's equivalence class (CPDAG) in
+        ``causal_graph_``, as pgmpy's ``HillClimbSearch(return_type="pdag")``; meant
+        for score-equivalent scores (:func:`~pgmpy_nml.study.is_score_equivalent`).
+        Parameters are fitted on the DAG either way.
+
+    Attributes
+    ----------
+    causal_graph_ : pgmpy.base.DAG or pgmpy.base.PDAG
+        The learned structure: a PDAG with ``return_type="pdag"`` or when the search
+        returns one (pgmpy's ``HillClimbSearch`` by default), else the DAG.
+    dag_ : pgmpy.base.DAG
+        The learned DAG (a consistent extension when the search returned a PDAG).
+    model_ : pgmpy.models.DiscreteBayesianNetwork or None
+        The fitted network.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.datasets import sample_network
+    >>> from pgmpy_nml.study import LearningProcedure
+    >>> _, data = sample_network("cancer", 1000, seed=0)
+    >>> procedure = LearningProcedure("exact", "bdeu", score_params={"equivalent_sample_size": 5})
+    >>> model = procedure.fit(data).model_
+    >>> type(model.get_cpds()[0]).__name__, model.check_model()
+    ('TabularCPD', True)
+    """
+
+    def __init__(
+        self,
+        search="exact",
+        scoring_method=None,
+        score_params=None,
+        parameter_estimator="auto",
+        state_names=None,
+        max_parents=None,
+        missing="error",
+        return_type="dag",
+    ):
+        self.search = search
+        self.scoring_method = scoring_method
+        self.score_params = score_params
+        self.parameter_estimator = parameter_estimator
+        self.state_names = state_names
+        self.max_parents = max_parents
+        self.missing = missing
+        self.return_type = return_type
+
+    causal_graph_ = fitted_attribute("graph", "pgmpy DAG or PDAG: the learned structure.")
+    dag_ = fitted_attribute("dag", "pgmpy DAG: the learned DAG.")
+    model_ = fitted_attribute("model", "DiscreteBayesianNetwork or None: the fitted network.")
+
+    # -- the pieces ------------------------------------------------------------------------
+    def _score_spec(self):
+        """The score to build on each data set: a name, a score object, or None."""
+        method = self.scoring_method
+        if method is None and isinstance(self.search, str):
+            method = "fnml"
+        if method is None:
+            method = (
+                self.search.get_params().get("scoring_method") if _has_params(self.search) else None
+            )
+        return method
+
+    def score_for(self, data):
+        """The score of this procedure built on ``data`` (None if the search owns it)."""
+        method = self._score_spec()
+        if method is None:
+            return None
+        if isinstance(method, str):
+            if not _registered(method):
+                return None  # a name only the search itself knows (e.g. pgmpy's "bic-d")
+            from ..scores.registry import make_score
+
+            return make_score(method, data, self.state_names, **(self.score_params or {}))
+        if self.score_params:
+            raise ValueError(
+                "score_params are for a score given by name; a score object has its own."
+            )
+        score = rebind_score(method, data)
+        return score
+
+    def search_for(self, score):
+        """A fresh search object that optimizes ``score``."""
+        search = self.search
+        if isinstance(search, str):
+            if search == "exact":
+                from ..search import ExactSearch
+
+                return ExactSearch(score, max_parents=self.max_parents, show_progress=False)
+            if search == "hill":
+                from pgmpy.causal_discovery import HillClimbSearch
+
+                return HillClimbSearch(
+                    scoring_method=score,
+                    max_indegree=self.max_parents,
+                    return_type="dag",
+                    show_progress=False,
+                )
+            raise ValueError(
+                f"search must be one of {', '.join(SEARCH_NAMES)} or a search object with "
+                f"fit(data) and causal_graph_, got {search!r}."
+            )
+        if not hasattr(search, "fit"):
+            raise TypeError(
+                "search must be a name or a search object with fit(data) and causal_graph_, "
+                f"got {type(search).__name__}."
+            )
+        # a fresh search from the template's parameters (shallow: sklearn's clone would
+        # try to clone a score object bound to data, which it cannot)
+        params = search.get_params(deep=False)
+        if score is not None and "scoring_method" in params:
+            params["scoring_method"] = score
+        return type(search)(**params)
+
+    def fresh(self):
+        """An unfitted copy with the same parameters (shared, never modified by ``fit``)."""
+        return type(self)(**self.get_params(deep=False))
+
+    def fit(self, data):
+        """Learn the structure, and the parameters unless ``parameter_estimator`` is None.
+
+        Parameters
+        ----------
+        data : pandas.DataFrame
+
+        Returns
+        -------
+        self
+        """
+        self._result = None
+        if self.return_type not in ("dag", "pdag"):
+            raise ValueError(f"return_type must be 'dag' or 'pdag', got {self.return_type!r}.")
+        data = apply_missing_policy(data, self.missing)
+        score = self.score_for(data)
+        search = self.search_for(score)
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+            search.fit(data)
+        found = search.causal_graph_
+        dag = _as_dag(found, data.columns)
+        if self.return_type == "pdag":
+            from .scoring import cpdag
+
+            graph = cpdag(dag)
+        elif hasattr(found, "undirected_edges"):
+            graph = found  # a search that returns a PDAG (pgmpy's default) keeps it
+            graph.add_nodes_from(data.columns)
+        else:
+            graph = dag
+        model = None
+        estimator = self.parameter_estimator
+        if estimator is not None:
+            from ..models import default_parameter_estimator, fit_network
+
+            if isinstance(estimator, str):
+                if estimator != "auto":
+                    raise ValueError(
+                        f"parameter_estimator must be 'auto', None or a pgmpy estimator, got "
+                        f"{estimator!r}."
+                    )
+                method = self._score_spec() if score is None else score
+                if method is None or (isinstance(method, str) and not _registered(method)):
+                    method = "fnml"  # a score only the search knows: the package's default
+                params = (self.score_params or {}) if isinstance(method, str) else {}
+                estimator = default_parameter_estimator(method, **params)
+            names = self.state_names
+            if names is None and score is not None:
+                names = getattr(score, "state_names", None)
+            model = fit_network(dag, data, estimator, names)
+        self._result = _Fitted(graph, dag, model)
+        return self
+
+
+class _Fitted:
+    __slots__ = ("dag", "graph", "model")
+
+    def __init__(self, graph, dag, model):
+        self.graph, self.dag, self.model = graph, dag, model
+
+
+def apply_missing_policy(data, missing):
+    """``data`` under a missing-value policy: as is, or its complete rows (reported)."""
+    from .._data import MISSING_POLICIES, _drop_incomplete
+
+    if missing not in MISSING_POLICIES:
+        raise ValueError(
+            f"missing must be one of {', '.join(repr(m) for m in MISSING_POLICIES)}, got "
+            f"{missing!r}."
+        )
+    if missing == "drop" and data.isna().to_numpy().any():
+        data, _ = _drop_incomplete(data)
+        data = data.reset_index(drop=True)
+    return data
+
+
+def _has_params(obj) -> bool:
+    return hasattr(obj, "get_params")
+
+
+def _as_dag(graph, columns):
+    """A pgmpy DAG from a search result: a DAG as is, a PDAG through a consistent extension."""
+    from pgmpy.base import DAG, PDAG
+
+    if isinstance(graph, PDAG):
+        graph = graph.to_dag() if graph.undirected_edges else DAG(graph.directed_edges)
+    dag = DAG(graph.edges())
+    dag.add_nodes_from(columns)
+    return dag
+
+
+def as_procedure(search="exact", scoring_method=None, score_params=None, **settings):
+    """A :class:`LearningProcedure` from a procedure, a search object or a search name.
+
+    A :class:`LearningProcedure` is copied (:meth:`LearningProcedure.fresh`) and
+    given ``settings``; anything else builds one from the arguments.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.study._procedure import as_procedure
+    >>> as_procedure("hill", "qnml", max_parents=2).get_params()["max_parents"]
+    2
+    """
+    if isinstance(search, LearningProcedure):
+        if scoring_method is not None or score_params:
+            raise ValueError("Give the score inside the LearningProcedure, not beside it.")
+        procedure = search.fresh()
+        if settings:
+            procedure.set_params(**settings)
+        return procedure
+    return LearningProcedure(search, scoring_method, score_params, **settings)
+
+
+def score_of(procedure: LearningProcedure):
+    """The score name or object a procedure learns with (None if only its search knows).
+
+    Examples
+    --------
+    >>> from pgmpy_nml.study import LearningProcedure
+    >>> from pgmpy_nml.study._procedure import score_of
+    >>> score_of(LearningProcedure("exact")), score_of(LearningProcedure("hill", "bdeu"))
+    ('fnml', 'bdeu')
+    """
+    return procedure._score_spec()

@@ -1,0 +1,214 @@
+r"""Distances between a learned structure and a reference one, as the seeds' experiments use.
+
+- :func:`structural_hamming_distance`: arcs to add, remove or reverse (pgmpy's
+  ``pgmpy.metrics.SHD``);
+- :func:`moral_hamming_distance`: pairs of nodes on which the two moral graphs
+  disagree (seed 004's edge-discovery measure, Scanagatta et al. 2014);
+- :func:`edge_precision_recall`: the fraction of learned arcs that are true, and
+  of true arcs that are learned, with or without direction;
+- :func:`compare_structures`: all of them in one dict.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+__all__ = [
+    "compare_structures",
+    "edge_precision_recall",
+    "moral_hamming_distance",
+    "structural_hamming_distance",
+]
+
+
+def _nodes(true_dag, learned_dag):
+    nodes = set(true_dag.nodes())
+    if nodes != set(learned_dag.nodes()):
+        extra = sorted(map(str, set(learned_dag.nodes()) ^ nodes))
+        raise ValueError(
+            "The two networks must have the same nodes (isolated ones included); they differ "
+            f"on {extra}. Add the missing nodes with add_nodes_from()."
+        )
+    return nodes
+
+
+def structural_hamming_distance(true_dag, learned_dag, reversal_penalty=1) -> int:
+    """Arcs to add, delete or reverse to turn ``learned_dag`` into ``true_dag`` (SHD).
+
+    Computed by pgmpy's ``pgmpy.metrics.SHD``: a missing or extra arc costs 1, a
+    reversed arc ``reversal_penalty`` (1, or 2 as one deletion plus one addition).
+
+    Parameters
+    ----------
+    true_dag, learned_dag : pgmpy DAG or DiscreteBayesianNetwork
+        On the same nodes.
+    reversal_penalty : {1, 2}, default 1
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from pgmpy.base import DAG
+    >>> from pgmpy_nml.study import structural_hamming_distance
+    >>> learned = DAG([("B", "A")])
+    >>> learned.add_node("C")
+    >>> structural_hamming_distance(DAG([("A", "B"), ("B", "C")]), learned)
+    2
+    """
+    from pgmpy.base import DAG
+    from pgmpy.metrics import SHD
+
+    _nodes(true_dag, learned_dag)
+
+    def as_dag(graph):
+        dag = DAG(graph.edges())
+        dag.add_nodes_from(graph.nodes())
+        return dag
+
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning)
+        metric = SHD(edge_reverse_penalty=reversal_penalty)
+        return int(metric.evaluate(as_dag(true_dag), as_dag(learned_dag)))
+
+
+def _moral_edges(dag) -> set:
+    edges = {frozenset(e) for e in dag.edges()}
+    for v in dag.nodes():
+        parents = list(dag.predecessors(v))
+        for i, a in enumerate(parents):
+            for b in parents[i + 1 :]:
+                edges.add(frozenset((a, b)))
+    return edges
+
+
+def moral_hamming_distance(true_dag, learned_dag) -> int:
+    r"""Pairs of nodes adjacent in one moral graph but not in the other.
+
+    The moral graph links every parent to its child and every two parents of a
+    common child, without directions; the distance counts the symmetric
+    difference of the two edge sets,
+    :math:`|E_m(\mathcal G) \,\triangle\, E_m(\mathcal G')|`, the dissimilarity of
+    Fig. 3 of Scanagatta, de Campos and Zaffalon (PGM 2014). Markov-equivalent
+    DAGs have equal moral graphs, so the distance ignores directions that the
+    data cannot tell apart.
+
+    Parameters
+    ----------
+    true_dag, learned_dag : pgmpy DAG or networkx DiGraph
+        On the same nodes.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> from pgmpy.base import DAG
+    >>> from pgmpy_nml.study import moral_hamming_distance
+    >>> collider = DAG([("A", "C"), ("B", "C")])
+    >>> chain = DAG([("A", "C"), ("C", "B")])
+    >>> moral_hamming_distance(collider, chain)  # the collider marries A and B
+    1
+    """
+    _nodes(true_dag, learned_dag)
+    return len(_moral_edges(true_dag) ^ _moral_edges(learned_dag))
+
+
+def edge_precision_recall(true_dag, learned_dag, directed=True) -> dict:
+    r"""Precision, recall and F1 of the learned arcs against the true ones.
+
+    .. math::
+
+        \mathrm{precision} = \frac{|E \cap E^*|}{|E|}, \qquad
+        \mathrm{recall} = \frac{|E \cap E^*|}{|E^*|}, \qquad
+        F_1 = \frac{2 \cdot \mathrm{precision} \cdot \mathrm{recall}}
+                   {\mathrm{precision} + \mathrm{recall}},
+
+    with :math:`E` the learned and :math:`E^*` the true arcs, directed or (with
+    ``directed=False``) as unordered pairs (the skeletons). A ratio with an empty
+    denominator is NaN.
+
+    Parameters
+    ----------
+    true_dag, learned_dag : pgmpy DAG or networkx DiGraph
+    directed : bool, default True
+
+    Returns
+    -------
+    dict
+        ``precision``, ``recall``, ``f1``, ``true_positives``, ``n_learned``, ``n_true``.
+
+    Examples
+    --------
+    >>> from pgmpy.base import DAG
+    >>> from pgmpy_nml.study import edge_precision_recall
+    >>> truth = DAG([("A", "B"), ("B", "C")])
+    >>> learned = DAG([("A", "B"), ("C", "B"), ("A", "C")])
+    >>> r = edge_precision_recall(truth, learned)
+    >>> round(r["precision"], 4), r["recall"]
+    (0.3333, 0.5)
+    >>> edge_precision_recall(truth, learned, directed=False)["recall"]
+    1.0
+    """
+
+    def arcs(graph):
+        return set(graph.edges()) if directed else {frozenset(e) for e in graph.edges()}
+
+    true_arcs, learned_arcs = arcs(true_dag), arcs(learned_dag)
+    hits = len(true_arcs & learned_arcs)
+    precision = hits / len(learned_arcs) if learned_arcs else math.nan
+    recall = hits / len(true_arcs) if true_arcs else math.nan
+    if math.isnan(precision) or math.isnan(recall) or precision + recall == 0:
+        f1 = math.nan if (math.isnan(precision) or math.isnan(recall)) else 0.0
+    else:
+        f1 = 2 * precision * recall / (precision + recall)
+    return {
+        "precision": precision,
+        "recall": recall,
+        "f1": f1,
+        "true_positives": hits,
+        "n_learned": len(learned_arcs),
+        "n_true": len(true_arcs),
+    }
+
+
+def compare_structures(true_dag, learned_dag) -> dict:
+    """SHD, moral Hamming distance and arc/skeleton precision and recall, in one dict.
+
+    Parameters
+    ----------
+    true_dag, learned_dag : pgmpy DAG or networkx DiGraph
+        On the same nodes.
+
+    Returns
+    -------
+    dict
+        ``shd`` (:func:`structural_hamming_distance`), ``moral_hamming``
+        (:func:`moral_hamming_distance`), ``precision``, ``recall``, ``f1`` (arcs),
+        ``skeleton_precision``, ``skeleton_recall`` (:func:`edge_precision_recall`),
+        ``n_edges`` and ``n_true_edges``.
+
+    Examples
+    --------
+    >>> from pgmpy.base import DAG
+    >>> from pgmpy_nml.study import compare_structures
+    >>> r = compare_structures(DAG([("A", "B")]), DAG([("B", "A")]))
+    >>> r["shd"], r["moral_hamming"], r["precision"], r["skeleton_recall"]
+    (1, 0, 0.0, 1.0)
+    """
+    directed = edge_precision_recall(true_dag, learned_dag, directed=True)
+    skeleton = edge_precision_recall(true_dag, learned_dag, directed=False)
+    return {
+        "shd": structural_hamming_distance(true_dag, learned_dag),
+        "moral_hamming": moral_hamming_distance(true_dag, learned_dag),
+        "precision": directed["precision"],
+        "recall": directed["recall"],
+        "f1": directed["f1"],
+        "skeleton_precision": skeleton["precision"],
+        "skeleton_recall": skeleton["recall"],
+        "n_edges": directed["n_learned"],
+        "n_true_edges": directed["n_true"],
+    }

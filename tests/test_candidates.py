@@ -1,0 +1,217 @@
+"""CandidateParentSets: validation, queries and the GOBNILP / CPBayes score-file format."""
+
+import numpy as np
+import pytest
+
+from pgmpy_nml.search.candidates import CandidateParentSets, read_score_file, write_score_file
+
+
+def small():
+    return CandidateParentSets.from_dict(
+        {
+            "A": {(): -10.5, ("B",): -12.25},
+            "B": {(): -20.0},
+            "C": {("A", "B"): -7.0, (): -15.5, ("A",): -7.0},
+        }
+    )
+
+
+def random_candidates(n, seed, with_empty=0.8):
+    rng = np.random.default_rng(seed)
+    parent_sets, scores = [], []
+    for v in range(n):
+        others = [u for u in range(n) if u != v]
+        sets_v = set()
+        if rng.random() < with_empty:
+            sets_v.add(())
+        for _ in range(rng.integers(1, 6)):
+            k = int(rng.integers(1, min(3, n - 1) + 1))
+            sets_v.add(tuple(sorted(rng.choice(others, k, replace=False).tolist())))
+        sets_v = sorted(sets_v)
+        parent_sets.append(sets_v)
+        scores.append(-rng.gamma(2.0, 50.0, len(sets_v)) * 1.0001)
+    return CandidateParentSets([f"X{i}" for i in range(n)], parent_sets, scores)
+
+
+# -- the data structure ------------------------------------------------------------------
+def test_canonical_order_best_first_then_fewer_parents():
+    c = small()
+    assert c.parent_sets[2] == ((0,), (0, 1), ())  # tie at -7.0: fewer parents first
+    assert c.scores[2].tolist() == [-7.0, -7.0, -15.5]
+    assert c.n_candidates().tolist() == [2, 1, 3]
+    assert c.local_score("C", ["B", "A"]) == -7.0
+    assert c.index("A", ["B"]) == 1
+    assert c.upper_bound() == -10.5 - 20.0 - 7.0
+
+
+def test_equal_whatever_the_input_order():
+    a = CandidateParentSets(["x", "y"], [[(), (1,)], [(0,), ()]], [[-1.0, -2.0], [-3.0, -4.0]])
+    b = CandidateParentSets(["x", "y"], [[[1], []], [[], [0]]], [[-2.0, -1.0], [-4.0, -3.0]])
+    assert a == b
+    assert a != CandidateParentSets(["x", "y"], [[()], [()]], [[-1.0], [-4.0]])
+
+
+def test_scores_are_read_only():
+    c = small()
+    with pytest.raises(ValueError):
+        c.scores[0][0] = 1.0
+
+
+def test_total_score_of_a_network():
+    c = small()
+    assert c.score({"A": (), "B": [], "C": ("A",)}) == -10.5 - 20.0 - 7.0
+    with pytest.raises(ValueError, match="No parent set given"):
+        c.score({"A": ()})
+    with pytest.raises(ValueError, match="not a candidate"):
+        c.score({"A": (), "B": ("A",), "C": ()})
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ((["a", "a"], [[()], [()]], [[0.0], [0.0]]), "appears twice"),
+        (([], [], []), "at least one variable"),
+        ((["a", "b"], [[()]], [[0.0]]), "one entry per variable"),
+        ((["a", "b"], [[()], []], [[0.0], []]), "no candidate parent set"),
+        ((["a", "b"], [[(0,)], [()]], [[0.0], [0.0]]), "the variable itself"),
+        ((["a", "b"], [[(2,)], [()]], [[0.0], [0.0]]), "outside 0..1"),
+        ((["a", "b"], [[(1, 1)], [()]], [[0.0], [0.0]]), "same parent twice"),
+        ((["a", "b"], [[(1,), [1]], [()]], [[0.0, 1.0], [0.0]]), "twice"),
+        ((["a", "b"], [[()], [()]], [[np.nan], [0.0]]), "must be finite"),
+        ((["a", "b"], [[()], [()]], [[-np.inf], [0.0]]), "must be finite"),
+        ((["a", "b"], [[(), (1,)], [()]], [[0.0], [0.0]]), "2 parent sets but 1 scores"),
+    ],
+)
+def test_validation(args, message):
+    with pytest.raises(ValueError, match=message):
+        CandidateParentSets(*args)
+
+
+def test_parent_types():
+    with pytest.raises(TypeError, match="integer variable positions"):
+        CandidateParentSets(["a", "b"], [[("b",)], [()]], [[0.0], [0.0]])
+    with pytest.raises(TypeError, match="collections"):
+        CandidateParentSets(["a", "b"], [[1], [()]], [[0.0], [0.0]])
+
+
+def test_empty_set_may_be_absent():
+    c = CandidateParentSets(["a", "b"], [[(1,)], [()]], [[-1.0], [-2.0]])
+    assert c.parent_sets[0] == ((1,),)
+
+
+def test_from_dict_unknown_parent():
+    with pytest.raises(ValueError, match="not one of the variables"):
+        CandidateParentSets.from_dict({"A": {("Z",): 0.0}})
+
+
+def test_restrict():
+    c = small()
+    r = c.restrict(required_edges=[("A", "C")], forbidden_edges=[("B", "C")])
+    assert r.to_dict()["C"] == {("A",): -7.0}
+    assert r.to_dict()["A"] == c.to_dict()["A"]
+    assert c.restrict(max_parents=1).n_candidates().tolist() == [2, 1, 2]
+    with pytest.raises(ValueError, match="No candidate parent set of 'B'"):
+        c.restrict(required_edges=[("A", "B")])
+    with pytest.raises(ValueError, match="both required and forbidden"):
+        c.restrict(required_edges=[("A", "C")], forbidden_edges=[("A", "C")])
+    with pytest.raises(ValueError, match="not one of the variables"):
+        c.restrict(forbidden_edges=[("Q", "C")])
+
+
+# -- the file format ---------------------------------------------------------------------
+def test_written_file_is_the_jkl_format(tmp_path):
+    path = tmp_path / "s.jkl"
+    small().to_file(path)
+    assert path.read_text() == (
+        "3\nA 2\n-10.5 0\n-12.25 1 B\nB 1\n-20.0 0\nC 3\n-7.0 1 A\n-7.0 2 A B\n-15.5 0\n"
+    )
+    write_score_file(small(), path, labels="indices")
+    assert path.read_text() == (
+        "3\n0 2\n-10.5 0\n-12.25 1 1\n1 1\n-20.0 0\n2 3\n-7.0 1 0\n-7.0 2 0 1\n-15.5 0\n"
+    )
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("labels", ["names", "indices"])
+def test_round_trip_is_exact(tmp_path, seed, labels):
+    c = random_candidates(7, seed)
+    # awkward floats: many digits, tiny and huge magnitudes
+    scores = [s * np.pi * 10.0 ** (seed - 2) for s in c.scores]
+    c = CandidateParentSets(c.variables, c.parent_sets, scores)
+    path = tmp_path / "r.jkl"
+    c.to_file(path, labels=labels)
+    back = read_score_file(path, variables=c.variables if labels == "indices" else None)
+    assert back == c
+    assert all(np.array_equal(a, b) for a, b in zip(back.scores, c.scores, strict=True))
+
+
+def test_hand_written_gobnilp_file(tmp_path):
+    # names, blank lines, comments, parents in any order, sets in any order
+    path = tmp_path / "g.jkl"
+    path.write_text(
+        "# made by hand\n3\nrain 2\n-4.5 0\n-1.5 2 wet  sprinkler\n\n"
+        "sprinkler 1\n-2 0\nwet 3\n-9.25 0\n-3e0 1 rain\n-0.5 2 sprinkler rain\n"
+    )
+    c = read_score_file(path)
+    assert c.variables == ("rain", "sprinkler", "wet")
+    assert c.to_dict() == {
+        "rain": {("sprinkler", "wet"): -1.5, (): -4.5},
+        "sprinkler": {(): -2.0},
+        "wet": {("rain", "sprinkler"): -0.5, ("rain",): -3.0, (): -9.25},
+    }
+
+
+def test_hand_written_cpbayes_file_with_indices(tmp_path):
+    # CPBayes reads "<id> <count>" and parents as ids; blocks need not be in id order
+    path = tmp_path / "c.jkl"
+    path.write_text("3\n2 2\n-1.0 1 0\n-2.0 0\n0 1\n-3.0 0\n1 2\n-4.0 2 0 2\n-5.0 0\n")
+    c = read_score_file(path)
+    assert c.variables == ("2", "0", "1")
+    # parents are listed in the order of the variables (file order): "2" before "0"
+    assert c.to_dict()["1"] == {("2", "0"): -4.0, (): -5.0}
+    named = read_score_file(path, variables=["a", "b", "c"])
+    assert named.variables == ("c", "a", "b")
+    assert named.to_dict() == {
+        "c": {("a",): -1.0, (): -2.0},
+        "a": {(): -3.0},
+        "b": {("c", "a"): -4.0, (): -5.0},
+    }
+    with pytest.raises(ValueError, match="match them one to one"):
+        read_score_file(path, variables=["a", "b"])
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ("x\n", "number of variables"),
+        ("2\nA 1\n-1.0 0\n", "ends early"),
+        ("1\nA 1\n-1.0 1\n", "announces 1 parents but lists 0"),
+        ("1\nA 1\n-1.0 0 B\n", "announces 0 parents but lists 1"),
+        ("2\nA 1\n-1.0 1 Z\nB 1\n0 0\n", "parent 'Z' of 'A' is not a variable"),
+        ("1\nA 1\nabc 0\n", "should be '<score>"),
+        ("1\nA one\n", "should be '<variable> <number of parent sets>'"),
+        ("1\nA 1\n-1.0 0\nB 1\n", "more content"),
+        ("2\nA 1\n-1.0 0\nA 1\n-1.0 0\n", "appears twice"),
+        ("1\nA 1\nnan 0\n", "must be finite"),
+        ("2\nA 1\n-1.0 1 A\nB 1\n0 0\n", "the variable itself"),
+    ],
+)
+def test_malformed_files(tmp_path, text, message):
+    path = tmp_path / "bad.jkl"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        read_score_file(path)
+
+
+def test_names_the_format_cannot_hold(tmp_path):
+    c = CandidateParentSets(["has space", "b"], [[()], [()]], [[0.0], [0.0]])
+    with pytest.raises(ValueError, match="labels='indices'"):
+        c.to_file(tmp_path / "x.jkl")
+    c.to_file(tmp_path / "x.jkl", labels="indices")
+    assert read_score_file(tmp_path / "x.jkl", variables=c.variables) == c
+    numeric = CandidateParentSets([5, 7], [[()], [()]], [[0.0], [0.0]])
+    with pytest.raises(ValueError, match="take them for indices"):
+        numeric.to_file(tmp_path / "y.jkl")
+    with pytest.raises(ValueError, match="labels must be"):
+        c.to_file(tmp_path / "x.jkl", labels="ids")

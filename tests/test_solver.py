@@ -1,0 +1,329 @@
+"""The candidate-set solver against the subset dynamic programming, and its contract."""
+
+import itertools
+import math
+import warnings
+
+import networkx as nx
+import numpy as np
+import pytest
+from pgmpy.causal_discovery import ExpertKnowledge
+
+from pgmpy_nml import FNML, QNML, ExactSearch
+from pgmpy_nml.datasets import sample_network
+from pgmpy_nml.search import _kernels
+from pgmpy_nml.search._solver import (
+    _Families,
+    _greedy,
+    _improve,
+    _set_packing,
+    _violated_clusters,
+    solve,
+)
+from pgmpy_nml.search.candidates import CandidateParentSets
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", FutureWarning)
+    from pgmpy.structure_score import BIC, BDeu
+
+
+def dp_optimum(cands):
+    """Best network score by the exact search's subset DP over full local-score tables
+    (non-candidate parent sets are -inf): an independent reference."""
+    n = cands.n_variables
+    ls = np.full((n, 2 ** (n - 1)), -np.inf)
+    for v in range(n):
+        for p, s in zip(cands.parent_sets[v], cands.scores[v], strict=True):
+            c = sum(1 << (u if u < v else u - 1) for u in p)  # compressed mask
+            ls[v, c] = s
+    _kernels.best_parent_sets_all(ls)
+    score, _ = _kernels.best_sinks(ls)
+    return float(score[-1])
+
+
+def random_candidates(n, seed, max_parents=3, per_var=6, with_empty=0.85):
+    rng = np.random.default_rng(seed)
+    parent_sets, scores = [], []
+    for v in range(n):
+        others = [u for u in range(n) if u != v]
+        sets_v = {()} if rng.random() < with_empty or v == 0 else set()
+        for _ in range(rng.integers(1, per_var + 1)):
+            k = int(rng.integers(1, min(max_parents, n - 1) + 1))
+            sets_v.add(tuple(sorted(rng.choice(others, k, replace=False).tolist())))
+        sets_v = sorted(sets_v)
+        parent_sets.append(sets_v)
+        # scores: empty set worst-ish, parents usually help (as with real data)
+        base = -rng.uniform(50, 150)
+        scores.append([base + len(p) * rng.uniform(-5, 25) for p in sets_v])
+    return CandidateParentSets([f"X{i}" for i in range(n)], parent_sets, scores)
+
+
+def is_dag_of(result, cands):
+    g = nx.DiGraph()
+    g.add_nodes_from(cands.variables)
+    g.add_edges_from((p, v) for v, ps in result.parents.items() for p in ps)
+    return nx.is_directed_acyclic_graph(g)
+
+
+def check(result, cands):
+    assert is_dag_of(result, cands)
+    assert result.score == cands.score(result.parents)  # exact float sum of its families
+    assert result.bound >= result.score
+    for v, k in zip(cands.variables, result.choice, strict=True):
+        assert cands.index(v, result.parents[v]) == k
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_random_instances_match_dp(seed):
+    n = 3 + seed % 10
+    cands = random_candidates(n, seed)
+    try:
+        ref = dp_optimum(cands)
+    except Exception:  # pragma: no cover
+        raise
+    if not math.isfinite(ref):
+        with pytest.raises(ValueError, match="No DAG"):
+            solve(cands, show_progress=False)
+        return
+    result = solve(cands, show_progress=False)
+    check(result, cands)
+    assert result.optimal and result.gap == 0.0 and result.status == "optimal"
+    assert result.score == pytest.approx(ref, rel=1e-12, abs=1e-9)
+    assert result.bound == result.score
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_instances_with_constraints_match_dp(seed):
+    n = 6 + seed % 5
+    cands = random_candidates(n, 100 + seed, per_var=12)
+    rng = np.random.default_rng(seed)
+    names = cands.variables
+    required, forbidden = [], []
+    for v in range(n):
+        # require a parent that some candidate has, forbid another pair at random
+        with_parents = [p for p in cands.parent_sets[v] if p]
+        if with_parents and rng.random() < 0.3:
+            required.append((names[with_parents[0][0]], names[v]))
+        u = int(rng.integers(n))
+        if u != v and (names[u], names[v]) not in required:
+            forbidden.append((names[u], names[v]))
+    try:
+        restricted = cands.restrict(required_edges=required, forbidden_edges=forbidden)
+    except ValueError:
+        pytest.skip("the random constraints leave a variable without candidates")
+    ref = dp_optimum(restricted)
+    if not math.isfinite(ref):
+        with pytest.raises(ValueError, match="No DAG"):
+            solve(restricted, show_progress=False)
+        return
+    result = solve(restricted, show_progress=False)
+    check(result, restricted)
+    assert result.optimal
+    assert result.score == pytest.approx(ref, rel=1e-12, abs=1e-9)
+    for u, v in required:
+        assert u in result.parents[v]
+    for u, v in forbidden:
+        assert u not in result.parents[v]
+
+
+def all_parent_sets(score, variables, max_parents):
+    parent_sets, scores = [], []
+    for i, v in enumerate(variables):
+        others = [u for u in range(len(variables)) if u != i]
+        sets_v = [p for k in range(max_parents + 1) for p in itertools.combinations(others, k)]
+        parent_sets.append(sets_v)
+        scores.append([score.local_score(v, tuple(variables[u] for u in p)) for p in sets_v])
+    return CandidateParentSets(variables, parent_sets, scores)
+
+
+SCORES = {
+    "fnml": FNML,
+    "qnml": QNML,
+    "bdeu": lambda d: BDeu(d, equivalent_sample_size=1.0),
+    "bic": BIC,
+}
+
+
+@pytest.mark.parametrize("name", list(SCORES))
+def test_real_data_matches_exact_search(name):
+    _, data = sample_network("sachs", 1500, seed=3)
+    score = SCORES[name](data)
+    variables = list(data.columns)
+    cands = all_parent_sets(score, variables, 2)
+    result = solve(cands, show_progress=False)
+    search = ExactSearch(score, max_parents=2, show_progress=False).fit(data)
+    check(result, cands)
+    assert result.optimal
+    assert result.score == pytest.approx(search.score_, rel=1e-10)
+    assert result.score == pytest.approx(score.score(result.to_dag()), rel=1e-10)
+
+
+def test_real_data_with_expert_knowledge_matches_exact_search():
+    _, data = sample_network("asia", 3000, seed=5)
+    score = FNML(data)
+    variables = list(data.columns)
+    required = [("smoke", "bronc")]
+    forbidden = [("either", "xray"), ("tub", "either")]
+    ek = ExpertKnowledge(required_edges=required, forbidden_edges=forbidden)
+    search = ExactSearch(score, max_parents=3, expert_knowledge=ek, show_progress=False)
+    search.fit(data)
+    cands = all_parent_sets(score, variables, 3).restrict(
+        required_edges=required, forbidden_edges=forbidden
+    )
+    result = solve(cands, show_progress=False)
+    check(result, cands)
+    assert result.score == pytest.approx(search.score_, rel=1e-10)
+    assert "smoke" in result.parents["bronc"]
+    assert "either" not in result.parents["xray"]
+
+
+def test_pruned_candidates_keep_the_optimum():
+    # dropping parent sets that a subset beats cannot change the optimal score
+    cands = random_candidates(9, 7, per_var=10)
+    kept_sets, kept_scores = [], []
+    for sets_v, scores_v in zip(cands.parent_sets, cands.scores, strict=True):
+        keep = [
+            k
+            for k, p in enumerate(sets_v)
+            if not any(set(q) < set(p) and scores_v[j] >= scores_v[k] for j, q in enumerate(sets_v))
+        ]
+        kept_sets.append([sets_v[k] for k in keep])
+        kept_scores.append(scores_v[keep])
+    pruned = CandidateParentSets(cands.variables, kept_sets, kept_scores)
+    assert solve(pruned, show_progress=False).score == pytest.approx(dp_optimum(cands))
+
+
+def test_deterministic_and_independent_of_input_order():
+    cands = random_candidates(12, 42, per_var=15)
+    a = solve(cands, show_progress=False)
+    b = solve(cands, show_progress=False)
+    assert a.parents == b.parents and a.score == b.score
+    shuffled = CandidateParentSets(
+        cands.variables,
+        [list(reversed(p)) for p in cands.parent_sets],
+        [list(reversed(s)) for s in cands.scores],
+    )
+    assert solve(shuffled, show_progress=False).parents == a.parents
+
+
+def test_time_limit_returns_network_bound_and_gap():
+    cands = random_candidates(45, 3, per_var=40, max_parents=3)
+    result = solve(cands, time_limit=0.5, show_progress=False)
+    check(result, cands)
+    assert result.bound >= result.score
+    assert result.gap == pytest.approx((result.bound - result.score) / abs(result.score))
+    assert result.optimal == (result.status == "optimal")
+    if not result.optimal:
+        assert result.status == "timelimit"
+    assert set(result.timings) == {"first network", "model", "search"}
+
+
+def test_initial_network_is_used_and_checked():
+    cands = CandidateParentSets.from_dict(
+        {
+            "A": {(): -10.0, ("B",): -7.0},
+            "B": {(): -9.0, ("A",): -5.0},
+            "C": {(): -4.0, ("A", "B"): -1.0},
+        }
+    )
+    start = {"A": ("B",), "B": (), "C": ()}
+    result = solve(cands, initial=start, show_progress=False)
+    assert result.score == -16.0
+    result = solve(cands, initial=[("B",), (), ()], show_progress=False)
+    assert result.score == -16.0
+    with pytest.raises(ValueError, match="directed cycle"):
+        solve(cands, initial={"A": ("B",), "B": ("A",), "C": ()}, show_progress=False)
+    with pytest.raises(ValueError, match="not a candidate"):
+        solve(cands, initial={"A": ("C",), "B": (), "C": ()}, show_progress=False)
+    with pytest.raises(ValueError, match="no parent set for"):
+        solve(cands, initial={"A": ()}, show_progress=False)
+
+
+def test_infeasible_instances_raise_clear_errors():
+    cycle = CandidateParentSets.from_dict(
+        {"A": {("B",): -1.0}, "B": {("A",): -1.0}, "C": {(): -1.0}}
+    )
+    with pytest.raises(ValueError, match="directed cycle"):
+        solve(cycle, show_progress=False)
+    no_root = CandidateParentSets.from_dict({"A": {("B",): -1.0}, "B": {("A",): -1.0}})
+    with pytest.raises(ValueError, match="no variable keeps the empty parent set"):
+        solve(no_root, show_progress=False)
+    with pytest.raises(TypeError, match="CandidateParentSets"):
+        solve({"A": {(): 0.0}})
+    with pytest.raises(ValueError, match="time_limit"):
+        solve(cycle, time_limit=0, show_progress=False)
+
+
+def test_progress_line_and_silence(capsys):
+    cands = random_candidates(10, 1)
+    solve(cands, show_progress=False)
+    out = capsys.readouterr()
+    assert out.out == "" and out.err == ""
+    solve(cands, show_progress=True)
+    err = capsys.readouterr().err
+    assert "score" in err and "bound" in err and "gap" in err
+
+
+def test_greedy_and_local_search_give_dags():
+    for seed in range(5):
+        cands = random_candidates(15, seed, per_var=10, with_empty=1.0)
+        fam = _Families(cands)
+        choice = _greedy(fam)
+        assert choice is not None
+        better = _improve(fam, choice)
+        assert fam.total(better) >= fam.total(choice)
+        parents = {
+            cands.variables[v]: tuple(cands.variables[p] for p in fam.parents[f])
+            for v, f in enumerate(better)
+        }
+        g = nx.DiGraph([(p, v) for v, ps in parents.items() for p in ps])
+        assert nx.is_directed_acyclic_graph(g)
+
+
+def test_cluster_separation_finds_cycles_and_fractional_violations():
+    cands = CandidateParentSets.from_dict(
+        {
+            "A": {(): -5.0, ("C",): -1.0},
+            "B": {(): -5.0, ("A",): -1.0},
+            "C": {(): -5.0, ("B",): -1.0},
+            "D": {(): -1.0},
+        }
+    )
+    fam = _Families(cands)
+    x = np.zeros(len(fam))
+    for v in range(3):
+        x[fam.start[v]] = 1.0  # each of A, B, C takes its one parent: a 3-cycle
+    x[fam.start[3]] = 1.0
+    assert [sorted(c) for c in _violated_clusters(fam, x)] == [[0, 1, 2]]
+    # fractional: 0.8 on each cycle family; the cluster {A, B, C} has 2.4 > 2 inside
+    y = np.zeros(len(fam))
+    for v in range(3):
+        y[fam.start[v]] = 0.8
+        y[fam.start[v] + 1] = 0.2
+    y[fam.start[3]] = 1.0
+    assert [sorted(c) for c in _violated_clusters(fam, y)] == [[0, 1, 2]]
+    # at 0.6 each, 1.8 <= 2: no violated cluster
+    z = np.where(y == 0.8, 0.6, np.where(y == 0.2, 0.4, y))
+    assert _violated_clusters(fam, z) == []
+
+
+def test_set_packing_constraints_are_valid_and_found():
+    cands = CandidateParentSets.from_dict(
+        {
+            "A": {(): -9.0, ("B", "C"): -1.0},
+            "B": {(): -9.0, ("A", "C"): -1.0},
+            "C": {(): -9.0, ("A", "B"): -1.0, ("A",): -2.0},
+            "D": {(): -1.0, ("A", "B", "C"): -0.5},
+        }
+    )
+    fam = _Families(cands)
+    groups = dict(_set_packing(fam))
+    # {A, B, C}: A <- {B, C}, B <- {A, C} and C <- {A, B} cannot all be chosen
+    assert set(fam.child[groups[(0, 1, 2)]]) == {0, 1, 2}
+    assert (0, 1, 2, 3) not in groups  # only D has three of the others as parents
+    # every DAG over the candidates satisfies them, and the optimum is the DP's
+    result = solve(cands, show_progress=False)
+    assert result.score == pytest.approx(dp_optimum(cands))
+    for fams in groups.values():
+        chosen = {fam.start[v] + k for v, k in enumerate(result.choice)}
+        assert len(chosen & set(fams.tolist())) <= 1
