@@ -8,7 +8,7 @@ decimals); read the sentences around them again, since a changed number can turn
 claim false, and ``python -m pytest tests/test_examples.py`` checks the claims that
 the tests know.
 
-Run (from the repository root, with matplotlib installed; about 5 minutes):
+Run (from the repository root, with matplotlib installed; about 6 minutes):
 
     python examples/regenerate.py                       # every example
     python examples/regenerate.py optimal_ess           # only some
@@ -36,6 +36,7 @@ EXAMPLES = (
     "prediction_and_parsimony",
     "min_max_bdeu",
     "optimal_ess",
+    "bootstrap_strength",
 )
 
 

@@ -35,6 +35,7 @@ NAMES = (
     "prediction_and_parsimony",
     "min_max_bdeu",
     "optimal_ess",
+    "bootstrap_strength",
 )
 
 
@@ -95,6 +96,7 @@ PRINTS = {
     ],
     "min_max_bdeu": ["Network sachs", "Accuracy score", "Hamming distance", "relative gap"],
     "optimal_ess": ["alternating procedure (Eq. 18): alpha", "held-out grid: best alpha"],
+    "bootstrap_strength": ["fNML, bootstrap: threshold", "qNML, bootstrap: threshold"],
 }
 
 
@@ -254,6 +256,19 @@ def test_optimal_ess_claims():
     assert len(res["grid"]) == 13
     assert {row["n_train"] for row in res["by_network"].values()} == {500}
     assert list(res["by_network"]) == ["asia", "sachs"]
+
+
+def test_bootstrap_strength_claims():
+    res = results("bootstrap_strength")
+    claim("on *sachs* (1000 rows)")
+    assert (res["network"], res["rows"]) == ("sachs", 1000)
+    claim("Use `replace=False` (half-size subsamples without replacement) with fNML")
+    claim("qNML is not misled")
+    procedures = res["by_procedure"]
+    assert procedures["fnml_bootstrap"]["false_pairs_at_strength_1"] > 0
+    for key in ("fnml_subsamples", "qnml_bootstrap"):
+        assert procedures[key]["false_pairs_at_strength_1"] == 0
+        assert procedures[key]["shd"] < procedures["fnml_bootstrap"]["shd"]
 
 
 @pytest.mark.integration
