@@ -375,3 +375,63 @@ def test_declared_states_reach_the_fitted_model():
 def test_bad_resource_settings_name_the_parameter(setting, error, message):
     with pytest.raises(error, match=message):
         ExactSearch("fnml", show_progress=False, **setting).fit(random_data(30, 3, 33))
+
+
+@pytest.mark.parametrize(
+    ("name", "max_parents", "knowledge"),
+    [
+        ("fnml", 2, None),
+        ("qnml", 3, None),
+        ("bd1/2", 2, {"forbidden_edges": [("V0", "V1")], "required_edges": [("V2", "V5")]}),
+        ("pgmpy-bic", None, {"temporal_order": [["V0", "V1", "V2"], ["V3", "V4", "V5", "V6"]]}),
+        ("min-bdeu (generic path)", 2, None),
+    ],
+)
+def test_solver_and_subset_dp_find_the_same_optimum(name, max_parents, knowledge):
+    data = random_data(400, 7, 40)
+    score = SCORES[name](data)
+    options = dict(max_parents=max_parents, expert_knowledge=knowledge, show_progress=False)
+    dp = ExactSearch(score, method="dp", **options).fit()
+    solver = ExactSearch(score, method="solver", **options).fit()
+    assert dp.method_ == "dp" and solver.method_ == "solver"
+    assert solver.optimal_ and solver.gap_ == 0.0 and solver.bound_ >= solver.score_
+    assert solver.score_ == pytest.approx(dp.score_, rel=1e-12)
+    assert score.score(solver.causal_graph_) == pytest.approx(solver.score_, rel=1e-12)
+    assert solver.candidates_.n_candidates().sum() >= len(data.columns)
+    if knowledge:
+        from pgmpy_nml.search.constraints import Constraints
+
+        limits = Constraints.from_knowledge(list(data.columns), max_parents, knowledge)
+        assert limits.violations(solver.causal_graph_) == []
+
+
+def test_auto_chooses_the_dp_for_few_variables_and_the_solver_with_a_parent_limit():
+    small = random_data(200, 6, 41)
+    assert ExactSearch("fnml", show_progress=False).fit(small).method_ == "dp"
+    _, child = sample_network("child", 1000, seed=4)
+    search = ExactSearch("qnml", max_parents=2, show_progress=False).fit(child)
+    assert search.method_ == "solver" and search.optimal_
+    assert search.memory_estimate_ is None and search.pruning_.n_kept.sum() > 20
+    dp = ExactSearch("qnml", max_parents=2, method="dp", show_progress=False).fit(child)
+    assert search.score_ == pytest.approx(dp.score_, rel=1e-12)
+
+
+def test_solver_time_limit_start_dag_and_bad_settings():
+    _, child = sample_network("child", 2000, seed=5)
+    score = FNML(child)
+    hc = NewHillClimb(scoring_method=score, return_type="dag", show_progress=False).fit(child)
+    started = ExactSearch(
+        score, max_parents=2, method="solver", start_dag=hc.causal_graph_, show_progress=False
+    ).fit()
+    assert started.optimal_ and started.score_ >= score.score(hc.causal_graph_) - 1e-9
+    quick = ExactSearch(
+        score, max_parents=3, method="solver", time_limit=1e-3, show_progress=False
+    ).fit()
+    assert quick.bound_ >= quick.score_ and quick.gap_ >= 0.0
+    assert quick.optimal_ == (quick.gap_ == 0.0)
+    with pytest.raises(ValueError, match="method must be"):
+        ExactSearch(score, method="greedy").fit()
+    with pytest.raises(ValueError, match="time_limit"):
+        ExactSearch(score, method="solver", time_limit=-1).fit()
+    with pytest.raises(ValueError, match="subset dynamic programming handles at most"):
+        ExactSearch("fnml", method="dp").fit(random_data(20, 32, 42))

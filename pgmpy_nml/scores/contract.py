@@ -40,6 +40,11 @@ kernels know only these two kinds, not the scores:
 Scores that are not of this form (Min-BDeu and Max-BDeu optimize a prior per
 parent configuration) implement ``_score_table`` on the family's count table
 instead, and the exact search evaluates them family by family.
+
+A score may also own an upper bound on the local score of every *superset* of a
+parent set (:meth:`StatisticScore.superset_bound`, from the same statistics plus
+what :class:`Supersets` knows of the supersets), which lets the search for
+candidate parent sets (:mod:`pgmpy_nml.search.pruning`) skip whole branches.
 """
 
 from __future__ import annotations
@@ -59,8 +64,10 @@ __all__ = [
     "PriorStatistic",
     "Statistic",
     "StatisticScore",
+    "Supersets",
     "entropy_statistic",
     "family_statistics",
+    "observed_statistic",
 ]
 
 
@@ -152,6 +159,15 @@ def _n_log_n(counts):
     return xlogy(counts, counts)
 
 
+def observed_statistic() -> CountStatistic:
+    r""":math:`|obs(S)|`, the number of observed configurations of a subset."""
+    return CountStatistic(_is_observed, "observed")
+
+
+def _is_observed(counts):
+    return (counts > 0).astype(np.float64)
+
+
 class PriorStatistic(Statistic):
     r"""BDeu's :math:`G(S) = \sum_c [\log\Gamma(N_c + a_S) - \log\Gamma(a_S)]`, :math:`a_S = m/|S|`.
 
@@ -208,6 +224,37 @@ class Families:
     n_samples: int
     family: Mapping
     parents: Mapping
+
+
+@dataclass(frozen=True)
+class Supersets:
+    r"""What is known of every proper superset of the parent sets of a :class:`Families` view.
+
+    A score's :meth:`StatisticScore.superset_bound` bounds the local score of the
+    child for every admissible parent set :math:`P' \supsetneq P` (within the
+    parent limit and the expert knowledge) from the statistics of :math:`P` and
+    :math:`P + v` and these three facts about :math:`P'`. Scalars or arrays
+    shaped like the :class:`Families` view's.
+
+    Attributes
+    ----------
+    n_parent_configs_min : float or ndarray
+        :math:`q(P') \ge` this: :math:`q(P)` times the smallest arity that can be added.
+    n_parent_configs_max : float or ndarray
+        :math:`q(P') \le` this (``inf`` when nothing smaller is known).
+    log_likelihood_max : float or ndarray
+        :math:`H(P' + v) - H(P') \le` this (and it is :math:`\le 0`): the
+        log-likelihood of the child given any superset. The search takes the
+        smaller of the log-likelihood given every admissible parent at once
+        (refining the parent configurations never lowers the likelihood) and
+        :math:`\mathrm{LL}(P) + N \sum_u H(u)` over the largest empirical
+        entropies of the variables that can still be added (the gain
+        :math:`N\, I(v; Q \mid P) \le N H(Q) \le N \sum_{u \in Q} H(u)`).
+    """
+
+    n_parent_configs_min: object
+    n_parent_configs_max: object
+    log_likelihood_max: object
 
 
 class _LazyStatistics(Mapping):
@@ -268,7 +315,9 @@ class StatisticScore(DiscreteScore):
 
     Subclasses implement :meth:`statistics` and :meth:`local_from_statistics`;
     ``local_score`` and the exact search's all-subsets path both call that one
-    formula. Optionally they implement :meth:`superset_bound_from_statistics`.
+    formula. Optionally they implement :meth:`superset_bound` (with any extra
+    statistics it reads in :meth:`bound_statistics`), which the search for
+    candidate parent sets uses to stop enumerating supersets early.
     """
 
     def statistics(self) -> dict[Hashable, Statistic]:
@@ -278,6 +327,36 @@ class StatisticScore(DiscreteScore):
     def local_from_statistics(self, families: Families):
         """The local score(s) of ``families``; elementwise for arrays."""
         raise NotImplementedError
+
+    def bound_statistics(self) -> dict[Hashable, Statistic]:
+        """Statistics that only :meth:`superset_bound` reads, by key (none by default).
+
+        The candidate search counts them beside :meth:`statistics`; the exact
+        subset search, which needs no bound, does not.
+        """
+        return {}
+
+    def monotone_family_statistics(self) -> tuple:
+        """Keys of family statistics the local score is nondecreasing in (none by default).
+
+        Each such statistic never increases when its subset grows (as
+        :math:`H = \\sum_c N_c \\log N_c`: splitting a count never raises it), and
+        the formula reads no other family statistic. The candidate search then
+        bounds the score of :math:`v \\mid P` before counting :math:`P + v`, by
+        evaluating the formula with each such statistic replaced by its
+        smallest value over the families :math:`P - u + v`.
+        """
+        return ()
+
+    def superset_bound(self, families: Families, supersets: Supersets):
+        r"""Upper bound(s) on the local score of every proper superset of each family's parents.
+
+        For each family (child :math:`v`, parents :math:`P`) of ``families``, a
+        value :math:`\ge s(v \mid P')` for every admissible :math:`P' \supsetneq P`;
+        elementwise for arrays. ``None`` (the default) means the score has no
+        bound, and the candidate search prunes by dominance alone.
+        """
+        return None
 
     def _score_family(self, child: int, parents: tuple[int, ...]) -> float:
         table = self._family_table(child, parents)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from functools import partial
 
-from ..regret import _log_regret_many
-from .contract import CountStatistic, Families, StatisticScore, entropy_statistic
+import numpy as np
 
-__all__ = ["FNML", "fnml_local"]
+from ..regret import _log_regret_many
+from .contract import CountStatistic, Families, StatisticScore, Supersets, entropy_statistic
+
+__all__ = ["FNML", "fnml_local", "fnml_superset_bound"]
 
 
 def fnml_local(h_family, h_parents, regret_sum):
@@ -18,6 +20,17 @@ def fnml_local(h_family, h_parents, regret_sum):
     elementwise on arrays, so bulk drivers share this one formula.
     """
     return (h_family - h_parents) - regret_sum
+
+
+def fnml_superset_bound(regret_cells, regret_parents, log_likelihood_max):
+    r"""Upper bound on fNML(v | P') for every superset P' of P (elementwise).
+
+    ``min(-sum_{c in obs(P+v)} log C(r, N_c), LL_max - sum_{j in obs(P)} log C(r, N_j))``:
+    ``regret_cells`` is the regret statistic of the family ``P + v``,
+    ``regret_parents`` that of ``P`` and ``log_likelihood_max`` bounds the
+    log-likelihood given any superset. The proof is in :meth:`FNML.superset_bound`.
+    """
+    return np.minimum(-regret_cells, log_likelihood_max - regret_parents)
 
 
 class FNML(StatisticScore):
@@ -89,6 +102,73 @@ class FNML(StatisticScore):
             families.family["H"],
             families.parents["H"],
             families.parents["regret", families.child_arity],
+        )
+
+    def monotone_family_statistics(self):
+        """``("H",)``: the score grows with :math:`H(P + v)` and reads no other family statistic."""
+        return ("H",)
+
+    def superset_bound(self, families: Families, supersets: Supersets):
+        r"""Upper bound on the fNML local score of every superset of each family's parents.
+
+        For a child :math:`v` of arity :math:`r` and parents :math:`P \subseteq P'`,
+
+        .. math::
+
+            S_{\mathrm{fNML}}(v \mid P') \le \min\Bigl(
+                -\sum_{(j,k) \in \mathrm{obs}(P + v)} \log \mathcal{C}(r, N_{jk}),\;
+                \mathrm{LL}_{\max} - \sum_{j \in \mathrm{obs}(P)} \log \mathcal{C}(r, N_j)
+            \Bigr),
+
+        where :math:`\mathrm{LL}_{\max}` is ``supersets.log_likelihood_max``. Both
+        terms are statistics the search counts anyway (the regret statistic of
+        the family and of the parents).
+
+        *Proof.* Write :math:`\log P_{\mathrm{NML}}(D) = \mathrm{LL}(D) - \log
+        \mathcal{C}(r, |D|)` for the one-variable NML code of the child's values in a
+        group of rows :math:`D`; the fNML score of :math:`P'` is the sum of
+        :math:`\log P_{\mathrm{NML}}` over the groups of rows of its observed
+        configurations, and the configurations of :math:`P'` partition those of
+        :math:`P`. Two facts about :math:`\mathcal{C}(r, n) = \sum_{x \in [r]^n}
+        \max_\theta P(x \mid \theta)`:
+
+        1. *Subadditivity*: :math:`\mathcal{C}(r, a + b) \le \mathcal{C}(r, a)\,
+           \mathcal{C}(r, b)`, because :math:`\max_\theta P(yz \mid \theta) \le
+           \max_\theta P(y \mid \theta) \max_\theta P(z \mid \theta)` for every
+           :math:`y \in [r]^a, z \in [r]^b`.
+        2. *Splitting by value*: for a group of :math:`m` rows with child counts
+           :math:`m_1, \dots, m_r`, :math:`\mathcal{C}(r, m) \ge \prod_k (m_k / m)^{m_k}
+           \mathcal{C}(r, m_k)`. Expand the right side over count vectors
+           :math:`h^k` of :math:`r`-ary sequences of length :math:`m_k`: it is
+           :math:`\sum_{h^1, \dots} \prod_k \binom{m_k}{h^k} \prod_{k,i} (h^k_i / m)^{h^k_i}`.
+           Grouping the terms by :math:`h = \sum_k h^k`, each product of powers is
+           at most :math:`\prod_i (h_i / m)^{h_i}` (as :math:`h^k_i \le h_i`) and
+           :math:`\sum \prod_k \binom{m_k}{h^k} = \binom{m}{h}` (Vandermonde:
+           sequences of type :math:`h` counted by the types of fixed blocks), so the
+           sum is at most :math:`\sum_h \binom{m}{h} \prod_i (h_i/m)^{h_i} =
+           \mathcal{C}(r, m)`. Taking logs,
+           :math:`\log P_{\mathrm{NML}}(D) \le -\sum_{k: m_k > 0} \log \mathcal{C}(r, m_k)`.
+
+        Take any partition of the rows of a configuration :math:`j` of :math:`P`
+        (the one :math:`P'` induces). By fact 2 each group's code is at most
+        that of its rows split by child value; merging the pieces of equal value
+        across groups raises it again by fact 1. So the rows of :math:`j`
+        contribute at most :math:`-\sum_k \log \mathcal{C}(r, N_{jk})`, and summing
+        over :math:`j` gives the first term. For the second, fact 1 shows that
+        the regret :math:`\sum_{j'} \log \mathcal{C}(r, N_{j'})` of :math:`P'` is at
+        least that of :math:`P` (each :math:`N_j` splits into the :math:`N_{j'}`),
+        while its log-likelihood is at most :math:`\mathrm{LL}_{\max}`. :math:`\square`
+
+        The first term is attained when a superset splits every parent
+        configuration exactly by the child's value; it is always below the
+        naive bound :math:`0 - \sum_j \log \mathcal{C}(r, N_j)` (fact 1). The
+        tests check the bound against every superset by brute force.
+        """
+        r = families.child_arity
+        return fnml_superset_bound(
+            families.family["regret", r],
+            families.parents["regret", r],
+            supersets.log_likelihood_max,
         )
 
 

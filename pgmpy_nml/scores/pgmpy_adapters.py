@@ -18,8 +18,15 @@ import numpy as np
 from scipy.special import gammaln
 
 from .._data import encode_data
-from .bd import bd_local, constant_prior_statistics
-from .contract import CountStatistic, Families, PriorStatistic, StatisticScore, entropy_statistic
+from .bd import bd_local, bd_superset_bound, constant_prior_statistics
+from .contract import (
+    Families,
+    PriorStatistic,
+    StatisticScore,
+    Supersets,
+    entropy_statistic,
+    observed_statistic,
+)
 
 with warnings.catch_warnings():
     warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
@@ -49,6 +56,14 @@ class PgmpyScoreAdapter:
     def n_samples(self) -> int:
         return self.encoded.n_samples
 
+    def __getstate__(self):
+        # pgmpy's scores hold an lru_cache wrapper that pickle refuses; the adapter's
+        # statistics and formula need only what _declare read, so the wrapped score
+        # stays behind when the adapter travels to process or cluster workers
+        state = self.__dict__.copy()
+        state["score"] = None
+        return state
+
     def _declare(self) -> dict:
         raise NotImplementedError
 
@@ -58,14 +73,17 @@ class PgmpyScoreAdapter:
     def local_from_statistics(self, families: Families):
         raise NotImplementedError
 
+    def bound_statistics(self) -> dict:
+        """Statistics only :meth:`superset_bound` reads (see :class:`~.contract.StatisticScore`)."""
+        return {}
 
-def _observed_statistic() -> CountStatistic:
-    """Number of observed configurations of a subset."""
-    return CountStatistic(_is_observed, "observed")
+    def monotone_family_statistics(self) -> tuple:
+        """See :class:`~.contract.StatisticScore` (none by default)."""
+        return ()
 
-
-def _is_observed(counts):
-    return (counts > 0).astype(np.float64)
+    def superset_bound(self, families: Families, supersets: Supersets):
+        """Bound on the score of every proper superset (see :class:`~.contract.StatisticScore`)."""
+        return None
 
 
 class _Penalized(PgmpyScoreAdapter):
@@ -80,6 +98,18 @@ class _Penalized(PgmpyScoreAdapter):
     def local_from_statistics(self, families: Families):
         ll = families.family["H"] - families.parents["H"]
         return ll - self.penalty(families.n_parent_configs, families.child_arity, self.n_samples)
+
+    def monotone_family_statistics(self):
+        """``("H",)``: the score grows with :math:`H(P + v)` and reads no other family statistic."""
+        return ("H",)
+
+    def superset_bound(self, families: Families, supersets: Supersets):
+        """``LL_max - penalty(q_min)``: the log-likelihood is at most ``LL_max`` and the
+        penalty grows with the number of parent configurations ``q' >= q_min``."""
+        q_min = supersets.n_parent_configs_min
+        return supersets.log_likelihood_max - self.penalty(
+            q_min, families.child_arity, self.n_samples
+        )
 
 
 class _BIC(_Penalized):
@@ -103,7 +133,7 @@ class _K2(PgmpyScoreAdapter):
 
     def _declare(self):
         return {
-            "observed": _observed_statistic(),
+            "observed": observed_statistic(),
             **constant_prior_statistics(1.0, self.encoded.arities),
         }
 
@@ -112,6 +142,19 @@ class _K2(PgmpyScoreAdapter):
         textbook = bd_local(families.family["G"], families.parents["G", r])
         unobserved = families.n_parent_configs - families.parents["observed"]
         return textbook + unobserved * math.lgamma(r)
+
+    def superset_bound(self, families: Families, supersets: Supersets):
+        """The textbook bound (:func:`~.bd.bd_superset_bound`) plus the most pgmpy's extra
+        ``lgamma(r)`` per unobserved parent configuration can add: at most
+        ``q_max - |obs(P)|`` of them (``|obs(P')| >= |obs(P)|``); infinite, so no
+        pruning, when ``r >= 3`` and the number of configurations is unbounded."""
+        r = families.child_arity
+        textbook = bd_superset_bound(families.family["observed"], r, supersets.log_likelihood_max)
+        extra = math.lgamma(r)
+        if extra <= 0.0:  # r <= 2
+            return textbook
+        q_max = np.asarray(supersets.n_parent_configs_max, dtype=np.float64)
+        return textbook + extra * (q_max - families.parents["observed"])
 
 
 class _BDeu(PgmpyScoreAdapter):
@@ -131,7 +174,7 @@ class _BDeu(PgmpyScoreAdapter):
             v: int(enc.arities[i]) - len(np.unique(enc.codes[i]))
             for i, v in enumerate(enc.variables)
         }
-        return {"G": PriorStatistic(self.ess), "observed": _observed_statistic()}
+        return {"G": PriorStatistic(self.ess), "observed": observed_statistic()}
 
     def local_from_statistics(self, families: Families):
         value = bd_local(families.family["G"], families.parents["G"])
@@ -142,6 +185,23 @@ class _BDeu(PgmpyScoreAdapter):
         extra = families.parents["observed"] * unseen * gammaln(self.ess / (q * r))
         # without parents pgmpy counts every child state
         return value - np.where(np.asarray(families.n_parents) > 0, extra, 0.0)
+
+    def superset_bound(self, families: Families, supersets: Supersets):
+        """The textbook bound (:func:`~.bd.bd_superset_bound`) plus the most pgmpy's quirk
+        can add: a proper superset subtracts ``|obs(P')| u lgamma(ess / (q' r))``
+        (``u`` unseen child states), which is positive only where
+        ``1 < ess / (q' r) < 2`` and then at most ``N u 0.1215`` (``-min lgamma``)."""
+        r = families.child_arity
+        bound = bd_superset_bound(families.family["observed"], r, supersets.log_likelihood_max)
+        unseen = self._unseen[families.child]
+        if not unseen:
+            return bound
+        x_max = self.ess / (np.asarray(supersets.n_parent_configs_min, dtype=np.float64) * r)
+        return bound + np.where(x_max > 1.0, self.n_samples * unseen * _MINUS_MIN_LGAMMA, 0.0)
+
+
+#: ``-min_x lgamma(x)`` over x > 0 (the minimum is at x = 1.4616...), rounded up
+_MINUS_MIN_LGAMMA = 0.12148629053585
 
 
 _ADAPTERS: dict[type, type[PgmpyScoreAdapter]] = {}

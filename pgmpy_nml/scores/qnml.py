@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..regret import log_regret
-from .contract import Families, StatisticScore, entropy_statistic
+from .contract import Families, StatisticScore, Supersets, entropy_statistic
 
 __all__ = ["QNML", "qnml_local"]
 
@@ -121,6 +121,51 @@ class QNML(StatisticScore):
             self._log_c(q * families.child_arity),
             self._log_c(q),
         )
+
+    def monotone_family_statistics(self):
+        """``("H",)``: the score grows with :math:`H(P + v)` and reads no other family statistic."""
+        return ("H",)
+
+    def superset_bound(self, families: Families, supersets: Supersets):
+        r"""Upper bound on the qNML local score of every proper superset of each family's parents.
+
+        With :math:`\Delta(q) = \log \mathcal{C}(q r, N) - \log \mathcal{C}(q, N)` the
+        qNML penalty of :math:`q` parent configurations, so that
+        :math:`S_{\mathrm{qNML}}(v \mid P) = \mathrm{LL}(v \mid P) - \Delta(q_P)`,
+
+        .. math::
+
+            S_{\mathrm{qNML}}(v \mid P') \le \mathrm{LL}_{\max} - \Delta(q_{\min})
+            \quad \text{for every proper superset } P' \supsetneq P,
+
+        with :math:`\mathrm{LL}_{\max}` = ``supersets.log_likelihood_max`` and
+        :math:`q_{\min}` = ``supersets.n_parent_configs_min`` (:math:`q_P` times the
+        smallest arity that can be added, so :math:`q_{P'} \ge q_{\min}`).
+
+        *Proof.* It suffices that :math:`\Delta` is nondecreasing in :math:`q` (the
+        regularity of Suzuki's quotient scores). For :math:`n \ge 1`,
+        :math:`\mathcal{C}(K, n)` is a polynomial in :math:`K` with nonnegative
+        coefficients and no constant term: with :math:`B(z) = \sum_{m \ge 0}
+        m^m z^m / m!` (:math:`0^0 = 1`), the multinomial theorem gives
+        :math:`\mathcal{C}(K, n) = (n! / n^n)\,[z^n]\, B(z)^K = (n!/n^n)\,[z^n]
+        \exp(K \log B(z))`, and :math:`\log B = -\log(1 - T) = \sum_{m \ge 1} T^m / m`
+        has nonnegative coefficients because the tree function :math:`T(z) =
+        \sum_{m \ge 1} m^{m-1} z^m / m!` does (Kontkanen and Myllymäki 2007). So
+        :math:`f(x) = \log \mathcal{C}(e^x, n) = \log \sum_j c_j e^{j x}` with
+        :math:`c_j \ge 0` is a log-sum-exp of linear functions of :math:`x`, hence
+        convex, and :math:`\Delta(q) = f(\log q + \log r) - f(\log q)` -- the
+        increment of a convex function over an interval of fixed length -- is
+        nondecreasing in :math:`q`. The log-likelihood of :math:`P'` is at most
+        :math:`\mathrm{LL}_{\max}` by definition of the latter. :math:`\square`
+
+        The tests check both the monotonicity of :math:`\Delta` and the bound
+        against every superset by brute force.
+        """
+        q_min = supersets.n_parent_configs_min
+        q_min = float(q_min) if np.ndim(q_min) == 0 else np.asarray(q_min, dtype=np.float64)
+        r = families.child_arity
+        penalty = self._log_c(q_min * r) - self._log_c(q_min)
+        return supersets.log_likelihood_max - penalty
 
     def _log_c(self, n_configs):
         """``log C(K, N)`` for one ``K`` or an array of them (few distinct values), memoized.

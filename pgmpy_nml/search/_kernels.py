@@ -17,7 +17,9 @@ from ..numerics.gamma import log_rising
 __all__ = [
     "best_parent_sets",
     "best_sinks",
+    "colex_ranks",
     "expand_masks",
+    "listed_subset_statistics",
     "subset_statistics",
 ]
 
@@ -124,33 +126,77 @@ def _reduce(counts, n_obs, singles, tables, masses, log_q, hist, stats, mask):
 
 
 @njit(cache=True, nogil=True)
+def _workspace(n, levels, max_r):
+    """Buffers of a depth-first refinement over ``levels - 1`` added variables of ``n`` rows.
+
+    Level 0 is the empty set (every row in its one configuration). Per level:
+    ``rows``/``ids`` the rows still sharing a configuration and their dense ids,
+    ``active`` how many, ``singles`` how many rows are alone already, ``log_q``
+    the log of the number of possible configurations.
+    """
+    rows = np.zeros((levels, n), dtype=np.int64)
+    ids = np.zeros((levels, n), dtype=np.int64)
+    active = np.zeros(levels, dtype=np.int64)
+    singles = np.zeros(levels, dtype=np.int64)
+    log_q = np.zeros(levels)
+    lookup = np.zeros(n * max_r + 1, dtype=np.int64)
+    stamp = np.full(n * max_r + 1, -1, dtype=np.int64)
+    work = np.zeros((3, n), dtype=np.int64)
+    hist = np.zeros(n + 1, dtype=np.int64)
+    for t in range(n):
+        rows[0, t] = t
+    active[0] = n if n > 1 else 0
+    singles[0] = n - active[0]
+    return rows, ids, active, singles, log_q, lookup, stamp, work, hist
+
+
+@njit(cache=True, nogil=True)
+def _descend(level, x, codes, arities, log_arities, space, generation):
+    """Refine level ``level`` of ``space`` by variable ``x`` into level ``level + 1``.
+
+    Returns the number of configurations counted in ``work[0]`` (among the rows
+    active at ``level``; ``singles[level]`` more are alone).
+    """
+    rows, ids, active, singles, log_q, lookup, stamp, work, _ = space
+    n_obs, m_new, new_singles = _count_step(
+        rows[level],
+        ids[level],
+        active[level],
+        arities[x],
+        codes[x],
+        rows[level + 1],
+        ids[level + 1],
+        lookup,
+        stamp,
+        generation,
+        work,
+    )
+    log_q[level + 1] = log_q[level] + log_arities[x]
+    active[level + 1] = m_new
+    singles[level + 1] = singles[level] + new_singles
+    return n_obs
+
+
+@njit(cache=True, nogil=True)
+def _max_arity(arities):
+    max_r = 1
+    for i in range(arities.shape[0]):
+        max_r = max(max_r, arities[i])
+    return max_r
+
+
+@njit(cache=True, nogil=True)
 def _subtree(root, codes, arities, log_arities, max_size, tables, masses, stats):
     """Statistics of ``root`` and, for a two-element root, of all its supersets that
     add only larger elements (at most ``max_size`` in all), by depth-first search
     refining the configurations of the rows that still share one."""
     n_vars, n = codes.shape
     levels = max_size + 1
-    rows = np.zeros((levels, n), dtype=np.int64)
-    ids = np.zeros((levels, n), dtype=np.int64)
-    active = np.zeros(levels, dtype=np.int64)
-    singles = np.zeros(levels, dtype=np.int64)
+    space = _workspace(n, levels, _max_arity(arities))
+    singles, log_q, work, hist = space[3], space[4], space[7], space[8]
     masks = np.zeros(levels, dtype=np.int64)
     next_x = np.zeros(levels, dtype=np.int64)
-    log_q = np.zeros(levels)
-    max_r = 1
-    for i in range(n_vars):
-        max_r = max(max_r, arities[i])
-    lookup = np.zeros(n * max_r + 1, dtype=np.int64)
-    stamp = np.full(n * max_r + 1, -1, dtype=np.int64)
-    work = np.zeros((3, n), dtype=np.int64)
-    hist = np.zeros(n + 1, dtype=np.int64)
     generation = 0
-
-    # level 0 is the empty set: every row in its one configuration
-    for t in range(n):
-        rows[0, t] = t
-    active[0] = n if n > 1 else 0
-    singles[0] = n - active[0]
 
     size = _popcount(root)
     level = 0
@@ -170,24 +216,9 @@ def _subtree(root, codes, arities, log_arities, max_size, tables, masses, stats)
                     return
                 continue
             next_x[level] = x + 1
-        n_obs, m_new, new_singles = _count_step(
-            rows[level],
-            ids[level],
-            active[level],
-            arities[x],
-            codes[x],
-            rows[level + 1],
-            ids[level + 1],
-            lookup,
-            stamp,
-            generation,
-            work,
-        )
+        n_obs = _descend(level, x, codes, arities, log_arities, space, generation)
         generation += 1
         masks[level + 1] = masks[level] | (1 << x)
-        log_q[level + 1] = log_q[level] + log_arities[x]
-        active[level + 1] = m_new
-        singles[level + 1] = singles[level] + new_singles
         level += 1
         next_x[level] = x + 1
         if level >= size:  # the root itself and everything below it
@@ -203,6 +234,114 @@ def _subtree(root, codes, arities, log_arities, max_size, tables, masses, stats)
                 masks[level],
             )
         x += 1
+
+
+@njit(cache=True, nogil=True)
+def _listed_statistics(subsets, sizes, codes, arities, log_arities, tables, masses, stats, lo, hi):
+    """Statistics of the listed subsets ``lo .. hi - 1`` into ``stats[:, i]``.
+
+    ``subsets[i, :sizes[i]]`` holds subset ``i``'s variables in increasing order;
+    the list is sorted lexicographically, so that consecutive subsets share the
+    refinement of their common prefix (each subset costs one refinement step
+    per element beyond the prefix it shares with its predecessor).
+    """
+    n = codes.shape[1]
+    n_tables = tables.shape[0]
+    levels = 1
+    for i in range(lo, hi):
+        levels = max(levels, sizes[i] + 1)
+    space = _workspace(n, levels, _max_arity(arities))
+    singles, log_q, work, hist = space[3], space[4], space[7], space[8]
+    generation = 0
+    depth = 0  # the workspace holds the refinements of subsets[prev, :depth]
+    prev = -1
+    for i in range(lo, hi):
+        size = sizes[i]
+        if size == 0:  # the empty set: one configuration of all n rows
+            for j in range(n_tables):
+                stats[j, i] = tables[j, n]
+            for j in range(masses.shape[0]):
+                stats[n_tables + j, i] = log_rising(masses[j], n)
+            continue
+        shared = 0
+        if prev >= 0:
+            while shared < min(depth, size) and subsets[prev, shared] == subsets[i, shared]:
+                shared += 1
+        shared = min(shared, size - 1)  # the last step is taken again for its counts
+        n_obs = 0
+        for level in range(shared, size):
+            n_obs = _descend(
+                level, subsets[i, level], codes, arities, log_arities, space, generation
+            )
+            generation += 1
+        _reduce(work[0], n_obs, singles[size - 1], tables, masses, log_q[size], hist, stats, i)
+        depth = size
+        prev = i
+
+
+@njit(cache=True, nogil=True, parallel=True)
+def _listed_statistics_parallel(
+    bounds, subsets, sizes, codes, arities, log_arities, tables, masses, stats
+):
+    for b in prange(bounds.shape[0] - 1):
+        _listed_statistics(
+            subsets,
+            sizes,
+            codes,
+            arities,
+            log_arities,
+            tables,
+            masses,
+            stats,
+            bounds[b],
+            bounds[b + 1],
+        )
+
+
+def listed_subset_statistics(subsets, sizes, codes, arities, tables, masses, n_threads=1):
+    """Statistics of the listed variable subsets, as :func:`subset_statistics` counts them.
+
+    Parameters
+    ----------
+    subsets : ndarray of int64, shape (m, width)
+        Row ``i`` holds subset ``i``'s variables in increasing order in its first
+        ``sizes[i]`` entries; rows sorted lexicographically (shared prefixes are
+        refined once).
+    sizes : ndarray of int64, shape (m,)
+    codes, arities : the encoded data (``arities`` int64)
+    tables : ndarray, shape (n_tables, n + 1)
+        ``tables[j, c]``: phi_j(c) of each count statistic.
+    masses : ndarray
+        The prior masses of the prior statistics.
+    n_threads : int
+        Compiled threads; the list is cut into that many consecutive chunks.
+
+    Returns
+    -------
+    ndarray, shape (n_tables + len(masses), m)
+        ``out[j, i] = sum_c tables[j, N_c]`` over the observed configurations
+        ``c`` of subset ``i``, then one row ``sum_c log_rising(m / |S|, N_c)`` per
+        mass: the same values as :func:`subset_statistics`, whatever the list.
+    """
+    m = subsets.shape[0]
+    masses = np.ascontiguousarray(masses, dtype=np.float64).reshape(-1)
+    stats = np.zeros((tables.shape[0] + masses.shape[0], m))
+    if m == 0:
+        return stats
+    log_arities = np.log(arities.astype(np.float64))
+    subsets = np.ascontiguousarray(subsets, dtype=np.int64).reshape(m, -1)
+    if subsets.shape[1] == 0:
+        subsets = np.zeros((m, 1), dtype=np.int64)
+    sizes = np.ascontiguousarray(sizes, dtype=np.int64)
+    n_chunks = max(1, min(int(n_threads), m // 64))
+    if n_chunks == 1:
+        _listed_statistics(subsets, sizes, codes, arities, log_arities, tables, masses, stats, 0, m)
+    else:
+        bounds = np.linspace(0, m, n_chunks + 1).astype(np.int64)
+        _listed_statistics_parallel(
+            bounds, subsets, sizes, codes, arities, log_arities, tables, masses, stats
+        )
+    return stats
 
 
 @njit(cache=True, nogil=True, parallel=True)
@@ -281,6 +420,23 @@ def subset_statistics(codes, arities, tables, masses, max_size, n_threads, progr
         if progress is not None:
             progress(sum(roots[i][1] for i in part))
     return stats
+
+
+@njit(cache=True, nogil=True)
+def colex_ranks(rows, binom):
+    """Colex rank ``sum_t C(rows[i, t], t + 1)`` of each row of increasing integers.
+
+    Unique among the sets of one size (the combinatorial number system);
+    ``binom[x, t] = C(x, t)``.
+    """
+    m, s = rows.shape
+    out = np.zeros(m, dtype=np.int64)
+    for i in range(m):
+        r = 0
+        for t in range(s):
+            r += binom[rows[i, t], t + 1]
+        out[i] = r
+    return out
 
 
 @njit(cache=True, nogil=True)

@@ -78,7 +78,9 @@ class StatisticPlan(Plan):
 
     kind = "statistics"
 
-    def __init__(self, contract):
+    def __init__(self, contract, extra_statistics=None):
+        """``extra_statistics``: more statistics to count beside the score's (by key;
+        the score's own win on a shared key), e.g. those of its superset bound."""
         self.contract = contract
         enc = contract.encoded
         entropy = []
@@ -97,7 +99,9 @@ class StatisticPlan(Plan):
         )
         self.variables = list(variables)
         self.n_samples = enc.n_samples
-        statistics = contract.statistics()
+        statistics = dict(contract.statistics())
+        for key, statistic in (extra_statistics or {}).items():
+            statistics.setdefault(key, statistic)
         unknown = [
             s for s in statistics.values() if not isinstance(s, (CountStatistic, PriorStatistic))
         ]
@@ -122,20 +126,31 @@ class StatisticPlan(Plan):
     def cost(self, max_parents: int) -> float:
         return self.work(max_parents) * self.COST_PER_SUBSET_ROW * self.n_samples
 
+    def count_arrays(self) -> tuple[list, np.ndarray, np.ndarray]:
+        """``(keys, tables, masses)`` for the counting kernels.
+
+        ``tables[j, c]`` is the j-th count statistic's ``phi(c)`` for ``c = 0 .. N``,
+        ``masses`` the prior statistics' masses; the kernels' rows of statistics
+        follow ``keys``: the count statistics, then the prior statistics.
+        """
+        n = self.n_samples
+        tables = np.array([self._statistics[k].dense(n) for k in self._count_keys])
+        tables = tables.reshape(len(self._count_keys), n + 1)
+        masses = np.array([self._statistics[k].mass for k in self._prior_keys], dtype=np.float64)
+        return self._count_keys + self._prior_keys, tables, masses
+
     def local_scores(self, max_parents, n_threads, n_jobs, progress, timings):
         start = time.perf_counter()
         enc = self.encoded
         n_vars = enc.n_variables
         n = enc.n_samples
-        tables = np.array([self._statistics[k].dense(n) for k in self._count_keys])
-        tables = tables.reshape(len(self._count_keys), n + 1)
-        masses = np.array([self._statistics[k].mass for k in self._prior_keys])
+        keys, tables, masses = self.count_arrays()
         stats = _kernels.subset_statistics(
             enc.codes, enc.arities, tables, masses, max_parents + 1, n_threads, progress
         )
         timings["subset statistics"] = time.perf_counter() - start
         start = time.perf_counter()
-        rows = dict(zip(self._count_keys + self._prior_keys, stats, strict=True))
+        rows = dict(zip(keys, stats, strict=True))
         q = np.ones(1)
         for r in enc.arities:
             q = np.concatenate([q, q * float(r)])

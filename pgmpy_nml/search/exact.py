@@ -12,6 +12,7 @@ import numpy as np
 from sklearn.base import BaseEstimator
 
 from .._estimator import fitted_attribute
+from .._limits import AUTO_EXACT_MAX_VARIABLES
 from ..models import fit_network
 from ..scores.registry import get_score_spec, make_score
 from . import _kernels
@@ -26,8 +27,10 @@ __all__ = [
     "learn_exact",
 ]
 
-#: The exact search keeps n * 2**(n-1) local scores: beyond this it is hopeless.
+#: The subset DP keeps n * 2**(n-1) local scores: beyond this it is hopeless.
 EXACT_MAX_VARIABLES = 31
+#: method="auto" always takes the subset DP up to this many variables (well under a second).
+DP_ALWAYS_MAX_VARIABLES = 15
 
 
 class ExactSearchMemoryError(MemoryError):
@@ -71,6 +74,11 @@ class _Result:
     timings: dict
     memory_estimate: int
     plan: str
+    method: str
+    bound: float
+    gap: float
+    candidates: object
+    pruning: object
 
 
 #: Seconds (on one core, roughly) of one best-parent-set step (a parent set times a
@@ -79,14 +87,28 @@ _COST_PARENT_STEP, _COST_SINK_STEP = 2e-9, 2e-9
 
 
 class ExactSearch(BaseEstimator):
-    r"""Globally optimal DAG for a decomposable score, by dynamic programming over subsets.
+    r"""Globally optimal DAG for a decomposable score: subset DP, or integer programming.
 
-    The algorithm of Silander and Myllymäki [1]_: (1) local scores of every
-    variable for every candidate parent set, (2) the best parent set of every
-    variable within every candidate set, (3) the best sink of every variable
-    subset, (4) the optimal order and the network. Its cost is
-    :math:`O(n^2 2^n)` time and :math:`O(n 2^n)` memory, independent of the
-    score: up to about 25-30 variables.
+    Two exact methods, chosen by ``method``:
+
+    - ``"dp"``, dynamic programming over variable subsets (Silander and
+      Myllymäki [1]_): (1) local scores of every variable for every parent set,
+      (2) the best parent set of every variable within every candidate set, (3)
+      the best sink of every variable subset, (4) the optimal order and the
+      network. :math:`O(n^2 2^n)` time and :math:`O(n 2^n)` memory whatever the
+      data: fast up to about 20 variables, impossible beyond 26-30.
+    - ``"solver"``, for real networks of 30-60 variables: the parent sets that can
+      be optimal (:func:`pgmpy_nml.search.pruning.candidate_parent_sets`: every
+      admissible set scored once, in bulk, skipping supersets that each score's
+      proven bound rules out, and dropping sets a subset dominates), then the
+      best DAG over them by branch and cut on SCIP (GOBNILP's integer program,
+      :mod:`pgmpy_nml.search._solver`). Anytime: with ``time_limit`` it returns the
+      best network found, a proven upper bound (``bound_``) and the relative gap
+      (``gap_``; 0 when proven optimal, see ``optimal_``). Use a parent limit
+      (``max_parents=3`` is usual): without one, the candidates are bounded by
+      the scores' bounds alone.
+    - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
+      parent limit; the solver otherwise.
 
     For every score with a contract (:mod:`pgmpy_nml.scores.contract`: this
     package's FNML, QNML, BDeu and BDConstant, and pgmpy's BDeu, K2, BIC, AIC and
@@ -130,7 +152,17 @@ class ExactSearch(BaseEstimator):
         Threads for the compiled phases (default: all cores; -1 all, -2 all but
         one) and workers for the generic path (default: 1).
     show_progress : bool, default True
-        One progress bar for the whole run, its phases weighted by their cost.
+        Progress on a terminal: one bar for the DP, its phases weighted by their
+        cost; for the solver, the scoring levels, then the incumbent, the bound
+        and the gap.
+    method : {"auto", "dp", "solver"}, default "auto"
+        See above; ``method_`` says which ran.
+    time_limit : float, optional
+        Seconds for the solver (scoring included); without it the solver runs
+        until the network is proven optimal. The DP ignores it.
+    start_dag : pgmpy DAG, optional
+        A first network for the solver (for instance a local search's result);
+        each family is replaced by its best candidate subset.
 
     Attributes
     ----------
@@ -144,19 +176,38 @@ class ExactSearch(BaseEstimator):
         The fitted network, when ``parameter_estimator`` was given.
     timings_ : dict
         Seconds spent in each phase.
-    memory_estimate_ : int
-        Bytes the run was estimated to need.
+    memory_estimate_ : int or None
+        Bytes the DP was estimated to need (None for the solver).
     plan_ : str
-        ``"statistics"`` (all subsets counted in bulk) or ``"generic"``.
+        ``"statistics"`` (subsets counted in bulk) or ``"generic"`` (``local_score``).
+    method_ : str
+        ``"dp"`` or ``"solver"``.
+    bound_ : float
+        A proven upper bound on the optimal score (``score_`` when optimal).
+    gap_ : float
+        ``(bound_ - score_) / |score_|``: 0 when proven optimal.
+    optimal_ : bool
+        ``gap_ == 0``.
+    candidates_ : CandidateParentSets or None
+        The solver's candidate parent sets (write them in GOBNILP's format with
+        ``candidates_.to_file(path)``).
+    pruning_ : PruningReport or None
+        Candidates per variable after pruning, and the scoring times.
 
     Notes
     -----
-    Ties are broken deterministically: among equally good parent sets within a
-    candidate set the one with fewer parents wins (then the first met in
-    subset order), and among equally good sinks the variable that comes first
-    in the search's internal order (decreasing empirical entropy for the fast
-    path, which makes counting cheaper; the data's column order otherwise, and
-    among equal entropies). The same data and settings always give the same DAG.
+    Both methods are deterministic: the same data and settings give the same
+    DAG. Among equally scoring networks, the DP prefers, within a candidate set,
+    the parent set with fewer parents (then the first met in subset order), and
+    among equally good sinks the variable that comes first in the search's
+    internal order (decreasing empirical entropy for the bulk path, which makes
+    counting cheaper; the data's column order otherwise, and among equal
+    entropies). The solver keeps, per variable, only parent sets strictly better
+    than all their subsets (so it too never adds a parent that does not improve
+    the score) and returns the optimum SCIP's deterministic branch and cut meets
+    first; where several networks tie, the two methods may return different
+    ones, with the same score. A solver run cut short by ``time_limit`` depends
+    on the machine's speed.
 
     Examples
     --------
@@ -185,6 +236,9 @@ class ExactSearch(BaseEstimator):
         max_memory=None,
         n_jobs=None,
         show_progress=True,
+        method="auto",
+        time_limit=None,
+        start_dag=None,
     ):
         self.scoring_method = scoring_method
         self.max_parents = max_parents
@@ -193,6 +247,9 @@ class ExactSearch(BaseEstimator):
         self.max_memory = max_memory
         self.n_jobs = n_jobs
         self.show_progress = show_progress
+        self.method = method
+        self.time_limit = time_limit
+        self.start_dag = start_dag
 
     causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the optimal structure.")
     dag_ = fitted_attribute("dag", "Alias of ``causal_graph_``.")
@@ -206,6 +263,18 @@ class ExactSearch(BaseEstimator):
     )
     plan_ = fitted_attribute(
         "plan", 'str: "statistics" (bulk counting) or "generic" (family by family).'
+    )
+    method_ = fitted_attribute("method", 'str: "dp" or "solver", the method that ran.')
+    bound_ = fitted_attribute("bound", "float: a proven upper bound on the optimal score.")
+    gap_ = fitted_attribute("gap", "float: (bound_ - score_) / |score_|; 0 when optimal.")
+    optimal_ = property(
+        lambda self: self.gap_ == 0.0, doc="bool: whether causal_graph_ is proven optimal."
+    )
+    candidates_ = fitted_attribute(
+        "candidates", "CandidateParentSets or None: the solver's candidate parent sets."
+    )
+    pruning_ = fitted_attribute(
+        "pruning", "PruningReport or None: candidates per variable and the scoring times."
     )
 
     # -- the steps of fit -----------------------------------------------------------------
@@ -319,6 +388,71 @@ class ExactSearch(BaseEstimator):
             )
         return float(network_score[full]), _parents_from_sinks(sink, best, n_vars)
 
+    def _choose_method(self, n_vars: int) -> str:
+        method = self.method
+        if method not in ("auto", "dp", "solver"):
+            raise ValueError(f"method must be 'auto', 'dp' or 'solver', got {method!r}.")
+        if method == "auto":
+            small = n_vars <= DP_ALWAYS_MAX_VARIABLES
+            unlimited = self.max_parents is None and n_vars <= AUTO_EXACT_MAX_VARIABLES
+            method = "dp" if small or unlimited else "solver"
+        if method == "dp" and n_vars > EXACT_MAX_VARIABLES:
+            raise ValueError(
+                f"The subset dynamic programming handles at most {EXACT_MAX_VARIABLES} "
+                f"variables (it keeps n * 2**(n-1) local scores); the data has {n_vars}. Use "
+                "method='solver' (with a parent limit, max_parents=3 say) or a local search."
+            )
+        return method
+
+    def _time_limit(self):
+        limit = self.time_limit
+        if limit is None:
+            return None
+        if isinstance(limit, bool) or not isinstance(limit, numbers.Real):
+            raise TypeError(f"time_limit must be a number of seconds or None, got {limit!r}.")
+        if not (limit > 0):  # NaN included
+            raise ValueError(f"time_limit must be a positive number of seconds, got {limit!r}.")
+        return float(limit)
+
+    def _fit_dp(self, score, timings) -> tuple:
+        plan = make_plan(score)
+        variables = plan.variables
+        constraints = Constraints.from_knowledge(variables, self.max_parents, self.expert_knowledge)
+        n_threads = self._threads()
+        need = self._check_memory(plan, n_threads)
+        total, parents = self._optimal_network(plan, constraints, n_threads, timings)
+        from pgmpy.base import DAG
+
+        dag = DAG()
+        dag.add_nodes_from(variables)
+        for v, members in enumerate(parents):
+            dag.add_edges_from((variables[u], variables[v]) for u in members)
+        return dag, total, total, need, plan.kind, None, None
+
+    def _fit_solver(self, score, timings) -> tuple:
+        from ._solver import solve
+        from .pruning import candidate_parent_sets
+
+        time_limit = self._time_limit()
+        start = time.perf_counter()
+        candidates, report = candidate_parent_sets(
+            score,
+            max_parents=self.max_parents,
+            expert_knowledge=self.expert_knowledge,
+            n_jobs=self.n_jobs,
+            show_progress=self.show_progress,
+        )
+        timings["candidate parent sets"] = time.perf_counter() - start
+        if time_limit is not None:
+            time_limit = max(time_limit - timings["candidate parent sets"], 1e-3)
+        initial = None if self.start_dag is None else _initial_choice(candidates, self.start_dag)
+        start = time.perf_counter()
+        result = solve(
+            candidates, time_limit=time_limit, initial=initial, show_progress=self.show_progress
+        )
+        timings["solver"] = time.perf_counter() - start
+        return result.to_dag(), result.score, result.bound, None, report.plan, candidates, report
+
     def fit(self, data=None):
         """Learn the optimal structure.
 
@@ -335,36 +469,50 @@ class ExactSearch(BaseEstimator):
         """
         self._result = None
         score = self._resolve_score(data)
-        plan = make_plan(score)
-        variables = plan.variables
-        n_vars = len(variables)
-        if n_vars > EXACT_MAX_VARIABLES:
-            raise ValueError(
-                f"ExactSearch handles at most {EXACT_MAX_VARIABLES} variables (it keeps "
-                f"n * 2**(n-1) local scores); the data has {n_vars}. Use hill climbing, "
-                "or learn a subset of the variables."
-            )
-        constraints = Constraints.from_knowledge(variables, self.max_parents, self.expert_knowledge)
-        n_threads = self._threads()
-        need = self._check_memory(plan, n_threads)
+        method = self._choose_method(len(score.variables))
         timings = {}
         try:
-            total, parents = self._optimal_network(plan, constraints, n_threads, timings)
+            if method == "dp":
+                dag, total, bound, need, plan, candidates, report = self._fit_dp(score, timings)
+            else:
+                dag, total, bound, need, plan, candidates, report = self._fit_solver(score, timings)
         except KeyboardInterrupt:
             raise KeyboardInterrupt("ExactSearch interrupted; nothing was fitted.") from None
-        from pgmpy.base import DAG
-
-        dag = DAG()
-        dag.add_nodes_from(variables)
-        for v, members in enumerate(parents):
-            dag.add_edges_from((variables[u], variables[v]) for u in members)
         model = None
         if self.parameter_estimator is not None:
             fit_data = data if data is not None else score.data
             names = getattr(score, "state_names", None)
             model = fit_network(dag, fit_data, self.parameter_estimator, names)
-        self._result = _Result(dag, total, model, timings, need, plan.kind)
+        gap = (bound - total) / max(abs(total), 1e-12) if bound > total else 0.0
+        self._result = _Result(
+            dag, total, model, timings, need, plan, method, bound, gap, candidates, report
+        )
         return self
+
+
+def _initial_choice(candidates, dag) -> dict:
+    """A first network for the solver from ``dag``: each family by its best candidate subset.
+
+    Dropping parents keeps a DAG acyclic, and a pruned family is dominated by a
+    candidate subset of it, so the start is never worse than ``dag`` itself.
+    """
+    index = {v: i for i, v in enumerate(candidates.variables)}
+    unknown = set(dag.nodes()) ^ set(index)
+    if unknown:
+        raise ValueError(
+            f"start_dag must have exactly the data's variables; it differs in {sorted(unknown)!r}."
+        )
+    chosen = {}
+    for v in candidates.variables:
+        have = {index[u] for u in dag.predecessors(v)}
+        subsets = [p for p in candidates.parent_sets[index[v]] if set(p) <= have]
+        if not subsets:
+            raise ValueError(
+                f"start_dag gives {v!r} the parents {sorted(dag.predecessors(v))!r}, which break "
+                "the constraints (a required parent is missing)."
+            )
+        chosen[v] = tuple(candidates.variables[u] for u in subsets[0])  # best first
+    return chosen
 
 
 def _check_same_data(score, data) -> None:
