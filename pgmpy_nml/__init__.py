@@ -38,7 +38,7 @@ from .scores import (
     make_score,
     score_names,
 )
-from .search import ExactSearch, ExactSearchMemoryError, learn_exact
+from .search import ExactSearch, ExactSearchMemoryError, LocalSearch, learn_exact
 from .study import (
     Discretizer,
     LearningProcedure,
@@ -62,6 +62,7 @@ __all__ = [
     "ExactSearchMemoryError",
     "FSNMLEstimator",
     "LearningProcedure",
+    "LocalSearch",
     "MaxBDeu",
     "MinBDeu",
     "OptimalESS",

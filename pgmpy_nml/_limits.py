@@ -22,3 +22,12 @@ MAX_WHOLE_NUMBER_STATES = 20
 #: Data files: a column with at least this many distinct values, more than one per
 #: two rows, looks like an identifier and is refused unless declared discrete.
 ID_MIN_DISTINCT = 20
+
+#: The command line's ``--method auto`` and ``exact`` above :data:`AUTO_EXACT_MAX_VARIABLES`
+#: variables run the exact solver over candidate parent sets (integer programming); without
+#: ``--max-parents`` they use this parent limit, GOBNILP's default, and say so.
+SOLVER_DEFAULT_MAX_PARENTS = 3
+
+#: ``--method auto`` runs the exact solver up to this many variables (the range of the
+#: field's benchmark instances, 17 to 63 variables) and tabu search with restarts above.
+AUTO_SOLVER_MAX_VARIABLES = 64

@@ -20,14 +20,19 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import random
 import shlex
 import sys
 import time
 import warnings
 from pathlib import Path
 
-from ._limits import AUTO_EXACT_MAX_VARIABLES, ID_MIN_DISTINCT, MAX_WHOLE_NUMBER_STATES
+from ._limits import (
+    AUTO_EXACT_MAX_VARIABLES,
+    AUTO_SOLVER_MAX_VARIABLES,
+    ID_MIN_DISTINCT,
+    MAX_WHOLE_NUMBER_STATES,
+    SOLVER_DEFAULT_MAX_PARENTS,
+)
 from ._version import __version__
 
 __all__ = ["main"]
@@ -484,102 +489,99 @@ def _knowledge(required, forbidden, tiers, label=None):
 
 
 # -- search -----------------------------------------------------------------------
-def _exact_needs(n_vars, n_samples):
-    """What an exact search on ``n_vars`` variables would need, as text."""
-    from .search.exact import EXACT_MAX_VARIABLES as MAX_VARIABLES
-    from .search.exact import memory_estimate
-
-    if n_vars > MAX_VARIABLES:
+def _choose_method(args, n_vars):
+    """The search to run, its parent limit, and the sentence that says what it is."""
+    if args.method in ("hill", "tabu"):
+        kind = "hill climbing" if args.method == "hill" else "tabu search"
+        if getattr(args, "restarts", None):
+            kind += f" with {args.restarts} random restarts"
+        return args.method, args.max_parents, f"{kind} (heuristic: a local optimum)"
+    if n_vars <= AUTO_EXACT_MAX_VARIABLES and args.max_parents is None:
+        return "exact", None, "exact search (globally optimal)"
+    if args.method == "auto" and n_vars > AUTO_SOLVER_MAX_VARIABLES:
         return (
-            f"the exact search handles at most {MAX_VARIABLES} variables: select some with "
-            "--drop-columns"
+            "tabu",
+            args.max_parents,
+            (
+                f"tabu search with {getattr(args, 'restarts', None) or 10} random restarts "
+                "(heuristic, not optimal: "
+                f"{n_vars} variables are more than the {AUTO_SOLVER_MAX_VARIABLES} of --method "
+                "auto's exact solver; --method exact tries it anyway)"
+            ),
         )
-    need = sum(memory_estimate(n_vars, 1, n_samples, 1).values())
-    return (
-        f"--method exact would need about {need / 2**30:.1f} GB of memory (see --max-memory), "
-        "and its time doubles with each variable"
-    )
+    limit = args.max_parents
+    described = "exact search (proven optimal unless --time-limit runs out)"
+    if limit is None:
+        limit = SOLVER_DEFAULT_MAX_PARENTS
+        described += (
+            f", with at most {limit} parents per variable (the default above "
+            f"{AUTO_EXACT_MAX_VARIABLES} variables; set --max-parents)"
+        )
+    return "exact", limit, described
 
 
-def _choose_method(args, n_vars, n_samples):
-    """The search to run and the sentence that says what it is."""
-    if args.method == "hill":
-        return "hill", "hill climbing (heuristic: a local optimum, not necessarily optimal)"
-    if n_vars <= AUTO_EXACT_MAX_VARIABLES:
-        return "exact", "exact search (globally optimal)"
-    if args.method == "exact":
-        from .search.exact import EXACT_MAX_VARIABLES as MAX_VARIABLES
-
-        if n_vars > MAX_VARIABLES:
-            raise UserError(f"--method exact: {_exact_needs(n_vars, n_samples)}")
-        return "exact", "exact search (globally optimal)"
-    return "hill", (
-        f"hill climbing (heuristic, not optimal: {n_vars} variables are more than the "
-        f"{AUTO_EXACT_MAX_VARIABLES} of --method auto's exact search; "
-        f"{_exact_needs(n_vars, n_samples)})"
-    )
-
-
-def _exact_search(args, data, required, forbidden, tiers):
+def _exact_search(args, data, knowledge, max_parents):
     from .search import ExactSearch, ExactSearchMemoryError
 
     score = _score(args.score, data, args.ess)
     search = ExactSearch(
         score,
-        max_parents=args.max_parents,
-        expert_knowledge=_knowledge(required, forbidden, tiers),
+        max_parents=max_parents,
+        expert_knowledge=knowledge,
         max_memory=args.max_memory,
         n_jobs=args.n_jobs,
         show_progress=sys.stderr.isatty(),
+        time_limit=args.time_limit,
     )
     try:
-        dag = search.fit(data).dag_
+        search.fit(data)
     except ExactSearchMemoryError as err:
         reason = " ".join(str(err).split()).replace("max_memory", "--max-memory")
         raise UserError(
-            f"{reason} Allow more with --max-memory SIZE, or use --method hill for a "
-            "heuristic network."
+            f"{reason} Allow more with --max-memory SIZE, set --max-parents (the exact solver "
+            "handles a parent limit on many variables), or use --method tabu for a heuristic "
+            "network."
         ) from None
-    local = {v: float(score.local_score(v, tuple(sorted(dag.predecessors(v))))) for v in dag}
-    return dag, local, score
+    except MemoryError as err:
+        raise UserError(f"{err} Set --max-parents, or use --method tabu.") from None
+    if search.optimal_:
+        proof = f"proven optimal ({search.method_})"
+    else:
+        proof = (
+            f"not proven optimal: gap {100 * search.gap_:.3g}% to the bound {search.bound_:.4f} "
+            "when --time-limit ran out"
+        )
+    search_info = {
+        "exact_method": search.method_,
+        "optimal": bool(search.optimal_),
+        "gap": float(search.gap_),
+        "bound": float(search.bound_),
+    }
+    if search.pruning_ is not None:
+        search_info["candidate_parent_sets"] = int(search.pruning_.n_kept.sum())
+    return search.causal_graph_, score, proof, search_info
 
 
-def _hill_climb(args, data, required, forbidden, tiers):
-    """pgmpy's hill climbing with reproducible tie-breaking.
+def _local_search(args, data, knowledge, max_parents, method):
+    from .search import LocalSearch
 
-    pgmpy picks the best move by iterating over a set of candidate edges, so among
-    equally good moves (common with score-equivalent scores) the winner depends on
-    Python's string hashing, which changes from run to run. The search therefore
-    runs on integer labels (whose hashes are fixed): the column order without
-    ``--seed``, a permutation drawn from ``--seed`` with it.
-    """
-    from pgmpy.base import DAG
-
-    from .search import find_structure
-
-    variables = list(data.columns)
-    labels = list(range(len(variables)))
-    if args.seed is not None:
-        random.Random(args.seed).shuffle(labels)
-    label = dict(zip(variables, labels, strict=True))
-    name = dict(zip(labels, variables, strict=True))
-    coded = data.rename(columns=label)
-    score = _score(args.score, coded, args.ess)
-    found = find_structure(
+    score = _score(args.score, data, args.ess)
+    restarts = args.restarts if args.restarts is not None else (10 if args.method == "auto" else 0)
+    search = LocalSearch(
         score,
-        coded,
-        "hill",
-        max_parents=args.max_parents,
-        expert_knowledge=_knowledge(required, forbidden, tiers, label),
+        method=method,
+        max_parents=max_parents,
+        expert_knowledge=knowledge,
+        restarts=restarts,
+        perturb=args.perturb,
+        tabu_length=args.tabu_length,
+        seed=0 if args.seed is None else args.seed,
+        n_jobs=args.n_jobs,
         show_progress=sys.stderr.isatty(),
     )
-    dag = DAG([(name[u], name[v]) for u, v in found.edges()])
-    dag.add_nodes_from(variables)
-    local = {
-        v: float(score.local_score(label[v], tuple(sorted(label[p] for p in dag.predecessors(v)))))
-        for v in variables
-    }
-    return dag, local, score
+    search.fit(data)
+    info = {"optimal": False, "restarts": restarts, "iterations": int(search.n_iter_)}
+    return search.causal_graph_, score, "a local optimum (heuristic)", info
 
 
 # -- output -----------------------------------------------------------------------
@@ -675,22 +677,26 @@ def cmd_learn(args):
     forbidden = _parse_edges(args.forbid, variables, "--forbid")
     tiers = _parse_tiers(args.tiers, variables)
     _check_constraints(required, forbidden, tiers, args.max_parents)
-    method, described = _choose_method(args, len(variables), len(data))
+    method, max_parents, described = _choose_method(args, len(variables))
     _print_data(source, data, notes)
     print(f"learning the structure: {args.score} score, {described}", flush=True)
     start = time.perf_counter()
-    search = _exact_search if method == "exact" else _hill_climb
-    dag, local, score = search(args, data, required, forbidden, tiers)
+    knowledge = _knowledge(required, forbidden, tiers)
+    if method == "exact":
+        dag, score, proof, search_info = _exact_search(args, data, knowledge, max_parents)
+    else:
+        dag, score, proof, search_info = _local_search(args, data, knowledge, max_parents, method)
     seconds = time.perf_counter() - start
-    broken = _broken_constraints(dag, required, forbidden, tiers, args.max_parents)
+    broken = _broken_constraints(dag, required, forbidden, tiers, max_parents)
     if broken:
         raise UserError(
             f"the {method} search returned a network that breaks the constraints ({broken}); "
             "please report this, and use --method exact meanwhile"
         )
+    local = {v: float(score.local_score(v, tuple(sorted(dag.predecessors(v))))) for v in dag}
     total = sum(local.values())
     print(f"edges ({dag.number_of_edges()}): {_edges_text(dag)}")
-    print(f"{args.score} score: {total:.4f}")
+    print(f"{args.score} score: {total:.4f} ({proof}; {seconds:.1f} s)")
     summary = {
         "command": "learn",
         "data": source,
@@ -700,9 +706,9 @@ def cmd_learn(args):
         "score": args.score,
         "score_parameters": _score_parameters(score),
         "method": method,
-        "optimal": method == "exact",
+        **search_info,
         "search": described,
-        "max_parents": args.max_parents,
+        "max_parents": max_parents,
         "required": [list(e) for e in required],
         "forbidden": [list(e) for e in forbidden],
         "tiers": tiers,
@@ -716,7 +722,7 @@ def cmd_learn(args):
         summary["cut_points"] = cut_points
     if args.bootstrap:
         summary["bootstrap"] = _bootstrap(
-            args, data, method, score, required, forbidden, tiers, dag
+            args, data, method, max_parents, score, required, forbidden, tiers, dag
         )
     model = None
     if args.params != "none":
@@ -731,33 +737,35 @@ def cmd_learn(args):
     return _finish(summary, args)
 
 
-def _bootstrap(args, data, method, score, required, forbidden, tiers, dag):
+def _bootstrap(args, data, method, max_parents, score, required, forbidden, tiers, dag):
     """``learn --bootstrap B``: arc strengths over B resamples with the same search."""
     from .study import LearningProcedure, averaged_network, bootstrap_strength
 
-    variables = list(data.columns)
+    knowledge = _knowledge(required, forbidden, tiers)
     if method == "exact":
         from .search import ExactSearch
 
         search = ExactSearch(
             score,
-            max_parents=args.max_parents,
-            expert_knowledge=_knowledge(required, forbidden, tiers),
+            max_parents=max_parents,
+            expert_knowledge=knowledge,
             max_memory=args.max_memory,
             n_jobs=args.n_jobs,
             show_progress=False,
+            time_limit=args.time_limit,
         )
-        frame = data
-    else:  # on integer labels, as _hill_climb, for reproducible ties
-        from pgmpy.causal_discovery import HillClimbSearch
+    else:
+        from .search import LocalSearch
 
-        label = {v: i for i, v in enumerate(variables)}
-        frame = data.rename(columns=label)
-        search = HillClimbSearch(
-            scoring_method=score.__class__(frame, **_rebuild_params(score)),
-            max_indegree=args.max_parents,
-            expert_knowledge=_knowledge(required, forbidden, tiers, label),
-            return_type="dag",
+        search = LocalSearch(
+            score,
+            method=method,
+            max_parents=max_parents,
+            expert_knowledge=knowledge,
+            restarts=args.restarts or 0,
+            perturb=args.perturb,
+            tabu_length=args.tabu_length,
+            seed=0 if args.seed is None else args.seed,
             show_progress=False,
         )
     seed = 0 if args.seed is None else args.seed
@@ -773,7 +781,7 @@ def _bootstrap(args, data, method, score, required, forbidden, tiers, dag):
     # constraints, count the DAGs the search returned
     constrained = bool(required or forbidden or tiers)
     strength = bootstrap_strength(
-        frame,
+        data,
         LearningProcedure(search),
         n_bootstrap=args.bootstrap,
         replace=not args.subsample,
@@ -781,10 +789,6 @@ def _bootstrap(args, data, method, score, required, forbidden, tiers, dag):
         cpdag=False if constrained else "auto",
     )
     seconds = time.perf_counter() - start
-    if frame is not data:
-        strength["from"] = [variables[i] for i in strength["from"]]
-        strength["to"] = [variables[i] for i in strength["to"]]
-        strength.attrs["nodes"] = variables
     threshold = strength.attrs["threshold"]
     averaged = averaged_network(strength)
     learned = set(dag.edges())
@@ -846,17 +850,10 @@ def cmd_cv(args):
         raise UserError("--loss error needs the variable to predict: --target NAME")
     if args.target is not None and args.target not in variables:
         raise UserError(f"--target {args.target!r} is not a column of the data")
-    n_train = len(data) - math.ceil(len(data) / args.folds)
-    method, described = _choose_method(args, len(variables), n_train)
+    method, max_parents, described = _choose_method(args, len(variables))
     names = args.scores or ["fnml", "qnml", "bdeu"]
     if len(set(names)) != len(names):
         raise UserError("--scores lists a score twice")
-    target = args.target
-    frame = data
-    if method == "hill":  # integer labels, as _hill_climb, for reproducible ties
-        label = {v: i for i, v in enumerate(variables)}
-        frame = data.rename(columns=label)
-        target = None if target is None else label[target]
     procedures = {}
     for name in names:
         params = {}
@@ -872,7 +869,7 @@ def cmd_cv(args):
             name,
             score_params=params,
             parameter_estimator=estimator,
-            max_parents=args.max_parents,
+            max_parents=max_parents,
         )
     _print_data(source, data, notes)
     seed = 0 if args.seed is None else args.seed
@@ -888,14 +885,14 @@ def cmd_cv(args):
     )
     start = time.perf_counter()
     comparison = compare_procedures(
-        frame,
+        data,
         procedures,
         method="hold-out" if args.hold_out else "k-fold",
         k=args.folds,
         runs=args.runs,
         test_size=args.test_size,
         loss=args.loss,
-        target=target,
+        target=args.target,
         random_state=seed,
     )
     seconds = time.perf_counter() - start
@@ -1145,6 +1142,49 @@ def _discretize_arg(parser):
     )
 
 
+def _method_arg(parser):
+    parser.add_argument(
+        "--method",
+        choices=["auto", "exact", "hill", "tabu"],
+        default="auto",
+        help=f"exact (globally optimal: subset DP, or integer programming over candidate "
+        f"parent sets with --max-parents, default {SOLVER_DEFAULT_MAX_PARENTS} above "
+        f"{AUTO_EXACT_MAX_VARIABLES} variables), hill climbing or tabu search (heuristic); "
+        f"auto: exact up to {AUTO_SOLVER_MAX_VARIABLES} variables, tabu with restarts above",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_positive_float,
+        metavar="SECONDS",
+        help="stop the exact solver after this long and report the best network with its "
+        "proven gap to the optimum (default: run until proven optimal)",
+    )
+
+
+def _local_search_args(parser):
+    parser.add_argument(
+        "--restarts",
+        type=_non_negative_int,
+        metavar="N",
+        help="random restarts of the local search from the best network, perturbed "
+        "(default 0; 10 when --method auto picks tabu search)",
+    )
+    parser.add_argument(
+        "--perturb",
+        type=_non_negative_int,
+        default=1,
+        metavar="K",
+        help="random edge changes before each restart (default 1)",
+    )
+    parser.add_argument(
+        "--tabu-length",
+        type=_non_negative_int,
+        default=10,
+        metavar="L",
+        help="networks tabu search remembers, and non-improving steps it allows (default 10)",
+    )
+
+
 def _ess_arg(parser):
     parser.add_argument(
         "--ess",
@@ -1174,13 +1214,7 @@ def build_parser():
     _data_args(learn)
     search = learn.add_argument_group("structure search")
     search.add_argument("--score", choices=SCORE_NAMES, default="fnml", help="default fnml")
-    search.add_argument(
-        "--method",
-        choices=["auto", "exact", "hill"],
-        default="auto",
-        help=f"exact search (globally optimal) or hill climbing (heuristic); auto: exact up "
-        f"to {AUTO_EXACT_MAX_VARIABLES} variables",
-    )
+    _method_arg(search)
     search.add_argument(
         "--max-parents",
         type=_non_negative_int,
@@ -1208,12 +1242,13 @@ def build_parser():
         metavar="N",
         help="threads of the exact search (default and -1: all cores)",
     )
+    _local_search_args(search)
     search.add_argument(
         "--seed",
         type=_non_negative_int,
         metavar="N",
-        help="hill climbing breaks ties between equally good moves in a variable order "
-        "drawn from this seed (default: the column order); the exact search has no "
+        help="seed of the local search's random restarts and of --bootstrap (default 0); "
+        "ties between equally good moves go to the earlier column. The exact search has no "
         "randomness. Every run with the same data and options gives the same network",
     )
     learn.add_argument(
@@ -1312,12 +1347,7 @@ def build_parser():
         choices=SCORE_NAMES,
         help="one procedure per score, the first the baseline (default: fnml qnml bdeu)",
     )
-    procedure.add_argument(
-        "--method",
-        choices=["auto", "exact", "hill"],
-        default="auto",
-        help=f"structure search; auto: exact up to {AUTO_EXACT_MAX_VARIABLES} variables",
-    )
+    _method_arg(procedure)
     procedure.add_argument(
         "--max-parents",
         type=_non_negative_int,

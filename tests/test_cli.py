@@ -11,7 +11,11 @@ import pandas as pd
 import pytest
 from pgmpy.readwrite import BIFReader
 
-from pgmpy_nml._limits import AUTO_EXACT_MAX_VARIABLES
+from pgmpy_nml._limits import (
+    AUTO_EXACT_MAX_VARIABLES,
+    AUTO_SOLVER_MAX_VARIABLES,
+    SOLVER_DEFAULT_MAX_PARENTS,
+)
 from pgmpy_nml._version import __version__
 from pgmpy_nml.cli import main
 from pgmpy_nml.datasets import load_example_data
@@ -482,19 +486,57 @@ def test_hill_climbing_is_reproducible_whatever_the_hash_seed(files, tmp_path):
     assert {edges(h, "--seed", "7") for h in ("1", "3")} == {(edges("5", "--seed", "7")[0], 7)}
 
 
-def test_auto_search_above_the_threshold_says_it_is_heuristic(files, tmp_path):
+def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, tmp_path):
     summary = tmp_path / "s.json"
-    code, out, err = cli(
-        "learn", files["wide"], "--params", "none", "--max-parents", "1", "--json", summary
-    )
+    code, out, err = cli("learn", files["wide"], "--params", "none", "--json", summary)
     assert code == 0, err
     assert (
-        f"hill climbing (heuristic, not optimal: 21 variables are more than the "
-        f"{AUTO_EXACT_MAX_VARIABLES} of --method auto's exact search; --method exact would "
-        "need about"
+        f"exact search (proven optimal unless --time-limit runs out), with at most "
+        f"{SOLVER_DEFAULT_MAX_PARENTS} parents per variable (the default above "
+        f"{AUTO_EXACT_MAX_VARIABLES} variables; set --max-parents)"
     ) in out
+    assert "proven optimal (solver)" in out
     facts = json.loads(summary.read_text())
-    assert facts["method"] == "hill" and facts["optimal"] is False
+    assert facts["method"] == "exact" and facts["optimal"] is True and facts["gap"] == 0.0
+    assert facts["exact_method"] == "solver" and facts["max_parents"] == SOLVER_DEFAULT_MAX_PARENTS
+
+
+def test_time_limit_reports_the_gap_and_many_variables_say_heuristic(tmp_path):
+    rng = np.random.default_rng(7)
+    n_vars = AUTO_SOLVER_MAX_VARIABLES + 1
+    columns = {f"V{i}": rng.choice(["a", "b", "c"], 300) for i in range(n_vars)}
+    for i in range(1, n_vars):  # a chain of noisy copies, so that there is structure
+        keep = rng.random(300) < 0.7
+        columns[f"V{i}"] = np.where(keep, columns[f"V{i - 1}"], columns[f"V{i}"])
+    path = tmp_path / "many.csv"
+    pd.DataFrame(columns).to_csv(path, index=False)
+    summary = tmp_path / "s.json"
+    code, out, err = cli("learn", path, "--params", "none", "--json", summary)
+    assert code == 0, err
+    assert f"{n_vars} variables are more than the {AUTO_SOLVER_MAX_VARIABLES}" in out
+    assert "tabu search with 10 random restarts (heuristic, not optimal" in out
+    assert json.loads(summary.read_text())["optimal"] is False
+    code, out, err = cli(
+        "learn",
+        path,
+        "--method",
+        "exact",
+        "--max-parents",
+        "2",
+        "--time-limit",
+        "0.01",
+        "--params",
+        "none",
+        "--json",
+        summary,
+    )
+    assert code == 0, err
+    facts = json.loads(summary.read_text())
+    assert facts["bound"] >= facts["total_score"] - 1e-6
+    if facts["optimal"]:
+        assert "proven optimal (solver)" in out
+    else:
+        assert f"gap {100 * facts['gap']:.3g}% to the bound" in out
 
 
 def test_output_format_follows_the_extension_and_json_records_the_run(files, tmp_path):

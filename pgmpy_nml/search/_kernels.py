@@ -98,16 +98,30 @@ def _reduce(counts, n_obs, singles, tables, masses, log_q, hist, stats, mask):
     (:class:`~pgmpy_nml.scores.contract.PriorStatistic`), over the configurations
     counted in ``counts[:n_obs]`` plus ``singles`` more of count one. The sums run
     over the distinct count values (with multiplicities in ``hist``, left all zero
-    on exit), which are few.
+    on exit), which are few; or, when the configurations are fewer than a quarter
+    of the largest count, straight over the configurations.
     """
     n_tables = tables.shape[0]
-    hist[1] += singles
     top = 1 if singles else 0
     for c in range(n_obs):
-        v = counts[c]
-        hist[v] += 1
-        if v > top:
-            top = v
+        if counts[c] > top:
+            top = counts[c]
+    if 4 * n_obs < top:
+        for j in range(n_tables):
+            s = singles * tables[j, 1] if singles else 0.0
+            for c in range(n_obs):
+                s += tables[j, counts[c]]
+            stats[j, mask] = s
+        for i in range(masses.shape[0]):
+            a = masses[i] * math.exp(-log_q)
+            s = singles * log_rising(a, 1) if singles else 0.0
+            for c in range(n_obs):
+                s += log_rising(a, counts[c])
+            stats[n_tables + i, mask] = s
+        return
+    hist[1] += singles
+    for c in range(n_obs):
+        hist[counts[c]] += 1
     for j in range(n_tables):
         s = 0.0
         for v in range(1, top + 1):

@@ -630,24 +630,30 @@ def find_structure(
     expert_knowledge=None,
     start_dag=None,
     show_progress=False,
+    **options,
 ):
-    """The best DAG for ``score``: exact search, or pgmpy's hill climbing.
+    """The best DAG for ``score``: exact search, hill climbing or tabu search.
 
     The one place where the package's tools (command line, ESS, saturation)
-    choose between the globally optimal :class:`ExactSearch` and pgmpy's
-    ``HillClimbSearch`` (a local optimum, optionally started from ``start_dag``).
+    choose between the globally optimal :class:`ExactSearch` and the local
+    search :class:`~pgmpy_nml.LocalSearch` (a local optimum, optionally started
+    from ``start_dag``).
 
     Parameters
     ----------
     score : score object
         Built on ``data``.
     data : pandas.DataFrame
-    method : {"exact", "hill"}
+    method : {"exact", "hill", "tabu"}
     max_parents : int, optional
     expert_knowledge : pgmpy ExpertKnowledge, optional
     start_dag : pgmpy DAG, optional
-        Hill climbing only.
+        Local search only.
     show_progress : bool, default False
+    **options
+        Local search only: more :class:`~pgmpy_nml.LocalSearch` settings
+        (``restarts``, ``perturb``, ``tabu_length``, ``max_non_improving``,
+        ``seed``, ``n_jobs``, ...).
 
     Returns
     -------
@@ -665,6 +671,8 @@ def find_structure(
     True
     """
     if method == "exact":
+        if options:
+            raise ValueError(f"Options {sorted(options)} are for the local search, not 'exact'.")
         search = ExactSearch(
             score,
             max_parents=max_parents,
@@ -672,16 +680,17 @@ def find_structure(
             show_progress=show_progress,
         )
         return search.fit(data).dag_
-    if method != "hill":
-        raise ValueError(f"method must be 'exact' or 'hill', got {method!r}.")
-    from pgmpy.causal_discovery import HillClimbSearch
+    if method not in ("hill", "tabu"):
+        raise ValueError(f"method must be 'exact', 'hill' or 'tabu', got {method!r}.")
+    from .local import LocalSearch
 
-    search = HillClimbSearch(
-        scoring_method=score,
-        start_dag=start_dag,
-        max_indegree=max_parents,
+    search = LocalSearch(
+        score,
+        method=method,
+        max_parents=max_parents,
         expert_knowledge=expert_knowledge,
-        return_type="dag",
+        start_dag=start_dag,
         show_progress=show_progress,
+        **options,
     )
     return search.fit(data).causal_graph_

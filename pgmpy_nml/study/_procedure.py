@@ -23,7 +23,7 @@ from .._estimator import fitted_attribute
 
 __all__ = ["LearningProcedure", "as_procedure", "rebind_score", "score_of"]
 
-SEARCH_NAMES = ("exact", "hill")
+SEARCH_NAMES = ("exact", "hill", "tabu")
 
 
 def _score_params(score) -> dict:
@@ -104,9 +104,9 @@ class LearningProcedure(BaseEstimator):
 
     Parameters
     ----------
-    search : {"exact", "hill"} or search object, default "exact"
-        ``"exact"``: :class:`~pgmpy_nml.ExactSearch` (globally optimal); ``"hill"``:
-        pgmpy's ``pgmpy.causal_discovery.HillClimbSearch``. Or any search object with
+    search : {"exact", "hill", "tabu"} or search object, default "exact"
+        ``"exact"``: :class:`~pgmpy_nml.ExactSearch` (globally optimal); ``"hill"``,
+        ``"tabu"``: :class:`~pgmpy_nml.LocalSearch` (a local optimum). Or any search object with
         ``fit(data)`` and a fitted ``causal_graph_`` (this package's searches, pgmpy's
         ``HillClimbSearch``, ``GES``, ...): a new one is built from its parameters for
         every fit, and its ``scoring_method`` parameter, if it has one, gets the score
@@ -219,14 +219,11 @@ class LearningProcedure(BaseEstimator):
                 from ..search import ExactSearch
 
                 return ExactSearch(score, max_parents=self.max_parents, show_progress=False)
-            if search == "hill":
-                from pgmpy.causal_discovery import HillClimbSearch
+            if search in ("hill", "tabu"):
+                from ..search import LocalSearch
 
-                return HillClimbSearch(
-                    scoring_method=score,
-                    max_indegree=self.max_parents,
-                    return_type="dag",
-                    show_progress=False,
+                return LocalSearch(
+                    score, method=search, max_parents=self.max_parents, show_progress=False
                 )
             raise ValueError(
                 f"search must be one of {', '.join(SEARCH_NAMES)} or a search object with "

@@ -1,0 +1,819 @@
+"""Compiled loops of the local search: family statistics of every one-edge change, and moves.
+
+The network is held as a matrix ``parents[v, u] = 1`` iff ``u -> v``, with its
+transitive closure ``reach[a, b] = 1`` iff a directed path ``a -> ... -> b``
+exists, which makes the acyclicity check of a move O(1) (adding) or O(parents)
+(reversing). Variables are positions in the data's column order.
+
+A family's count table is computed by popcounts of ANDed row bitsets when it
+has at most ``BITSET_CELLS`` cells, by a histogram over the rows of mixed-radix
+keys (those of the current parents computed once per child) when it has a few
+more, and otherwise by the exact search's :func:`._kernels._count_step` (refine
+the configurations of a variable set by one more variable);
+:func:`._kernels._reduce` turns configuration counts into per-subset statistics
+from tables of ``phi(N)`` and prior masses. The kernels know these tables,
+never the score.
+
+Tables may be filled lazily: an entry not computed yet is NaN. The counts of a
+statistic that would read one are kept aside and the missing counts listed in
+the thread's request buffer; once the caller has filled them in,
+:func:`reduce_deferred` completes the statistics without counting again.
+
+Working memory of one thread is a tuple made by :func:`new_workspace`.
+One side of a family (0: its parent set, 1: the whole family), a tuple
+``(tables, masses, stats, side)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._kernels import _count_step, _reduce
+
+__all__ = [
+    "ADD",
+    "CURRENT",
+    "DELETE",
+    "MINUS",
+    "PLUS",
+    "REVERSE",
+    "best_move",
+    "is_legal",
+    "item_statistics",
+    "legal_moves",
+    "move_delta",
+    "new_workspace",
+    "plan_items",
+    "reachability",
+    "reduce_deferred",
+    "state_bits",
+    "take_requests",
+    "with_lookup",
+]
+
+#: Move kinds, in the order of the tie-breaking rule.
+ADD, DELETE, REVERSE = 0, 1, 2
+
+#: Candidate kinds of :func:`item_statistics`: the current parent set, one parent
+#: more, one parent fewer.
+CURRENT, PLUS, MINUS = 0, 1, 2
+
+
+# -- working memory of one thread ----------------------------------------------------------
+(
+    _ROWS,  # (3, n): rows still sharing a configuration; two scratch, one for the parents
+    _IDS,  # (3, n): their dense configuration ids
+    _LOOKUP,  # configuration key -> dense id, valid where _STAMP holds the generation
+    _STAMP,
+    _GEN,  # (1,): the generation of _LOOKUP
+    _WORK,  # (3, n): configuration counts and scratch
+    _HIST,  # (n + 1,): count histogram of _reduce, all zero between calls
+    _CELLS,  # full count tables, all zero between calls
+    _MARKED,  # (n + 1,): counts requested since the last take_requests
+    _REQUEST,  # (n + 1,): those counts
+    _N_REQUEST,  # (1,)
+    _DEFERRED,  # reductions waiting for table entries: (col, side, n_obs, singles, counts)
+    _DEFERRED_LOG_Q,  # their log_q
+    _N_DEFERRED,  # (2,): used length, records
+    _BASE,  # (4,): row, active rows, lone rows, complete: configurations of the parents
+    _BASE_LOG_Q,  # (1,)
+    _KEYS,  # (n,): configuration keys of the parents of row _KEYED[0]
+    _KEYED,  # (1,)
+    _PBITS,  # (BITSET_CELLS, words): row bitsets of the configurations of those parents
+    _PBITS_ROW,  # (1,): the row they belong to
+    _MBITS,  # (BITSET_CELLS, words): the same for the parents less one
+    _WBITS,  # (words,): scratch bitset
+) = range(22)
+
+#: Tables of at most this many cells are counted with bitsets (one popcount pass
+#: over ``n / 64`` words per cell), larger ones with a histogram over the rows.
+BITSET_CELLS = 256
+
+
+def new_workspace(n_samples: int, direct_cells: int, bitsets: bool = True) -> tuple:
+    """Working memory of one thread for :func:`item_statistics` (see the ``_ROWS``... names).
+
+    Without the lookup tables of refined configurations: see :func:`with_lookup`."""
+    n = n_samples
+    words = (n + 63) // 64
+    configs = BITSET_CELLS if bitsets else 0
+    return (
+        np.zeros((3, n), dtype=np.int64),
+        np.zeros((3, n), dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(0, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((3, n), dtype=np.int64),
+        np.zeros(n + 1, dtype=np.int64),
+        np.zeros(direct_cells, dtype=np.int64),
+        np.zeros(n + 1, dtype=np.uint8),
+        np.zeros(n + 1, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros(max(2 * n, 1 << 16), dtype=np.int64),
+        np.zeros(max(2 * n, 1 << 14)),
+        np.zeros(2, dtype=np.int64),
+        np.zeros(4, dtype=np.int64),
+        np.zeros(1),
+        np.zeros(n, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((configs, words), dtype=np.uint64),
+        np.zeros(1, dtype=np.int64),
+        np.zeros((configs, words), dtype=np.uint64),
+        np.zeros(words, dtype=np.uint64),
+    )
+
+
+def with_lookup(ws, size: int) -> tuple:
+    """``ws`` with lookup tables of ``size`` entries for refining configurations
+    (``n_samples * max_arity + 1``; they are needed only for families with many cells)."""
+    if ws[_LOOKUP].shape[0] >= size:
+        return ws
+    lookup = np.zeros(size, dtype=np.int64)
+    stamp = np.full(size, -1, dtype=np.int64)
+    return (*ws[:_LOOKUP], lookup, stamp, *ws[_STAMP + 1 :])
+
+
+def take_requests(ws) -> np.ndarray:
+    """The counts the kernels requested in this workspace, and clear the list."""
+    n_request = int(ws[_N_REQUEST][0])
+    counts = ws[_REQUEST][:n_request].copy()
+    ws[_MARKED][counts] = 0
+    ws[_N_REQUEST][0] = 0
+    return counts
+
+
+# -- statistics of the families one edge away --------------------------------------------
+@njit(cache=True, nogil=True)
+def _reduce_side(counts, n_obs, singles, log_q, side, col, ws):
+    """:func:`._kernels._reduce` into column ``col`` of one side.
+
+    If its tables are unknown (NaN) at some counts, those counts are requested
+    and the reduction is deferred: the counts are kept in the thread's
+    ``deferred`` buffer for :func:`reduce_deferred`. Returns False only if the
+    buffer is full (the family must then be counted again).
+    """
+    tables, masses, stats, side_id = side
+    hist, marked, request, n_request = ws[_HIST], ws[_MARKED], ws[_REQUEST], ws[_N_REQUEST]
+    ok = True
+    for c in range(n_obs):
+        x = counts[c]
+        for j in range(tables.shape[0]):
+            if np.isnan(tables[j, x]):
+                ok = False
+                if not marked[x]:
+                    marked[x] = 1
+                    request[n_request[0]] = x
+                    n_request[0] += 1
+                break
+    if ok:
+        _reduce(counts, n_obs, singles, tables, masses, log_q, hist, stats, col)
+        return True
+    deferred, deferred_log_q, n_deferred = ws[_DEFERRED], ws[_DEFERRED_LOG_Q], ws[_N_DEFERRED]
+    start = n_deferred[0]
+    record = n_deferred[1]
+    if start + 4 + n_obs > deferred.shape[0] or record >= deferred_log_q.shape[0]:
+        return False
+    deferred[start] = col
+    deferred[start + 1] = side_id
+    deferred[start + 2] = n_obs
+    deferred[start + 3] = singles
+    for c in range(n_obs):
+        deferred[start + 4 + c] = counts[c]
+    deferred_log_q[record] = log_q
+    n_deferred[0] = start + 4 + n_obs
+    n_deferred[1] = record + 1
+    return True
+
+
+@njit(cache=True, nogil=True)
+def reduce_deferred(ws, side_parents, side_family):
+    """The reductions :func:`_reduce_side` deferred, now that the tables are filled."""
+    deferred, deferred_log_q = ws[_DEFERRED], ws[_DEFERRED_LOG_Q]
+    n_deferred, hist = ws[_N_DEFERRED], ws[_HIST]
+    start = 0
+    for record in range(n_deferred[1]):
+        col = deferred[start]
+        n_obs = deferred[start + 2]
+        singles = deferred[start + 3]
+        counts = deferred[start + 4 : start + 4 + n_obs]
+        side = side_parents if deferred[start + 1] == 0 else side_family
+        _reduce(
+            counts, n_obs, singles, side[0], side[1], deferred_log_q[record], hist, side[2], col
+        )
+        start += 4 + n_obs
+    n_deferred[0] = 0
+    n_deferred[1] = 0
+
+
+@njit(cache=True, nogil=True)
+def _step(rows, ids, m, x, arities, codes, rows_out, ids_out, ws):
+    """Refine ``m`` active rows by variable ``x``: ``(n_obs, m_new, new_singles)``."""
+    lookup, stamp, gen, work = ws[_LOOKUP], ws[_STAMP], ws[_GEN], ws[_WORK]
+    out = _count_step(
+        rows, ids, m, arities[x], codes[x], rows_out, ids_out, lookup, stamp, gen[0], work
+    )
+    gen[0] += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _refine(
+    codes, arities, log_arities, members, skip, rows_out, ids_out, rows_tmp, ids_tmp, ws, side, col
+):
+    """Configurations of ``members`` (without ``skip``), refined from the empty set.
+
+    Leaves the rows still sharing a configuration in ``rows_out[:m]`` with dense
+    ids in ``ids_out[:m]``, writes the set's statistics to column ``col`` of the
+    side, and returns ``(m, singles, log_q, complete)``: the active rows, the rows
+    alone in their configuration, the log of the number of possible
+    configurations, and whether the statistics could be written.
+    """
+    n = codes.shape[1]
+    work = ws[_WORK]
+    k = 0
+    for a in range(members.shape[0]):
+        if members[a] != skip:
+            k += 1
+    # ping-pong between the two buffers so that the last step writes rows_out
+    if k % 2 == 0:
+        src_r, src_i, dst_r, dst_i = rows_out, ids_out, rows_tmp, ids_tmp
+    else:
+        src_r, src_i, dst_r, dst_i = rows_tmp, ids_tmp, rows_out, ids_out
+    m = n if n > 1 else 0
+    singles = n - m
+    for t in range(m):
+        src_r[t] = t
+        src_i[t] = 0
+    # the empty set: one configuration holding the active rows
+    n_obs = 1 if m > 0 else 0
+    work[0, 0] = m
+    before = singles
+    log_q = 0.0
+    for a in range(members.shape[0]):
+        x = members[a]
+        if x == skip:
+            continue
+        n_obs, m_new, new_singles = _step(src_r, src_i, m, x, arities, codes, dst_r, dst_i, ws)
+        before = singles
+        singles += new_singles
+        m = m_new
+        log_q += log_arities[x]
+        src_r, src_i, dst_r, dst_i = dst_r, dst_i, src_r, src_i
+    ok = _reduce_side(work[0], n_obs, before, log_q, side, col, ws)
+    return m, singles, log_q, ok
+
+
+@njit(cache=True, nogil=True)
+def _keys_into(keys, codes, arities, members, skip):
+    """Mixed-radix key of every row's configuration of ``members`` without ``skip``
+    (as :func:`pgmpy_nml._counting._parent_keys`, into a buffer); returns the
+    number of configurations."""
+    n = codes.shape[1]
+    for t in range(n):
+        keys[t] = 0
+    stride = 1
+    for a in range(members.shape[0] - 1, -1, -1):
+        x = members[a]
+        if x == skip:
+            continue
+        row = codes[x]
+        for t in range(n):
+            keys[t] += row[t] * stride
+        stride *= arities[x]
+    return stride
+
+
+@njit(cache=True, nogil=True)
+def _histogram(keys, key_scale, codes_u, u_scale, codes_v, n_cells, cells):
+    """Count ``keys * key_scale + codes_u * u_scale + codes_v`` into ``cells``.
+
+    Small tables are counted into four interleaved copies (summed by the
+    caller's scan), which breaks the store-to-load dependency of repeated
+    cells; returns the number of copies used.
+    """
+    n = codes_v.shape[0]
+    split = 4 if 4 * n_cells <= cells.shape[0] else 1
+    if split == 4:
+        c1, c2, c3 = n_cells, 2 * n_cells, 3 * n_cells
+        t = 0
+        while t + 4 <= n:
+            cells[keys[t] * key_scale + codes_u[t] * u_scale + codes_v[t]] += 1
+            cells[c1 + keys[t + 1] * key_scale + codes_u[t + 1] * u_scale + codes_v[t + 1]] += 1
+            cells[c2 + keys[t + 2] * key_scale + codes_u[t + 2] * u_scale + codes_v[t + 2]] += 1
+            cells[c3 + keys[t + 3] * key_scale + codes_u[t + 3] * u_scale + codes_v[t + 3]] += 1
+            t += 4
+        for rest in range(t, n):
+            cells[keys[rest] * key_scale + codes_u[rest] * u_scale + codes_v[rest]] += 1
+    else:
+        for t in range(n):
+            cells[keys[t] * key_scale + codes_u[t] * u_scale + codes_v[t]] += 1
+    return split
+
+
+@njit(cache=True, nogil=True)
+def state_bits(codes, arities):
+    """``bits[i, a]``: the rows where variable ``i`` is in state ``a``, as a bitset
+    (``uint64`` words, row ``t`` in bit ``t % 64`` of word ``t // 64``).
+
+    An empty array turns the bitset counting of :func:`item_statistics` off."""
+    n_vars, n = codes.shape
+    bits = np.zeros((n_vars, max(1, arities.max()), (n + 63) // 64), dtype=np.uint64)
+    for i in range(n_vars):
+        for t in range(n):
+            bits[i, codes[i, t], t >> 6] |= np.uint64(1) << np.uint64(t & 63)
+    return bits
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
+
+
+@njit(cache=True, nogil=True)
+def _config_bits(out, bits, arities, members, skip, n):
+    """Bitsets of the configurations of ``members`` without ``skip`` into ``out``
+    (mixed radix, the last member fastest); returns their number."""
+    words = out.shape[1]
+    for i in range(words):
+        out[0, i] = ~np.uint64(0)
+    if n & 63:
+        out[0, words - 1] = (np.uint64(1) << np.uint64(n & 63)) - np.uint64(1)
+    q = 1
+    for m in range(members.shape[0]):
+        x = members[m]
+        if x == skip:
+            continue
+        r = arities[x]
+        # expand in place, from the last configuration down (out[j] is read before
+        # any write lands on it)
+        for j in range(q - 1, -1, -1):
+            for a in range(r - 1, -1, -1):
+                target = j * r + a
+                for i in range(words):
+                    out[target, i] = out[j, i] & bits[x, a, i]
+        q *= r
+    return q
+
+
+@njit(cache=True, nogil=True)
+def _bit_counts(configs, q, u_bits, r_u, v_bits, r_v, cells, scratch):
+    """``cells[(j * r_u + a) * r_v + b]`` = rows in configuration ``j``, state ``a`` of
+    ``u`` (``r_u = 0``: no ``u``) and state ``b`` of ``v``: popcounts of ANDs.
+
+    The rows of ``(j, a)`` are collected in ``scratch`` once, with their number;
+    empty ones are skipped, and the last state of ``v`` gets the remainder."""
+    words = configs.shape[1]
+    n_a = max(r_u, 1)
+    for j in range(q):
+        for a in range(n_a):
+            rows = np.uint64(0)
+            if r_u:
+                for i in range(words):
+                    w = configs[j, i] & u_bits[a, i]
+                    scratch[i] = w
+                    rows += _popcount(w)
+            else:
+                for i in range(words):
+                    w = configs[j, i]
+                    scratch[i] = w
+                    rows += _popcount(w)
+            base = (j * n_a + a) * r_v
+            rest = rows
+            for b in range(r_v - 1):
+                total = np.uint64(0)
+                if rest:
+                    for i in range(words):
+                        total += _popcount(scratch[i] & v_bits[b, i])
+                cells[base + b] = total
+                rest -= total
+            cells[base + r_v - 1] = rest
+
+
+@njit(cache=True, nogil=True)
+def _direct_statistics(
+    codes, arities, log_arities, bits, members, kind, u, v, r, ws, side_parents, side_family, col
+):
+    """Statistics of ``S`` and ``S + v`` from a full count table of ``S + v``.
+
+    ``S`` is ``members`` (CURRENT), ``members + u`` (PLUS) or ``members - u``
+    (MINUS); the table must fit in the thread's ``cells`` (all zero on entry and
+    on exit). Tables of at most ``BITSET_CELLS`` cells are counted from the
+    variables' state bitsets ``bits``, larger ones with a histogram over the rows.
+    The keys and configuration bitsets of ``members`` are computed once per row
+    ``r`` and kept in the workspace. Returns whether both statistics could be
+    written.
+    """
+    work, cells, keys, keyed = ws[_WORK], ws[_CELLS], ws[_KEYS], ws[_KEYED]
+    log_q = 0.0
+    q = 1
+    for a in range(members.shape[0]):
+        log_q += log_arities[members[a]]
+        q *= arities[members[a]]
+    r_v = arities[v]
+    child = codes[v]
+    n = child.shape[0]
+    split = 1
+    if kind == MINUS:
+        n_cells = q // arities[u] * r_v
+    elif kind == PLUS:
+        n_cells = q * arities[u] * r_v
+    else:
+        n_cells = q * r_v
+    if n_cells <= BITSET_CELLS and bits.shape[0]:
+        if kind == MINUS:
+            q = _config_bits(ws[_MBITS], bits, arities, members, u, n)
+            log_q -= log_arities[u]
+            _bit_counts(ws[_MBITS], q, bits[v], 0, bits[v], r_v, cells, ws[_WBITS])
+        else:
+            configs = ws[_PBITS]
+            if ws[_PBITS_ROW][0] != r:
+                _config_bits(configs, bits, arities, members, -1, n)
+                ws[_PBITS_ROW][0] = r
+            if kind == PLUS:
+                _bit_counts(configs, q, bits[u], arities[u], bits[v], r_v, cells, ws[_WBITS])
+                q *= arities[u]
+                log_q += log_arities[u]
+            else:
+                _bit_counts(configs, q, bits[v], 0, bits[v], r_v, cells, ws[_WBITS])
+    elif kind == MINUS:
+        scratch = work[2]
+        q = _keys_into(scratch, codes, arities, members, u)
+        log_q -= log_arities[u]
+        split = _histogram(scratch, r_v, child, 0, child, q * r_v, cells)
+    else:
+        if keyed[0] != r:
+            _keys_into(keys, codes, arities, members, -1)
+            keyed[0] = r
+        if kind == PLUS:
+            r_u = arities[u]
+            split = _histogram(keys, r_u * r_v, codes[u], r_v, child, q * r_u * r_v, cells)
+            q *= r_u
+            log_q += log_arities[u]
+        else:
+            split = _histogram(keys, r_v, child, 0, child, q * r_v, cells)
+    family = work[0]
+    parents = work[1]
+    n_family = 0
+    n_parents = 0
+    for j in range(q):
+        row = 0
+        for c in range(j * r_v, (j + 1) * r_v):
+            x = cells[c]
+            cells[c] = 0
+            for h in range(1, split):
+                x += cells[h * n_cells + c]
+                cells[h * n_cells + c] = 0
+            if x:
+                family[n_family] = x
+                n_family += 1
+                row += x
+        if row:
+            parents[n_parents] = row
+            n_parents += 1
+    ok = _reduce_side(parents, n_parents, 0, log_q, side_parents, col, ws)
+    ok_family = _reduce_side(family, n_family, 0, log_q + log_arities[v], side_family, col, ws)
+    return ok and ok_family
+
+
+@njit(cache=True, nogil=True)
+def item_statistics(
+    codes,
+    arities,
+    log_arities,
+    bits,
+    children,
+    members,
+    n_members,
+    item_row,
+    item_u,
+    item_kind,
+    item_direct,
+    ws,
+    side_parents,
+    side_family,
+    complete,
+):
+    """Statistics of the families one parent away from the current ones.
+
+    Row ``r`` is child ``v = children[r]`` with parents ``P = members[r, :n_members[r]]``.
+    For each item ``(r, u, kind)`` (grouped by row): the statistics of the parent set
+    ``S`` (``P`` for kind CURRENT, ``P + u`` for PLUS, ``P - u`` for MINUS) go to
+    column ``r * n_vars + u`` (``u = v`` for CURRENT) of the parents' side, those of
+    ``S + v`` to the same column of the family's side; ``complete[i]`` is False if
+    they could not be written (see :func:`_reduce_side`).
+
+    An item with ``item_direct`` counts ``S + v`` into a full table (one pass over
+    the data after the mixed-radix keys). The others refine configurations: the
+    configurations of ``P`` once per row (kept in the workspace), then by ``u``
+    and ``v`` for PLUS, by ``v`` for CURRENT; MINUS refines ``P - u`` from scratch.
+    """
+    n_vars = codes.shape[0]
+    rows, ids, work = ws[_ROWS], ws[_IDS], ws[_WORK]
+    base = ws[_BASE]  # (row, active rows, lone rows, complete) of the configurations of P
+    base_log_q = ws[_BASE_LOG_Q]
+    base[0] = -1
+    ws[_KEYED][0] = -1  # no row's parent keys or bitsets computed yet
+    ws[_PBITS_ROW][0] = -1
+    for i in range(item_row.shape[0]):
+        r = item_row[i]
+        u = item_u[i]
+        v = children[r]
+        col = r * n_vars + u
+        kind = item_kind[i]
+        plist = members[r, : n_members[r]]
+        if item_direct[i]:
+            complete[i] = _direct_statistics(
+                codes, arities, log_arities, bits, plist, kind, u, v, r, ws, side_parents,
+                side_family, col,
+            )  # fmt: skip
+            continue
+        if kind == MINUS:
+            m1, s1, lq, ok = _refine(
+                codes, arities, log_arities, plist, u, rows[0], ids[0], rows[1], ids[1], ws,
+                side_parents, col,
+            )  # fmt: skip
+            n2, _, _ = _step(rows[0], ids[0], m1, v, arities, codes, rows[1], ids[1], ws)
+            singles = s1
+        else:
+            if base[0] != r:
+                m0, s0, lq0, ok0 = _refine(
+                    codes, arities, log_arities, plist, -1, rows[2], ids[2], rows[0], ids[0],
+                    ws, side_parents, r * n_vars + v,
+                )  # fmt: skip
+                base[0], base[1], base[2], base[3] = r, m0, s0, ok0
+                base_log_q[0] = lq0
+            m0, s0, lq = base[1], base[2], base_log_q[0]
+            if kind == CURRENT:
+                ok = base[3] != 0
+                n2, _, _ = _step(rows[2], ids[2], m0, v, arities, codes, rows[1], ids[1], ws)
+                singles = s0
+            else:
+                n1, m1, s1 = _step(rows[2], ids[2], m0, u, arities, codes, rows[0], ids[0], ws)
+                lq += log_arities[u]
+                ok = _reduce_side(work[0], n1, s0, lq, side_parents, col, ws)
+                n2, _, _ = _step(rows[0], ids[0], m1, v, arities, codes, rows[1], ids[1], ws)
+                singles = s0 + s1
+        ok_family = _reduce_side(work[0], n2, singles, lq + log_arities[v], side_family, col, ws)
+        complete[i] = ok and ok_family
+
+
+@njit(cache=True, nogil=True)
+def plan_items(
+    children,
+    parents,
+    n_parents,
+    forbidden,
+    required,
+    max_parents,
+    log_arities,
+    log_direct_cells,
+):
+    """The items of :func:`item_statistics` for the rows of ``children``.
+
+    Row ``r``: the current family of ``v = children[r]`` (kind CURRENT, ``u = v``)
+    and every change that can ever be legal with this parent set: removing a
+    parent that is not required (MINUS), adding a variable that is not
+    forbidden while below the parent limit (PLUS); in order of ``u``. An item is
+    *direct* when the full table of ``S + v`` has at most
+    ``exp(log_direct_cells)`` cells.
+
+    Returns ``(members, n_members, item_row, item_u, item_kind, item_direct,
+    row_start)``; the items of row ``r`` are ``row_start[r]:row_start[r + 1]``.
+    """
+    n_rows = children.shape[0]
+    n = parents.shape[0]
+    n_members = np.zeros(n_rows, dtype=np.int64)
+    n_items = 0
+    for r in range(n_rows):
+        v = children[r]
+        room = n_parents[v] < max_parents
+        for u in range(n):
+            if parents[v, u]:
+                n_members[r] += 1
+            if u == v:
+                n_items += 1
+            elif parents[v, u]:
+                n_items += not required[v, u]
+            else:
+                n_items += room and not forbidden[v, u]
+    members = np.zeros((n_rows, max(1, n_members.max())), dtype=np.int64)
+    item_row = np.empty(n_items, dtype=np.int64)
+    item_u = np.empty(n_items, dtype=np.int64)
+    item_kind = np.empty(n_items, dtype=np.int64)
+    item_direct = np.empty(n_items, dtype=np.bool_)
+    row_start = np.empty(n_rows + 1, dtype=np.int64)
+    i = 0
+    for r in range(n_rows):
+        row_start[r] = i
+        v = children[r]
+        room = n_parents[v] < max_parents
+        k = 0
+        log_q = 0.0
+        for u in range(n):
+            if parents[v, u]:
+                members[r, k] = u
+                k += 1
+                log_q += log_arities[u]
+        for u in range(n):
+            if u == v:
+                kind = CURRENT
+                log_cells = log_q
+            elif parents[v, u]:
+                if required[v, u]:
+                    continue
+                kind = MINUS
+                log_cells = log_q - log_arities[u]
+            else:
+                if not room or forbidden[v, u]:
+                    continue
+                kind = PLUS
+                log_cells = log_q + log_arities[u]
+            item_row[i] = r
+            item_u[i] = u
+            item_kind[i] = kind
+            item_direct[i] = log_cells + log_arities[v] <= log_direct_cells
+            i += 1
+    row_start[n_rows] = i
+    return members, n_members, item_row, item_u, item_kind, item_direct, row_start
+
+
+# -- the network: closure, legality, moves -----------------------------------------------
+@njit(cache=True, nogil=True)
+def reachability(parents, reach):
+    """In place: ``reach[a, b] = 1`` iff a directed path ``a -> ... -> b`` exists.
+
+    Returns False (and leaves ``reach`` partial) if ``parents`` has a cycle.
+    Processes the variables sinks first, in O(n^2 + n * edges).
+    """
+    n = parents.shape[0]
+    out_degree = np.zeros(n, dtype=np.int64)
+    for v in range(n):
+        for u in range(n):
+            if parents[v, u]:
+                out_degree[u] += 1
+    # reverse topological order: repeatedly take a variable whose children are all done
+    order = np.empty(n, dtype=np.int64)
+    done = 0
+    for v in range(n):
+        if out_degree[v] == 0:
+            order[done] = v
+            done += 1
+    head = 0
+    while head < done:
+        v = order[head]
+        head += 1
+        for u in range(n):
+            if parents[v, u]:
+                out_degree[u] -= 1
+                if out_degree[u] == 0:
+                    order[done] = u
+                    done += 1
+    if done < n:
+        return False
+    reach[:, :] = 0
+    for i in range(n):
+        a = order[i]
+        for c in range(n):
+            if parents[c, a]:
+                reach[a, c] = 1
+                for b in range(n):
+                    if reach[c, b]:
+                        reach[a, b] = 1
+    return True
+
+
+@njit(cache=True, nogil=True)
+def is_legal(kind, u, v, parents, n_parents, reach, forbidden, required, max_parents):
+    """Whether move ``kind`` on the edge ``u -> v`` keeps a DAG within the constraints.
+
+    ADD ``u -> v``: no edge between them, not forbidden, ``v`` below the parent limit,
+    no path ``v -> ... -> u``. DELETE ``u -> v``: present and not required. REVERSE
+    ``u -> v`` to ``v -> u``: present, not required, ``v -> u`` not forbidden, ``u``
+    below the limit, and no other path ``u -> ... -> w -> v`` (``w`` another parent
+    of ``v``), which would close a cycle.
+    """
+    if u == v:
+        return False
+    if kind == ADD:
+        return (
+            not parents[v, u]
+            and not parents[u, v]
+            and not forbidden[v, u]
+            and n_parents[v] < max_parents
+            and not reach[v, u]
+        )
+    if not parents[v, u] or required[v, u]:
+        return False
+    if kind == DELETE:
+        return True
+    if forbidden[u, v] or n_parents[u] >= max_parents:
+        return False
+    n = parents.shape[0]
+    for w in range(n):
+        if w != u and parents[v, w] and reach[u, w]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def move_delta(kind, u, v, local, offsets):
+    """Score change of a move from the local-score table.
+
+    ``local[v, v]`` is the local score of ``v`` with its current parents and
+    ``local[v, u]`` the one with ``u`` toggled; ``offsets[kind]`` is the score's
+    structure-prior ratio of the move.
+    """
+    d = local[v, u] - local[v, v]
+    if kind == REVERSE:
+        d += local[u, v] - local[u, u]
+    return d + offsets[kind]
+
+
+@njit(cache=True, nogil=True)
+def _is_tabu(h, tabu):
+    for i in range(tabu.shape[0]):
+        if tabu[i] == h:
+            return True
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _moved_hash(kind, u, v, h, keys):
+    h = h ^ keys[u, v]
+    if kind == REVERSE:
+        h = h ^ keys[v, u]
+    return h
+
+
+@njit(cache=True, nogil=True)
+def best_move(
+    parents,
+    n_parents,
+    reach,
+    local,
+    forbidden,
+    required,
+    max_parents,
+    offsets,
+    keys,
+    network_hash,
+    tabu,
+    rtol,
+):
+    """The best legal move and its score change: ``(kind, u, v, delta)``, kind -1 if none.
+
+    Moves are scanned in the order of the tie-breaking rule (kind: add, delete,
+    reverse; then the tail ``u``; then the head ``v``); a later move replaces the
+    best so far only if its change is larger by more than ``rtol`` (relative, at
+    least absolute ``rtol``), so ties up to rounding go to the first. A move whose
+    resulting network's hash (``network_hash`` with ``keys`` of the toggled
+    edges XOR-ed in) is in ``tabu`` is skipped.
+    """
+    n = parents.shape[0]
+    best = -np.inf
+    bk, bu, bv = -1, -1, -1
+    for kind in range(3):
+        for u in range(n):
+            for v in range(n):
+                if u == v:
+                    continue
+                if kind == ADD:
+                    if parents[v, u]:
+                        continue
+                elif not parents[v, u]:
+                    continue
+                d = move_delta(kind, u, v, local, offsets)
+                if bk >= 0 and d <= best + rtol * max(1.0, abs(best)):
+                    continue
+                if not is_legal(
+                    kind, u, v, parents, n_parents, reach, forbidden, required, max_parents
+                ):
+                    continue
+                if tabu.shape[0] and _is_tabu(_moved_hash(kind, u, v, network_hash, keys), tabu):
+                    continue
+                best = d
+                bk, bu, bv = kind, u, v
+    return bk, bu, bv, best
+
+
+@njit(cache=True, nogil=True)
+def legal_moves(parents, n_parents, reach, forbidden, required, max_parents):
+    """Every legal move as an array of ``(kind, u, v)`` rows, in the scan order."""
+    n = parents.shape[0]
+    out = np.empty((3 * n * n, 3), dtype=np.int64)
+    k = 0
+    for kind in range(3):
+        for u in range(n):
+            for v in range(n):
+                if is_legal(
+                    kind, u, v, parents, n_parents, reach, forbidden, required, max_parents
+                ):
+                    out[k, 0] = kind
+                    out[k, 1] = u
+                    out[k, 2] = v
+                    k += 1
+    return out[:k]

@@ -1,0 +1,509 @@
+"""Local search (hill climbing, tabu, restarts) against brute force and pgmpy's HillClimbSearch."""
+
+import itertools
+import subprocess
+import sys
+import textwrap
+import warnings
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pgmpy.base import DAG
+from pgmpy.causal_discovery import ExpertKnowledge
+from pgmpy.causal_discovery import HillClimbSearch as PgmpyHillClimb
+from pgmpy.structure_score import AIC, BIC, K2, BDs, LogLikelihood
+from pgmpy.structure_score import BDeu as PgmpyBDeu
+from sklearn.base import clone
+
+from pgmpy_nml import (
+    FNML,
+    QNML,
+    BDConstant,
+    BDeu,
+    FSNMLEstimator,
+    LocalSearch,
+    MaxBDeu,
+    MinBDeu,
+)
+from pgmpy_nml.datasets import sample_network
+from pgmpy_nml.scores.pgmpy_adapters import contract_for
+from pgmpy_nml.search import _local_kernels as _k
+from pgmpy_nml.search import find_structure
+from pgmpy_nml.search.constraints import Constraints
+from pgmpy_nml.search.local import _Engine, _StatisticRows
+
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore", FutureWarning)
+    from pgmpy.estimators import BDeu as LegacyBDeu
+
+EPSILON = 1e-4
+
+
+def random_data(n, m, seed, max_arity=4):
+    rng = np.random.default_rng(seed)
+    arities = rng.integers(2, max_arity + 1, m)
+    cols = {}
+    for i in range(m):
+        x = rng.integers(0, arities[i], n)
+        if i:
+            parent = cols[f"V{rng.integers(0, i)}"]
+            x = np.where(rng.random(n) < 0.6, parent % arities[i], x)
+        cols[f"V{i}"] = x
+    return pd.DataFrame(cols)
+
+
+def search(score, **options):
+    return LocalSearch(score, show_progress=False, **options).fit()
+
+
+def prior_ratio(score, op):
+    return score.structure_prior_ratio(op) if hasattr(score, "structure_prior_ratio") else 0.0
+
+
+def best_legal_change(score, dag, constraints):
+    """Brute force: the largest score change of any legal single-edge move (networkx cycles)."""
+    variables = list(constraints.variables)
+    index = {v: i for i, v in enumerate(variables)}
+    graph = nx.DiGraph(dag)
+
+    def local(v, parents):
+        return score.local_score(v, tuple(sorted(parents, key=index.get)))
+
+    def allowed(g):
+        return nx.is_directed_acyclic_graph(g) and not constraints.violations(g)
+
+    best = -np.inf
+    for u, v in itertools.permutations(variables, 2):
+        pv = set(graph.predecessors(v))
+        if graph.has_edge(u, v):
+            delete = local(v, pv - {u}) - local(v, pv)
+            g = graph.copy()
+            g.remove_edge(u, v)
+            if allowed(g):
+                best = max(best, delete + prior_ratio(score, "-"))
+            g.add_edge(v, u)
+            if allowed(g):
+                pu = set(graph.predecessors(u))
+                change = delete + local(u, pu | {v}) - local(u, pu)
+                best = max(best, change + prior_ratio(score, "flip"))
+        elif not graph.has_edge(v, u):
+            g = graph.copy()
+            g.add_edge(u, v)
+            if allowed(g):
+                best = max(best, local(v, pv | {u}) - local(v, pv) + prior_ratio(score, "+"))
+    return best
+
+
+def assert_local_optimum(score, result, constraints):
+    dag = result.causal_graph_
+    assert nx.is_directed_acyclic_graph(dag)
+    assert set(dag.nodes()) == set(constraints.variables)
+    assert constraints.violations(dag) == []
+    assert best_legal_change(score, dag, constraints) < EPSILON
+    assert result.score_ == pytest.approx(score.score(dag), rel=1e-10, abs=1e-8)
+
+
+# -- the compiled local scores against the score's own local_score -------------------------
+SCORES = {
+    "fnml": FNML,
+    "qnml": QNML,
+    "bdeu": lambda d: BDeu(d, equivalent_sample_size=3.0),
+    "bd1/2": lambda d: BDConstant(d, alpha=0.5),
+    "pgmpy-bdeu": lambda d: PgmpyBDeu(d, equivalent_sample_size=2.0),
+    "legacy-bdeu": lambda d: LegacyBDeu(d, equivalent_sample_size=2.0),
+    "pgmpy-k2": K2,
+    "pgmpy-bic": BIC,
+    "pgmpy-aic": AIC,
+    "pgmpy-ll": LogLikelihood,
+}
+
+
+@pytest.mark.parametrize("name", list(SCORES))
+@pytest.mark.parametrize(("n_rows", "bitsets"), [(60, True), (4000, True), (4000, False)])
+def test_rows_of_local_scores_equal_local_score(name, n_rows, bitsets, monkeypatch):
+    """Every family one edge away, counted in bulk, equals the score's own local_score.
+
+    60 rows send the larger families through refined configurations, 4000 rows the
+    smaller ones through bitsets (or, without them, histograms) and exercise the
+    lazily tabulated statistics (counts above the prefix)."""
+    if not bitsets:
+        monkeypatch.setattr(_StatisticRows, "BITSET_BYTES", 0)
+    data = random_data(n_rows, 7, seed=4 if n_rows == 60 else n_rows, max_arity=6)
+    score = SCORES[name](data)
+    rows = _StatisticRows(contract_for(score), 1)
+    assert rows.bits.shape[0] == (len(data.columns) if bitsets else 0)
+    variables = rows.variables
+    constraints = Constraints.from_knowledge(
+        variables,
+        max_parents=3,
+        expert_knowledge={"forbidden_edges": [("V0", "V3")], "required_edges": [("V1", "V2")]},
+    )
+    engine = _Engine(rows, constraints, [0.0, 0.0, 0.0], 0.0)
+    rng = np.random.default_rng(1)
+    n = len(variables)
+    paths = set()  # which counting path each family took, by its number of cells
+    for _ in range(6):
+        order = rng.permutation(n)
+        parents = np.zeros((n, n), dtype=np.uint8)
+        for a, b in itertools.combinations(range(n), 2):
+            u, v = order[a], order[b]
+            if rng.random() < 0.35 and parents[v].sum() < 3:
+                parents[v, u] = 1
+        engine.set_parents(parents)
+        table = rows.compute(np.arange(n), engine)
+        for v in range(n):
+            current = set(np.flatnonzero(parents[v]))
+            for u in range(n):
+                members = current if u == v else current ^ {u}
+                legal_ever = u == v or (
+                    (u in current and not constraints.required[v] & {u})
+                    or (
+                        u not in current
+                        and u not in constraints.forbidden[v]
+                        and len(current) < constraints.max_parents
+                    )
+                )
+                if not legal_ever:
+                    assert table[v, u] == -np.inf
+                    continue
+                expected = score.local_score(
+                    variables[v], tuple(variables[w] for w in sorted(members))
+                )
+                assert table[v, u] == pytest.approx(expected, rel=1e-10, abs=1e-9)
+                cells = rows.arities[[*members, v]].prod()
+                small = cells <= _k.BITSET_CELLS
+                paths.add(
+                    "refined"
+                    if cells > rows.direct_cells
+                    else ("bitsets" if small and bitsets else "histogram")
+                )
+    expected_paths = {60: {"bitsets", "refined"}, 4000: {"bitsets", "histogram"}}[n_rows]
+    assert paths == (expected_paths if bitsets else {"histogram"} | expected_paths - {"bitsets"})
+
+
+def test_rows_with_declared_unobserved_states_and_constant_column():
+    data = random_data(300, 5, seed=3)
+    data["V4"] = 0  # a constant column: arity 1 unless states are declared
+    names = {"V0": [0, 1, 2, 3, 4, 5], "V4": [0, 1]}
+    for score in (FNML(data, state_names=names), QNML(data), BDeu(data, state_names=names)):
+        result = search(score)
+        assert_local_optimum(score, result, Constraints.from_knowledge(list(data.columns)))
+
+
+# -- the same search as pgmpy's HillClimbSearch ---------------------------------------------
+@pytest.mark.parametrize(
+    ("network", "n_rows", "options"),
+    [
+        ("asia", 3000, {}),
+        ("sachs", 2000, {}),
+        ("child", 2000, {}),
+        ("child", 2000, {"max_parents": 1}),
+        ("sachs", 2000, {"expert_knowledge": "forbid"}),
+    ],
+)
+def test_greedy_equals_pgmpy_hill_climbing_under_fnml(network, n_rows, options):
+    """fNML is not score equivalent, so no orientation ties: both searches take the same
+    moves (pgmpy without its tabu list, i.e. plain greedy) and end in the same DAG."""
+    _, data = sample_network(network, n_rows, seed=7)
+    options = dict(options)
+    knowledge = None
+    if options.pop("expert_knowledge", None):
+        knowledge = ExpertKnowledge(forbidden_edges=[(data.columns[0], data.columns[1])])
+    ours = search(FNML(data), expert_knowledge=knowledge, **options)
+    theirs = PgmpyHillClimb(
+        FNML(data),
+        tabu_length=0,
+        max_indegree=options.get("max_parents"),
+        expert_knowledge=knowledge,
+        return_type="dag",
+        show_progress=False,
+    ).fit(data)
+    assert set(ours.causal_graph_.edges()) == set(theirs.causal_graph_.edges())
+    assert ours.score_ == pytest.approx(FNML(data).score(theirs.causal_graph_), rel=1e-12)
+    assert ours.n_iter_ >= ours.causal_graph_.number_of_edges()
+
+
+@pytest.mark.parametrize("score_class", [QNML, BDeu])
+def test_score_equivalent_scores_reach_a_local_optimum_at_least_as_good_with_restarts(score_class):
+    """With score-equivalent scores the first moves tie (u -> v or v -> u); pgmpy breaks
+    those ties in set order, we by column order. Tabu search with restarts from the same
+    start beats or equals pgmpy's result here, and greedy is a true local optimum."""
+    _, data = sample_network("child", 2000, seed=3)
+    score = score_class(data)
+    greedy = search(score)
+    assert_local_optimum(score, greedy, Constraints.from_knowledge(list(data.columns)))
+    theirs = PgmpyHillClimb(score_class(data), return_type="dag", show_progress=False).fit(data)
+    tabu = search(score, method="tabu", tabu_length=20, restarts=8, perturb=4, seed=0)
+    assert tabu.score_ >= max(greedy.score_, score.score(theirs.causal_graph_)) - 1e-9
+
+
+# -- constraints, parent limit, local optimality (property-based) --------------------------
+@st.composite
+def problems(draw):
+    m = draw(st.integers(3, 6))
+    n_rows = draw(st.sampled_from([20, 80, 400]))
+    seed = draw(st.integers(0, 10_000))
+    data = random_data(n_rows, m, seed, max_arity=3)
+    names = list(data.columns)
+    pairs = [(u, v) for u, v in itertools.permutations(names, 2)]
+    forbidden = draw(st.lists(st.sampled_from(pairs), max_size=4, unique=True))
+    # required edges from a random order: never a cycle
+    order = draw(st.permutations(names))
+    forward = [(u, v) for u, v in pairs if order.index(u) < order.index(v)]
+    required = draw(st.lists(st.sampled_from(forward), max_size=2, unique=True))
+    required = [e for e in required if e not in forbidden]
+    max_parents = draw(st.sampled_from([None, 1, 2]))
+    if max_parents is not None:
+        counts = {v: sum(1 for _, w in required if w == v) for v in names}
+        max_parents = max(max_parents, *counts.values())
+    tiers = draw(st.sampled_from([None, "two"]))
+    knowledge = {"forbidden_edges": forbidden, "required_edges": required}
+    if tiers:
+        early = [v for v in names if v not in {b for _, b in required}][:1]
+        if early:
+            late = [v for v in names if v not in early]
+            knowledge["temporal_order"] = [early, late]
+    score = draw(st.sampled_from(["fnml", "qnml", "bdeu", "min-bdeu"]))
+    method = draw(st.sampled_from(["hill", "tabu"]))
+    return data, knowledge, max_parents, score, method
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(problems())
+def test_every_result_is_a_legal_local_optimum(problem):
+    data, knowledge, max_parents, score_name, method = problem
+    from pgmpy_nml import make_score
+
+    score = make_score(score_name, data)
+    try:
+        constraints = Constraints.from_knowledge(list(data.columns), max_parents, knowledge)
+    except ValueError:
+        with pytest.raises(ValueError):
+            search(score, max_parents=max_parents, expert_knowledge=knowledge)
+        return
+    result = search(
+        score, method=method, max_parents=max_parents, expert_knowledge=knowledge, restarts=1
+    )
+    assert_local_optimum(score, result, constraints)
+    for k, v in result.causal_graph_.in_degree():
+        assert v <= constraints.max_parents, k
+
+
+# -- tabu search, restarts, seeds ------------------------------------------------------------
+@pytest.mark.parametrize("network", ["sachs", "child"])
+def test_tabu_and_restarts_never_end_below_greedy(network):
+    _, data = sample_network(network, 1500, seed=11)
+    score = FNML(data)
+    greedy = search(score)
+    tabu = search(score, method="tabu", tabu_length=15)
+    restarts = search(score, restarts=4, perturb=5, seed=1)
+    both = search(score, method="tabu", restarts=3, perturb=5, seed=1)
+    for other in (tabu, restarts, both):
+        assert other.score_ >= greedy.score_ - 1e-9
+        assert other.restart_scores_[0] >= greedy.score_ - 1e-9
+        assert other.score_ == pytest.approx(other.restart_scores_.max(), abs=1e-6)
+    assert len(restarts.restart_scores_) == 5
+    assert restarts.history_[0] == pytest.approx(score.score(_empty(data)))
+
+
+def _empty(data):
+    dag = DAG()
+    dag.add_nodes_from(data.columns)
+    return dag
+
+
+def test_tabu_search_moves_through_worse_networks_and_returns_the_best():
+    _, data = sample_network("child", 1000, seed=2)
+    score = QNML(data)
+    greedy = search(score)
+    tabu = search(score, method="tabu", tabu_length=30, max_non_improving=25)
+    history = tabu.history_
+    assert np.any(np.diff(history) < 0), "tabu search never accepted a worse network"
+    assert tabu.score_ == pytest.approx(history.max(), abs=1e-6)
+    assert tabu.score_ >= greedy.score_ - 1e-9
+
+
+def test_same_seed_same_network_even_in_other_processes():
+    code = textwrap.dedent(
+        """
+        from pgmpy_nml import LocalSearch, QNML
+        from pgmpy_nml.datasets import sample_network
+        _, data = sample_network("child", 1000, seed=5)
+        search = LocalSearch(QNML(data), method="tabu", restarts=3, perturb=6, seed=42,
+                             show_progress=False).fit()
+        print(sorted(search.causal_graph_.edges()), round(search.score_, 6))
+        """
+    )
+    outputs = set()
+    for hash_seed in ("0", "1"):
+        run = subprocess.run(
+            [sys.executable, "-c", code],
+            capture_output=True,
+            text=True,
+            env={**__import__("os").environ, "PYTHONHASHSEED": hash_seed},
+            check=True,
+        )
+        outputs.add(run.stdout)
+    assert len(outputs) == 1
+    _, data = sample_network("child", 1000, seed=5)
+    here = search(QNML(data), method="tabu", restarts=3, perturb=6, seed=42)
+    assert str(sorted(here.causal_graph_.edges())) in outputs.pop()
+
+
+def test_perturbations_depend_on_the_seed_only():
+    _, data = sample_network("child", 800, seed=4)
+    score = FNML(data)
+    runs = [search(score, restarts=3, perturb=8, seed=s).history_ for s in (0, 0, 1)]
+    np.testing.assert_array_equal(runs[0], runs[1])
+    assert len(runs[0]) != len(runs[2]) or not np.array_equal(runs[0], runs[2])
+
+
+def test_ties_go_to_the_edge_from_the_earlier_column():
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 2, 500)
+    b = np.where(rng.random(500) < 0.9, a, 1 - a)
+    for columns in (["A", "B"], ["B", "A"]):
+        data = pd.DataFrame({"A": a, "B": b})[columns]
+        result = search(QNML(data))
+        assert list(result.causal_graph_.edges()) == [tuple(columns)]
+
+
+# -- the generic path (scores without a contract) -------------------------------------------
+class HiddenContract:
+    """A score seen only through local_score, as any user-written score would be."""
+
+    def __init__(self, score):
+        self._score = score
+        self.variables = list(score.variables)
+        self.data = score.data
+        self.state_names = score.state_names
+
+    def local_score(self, variable, parents):
+        return self._score.local_score(variable, parents)
+
+
+@pytest.mark.parametrize("score_class", [FNML, MinBDeu, MaxBDeu])
+def test_generic_path_reaches_a_local_optimum(score_class):
+    _, data = sample_network("sachs", 1500, seed=1)
+    score = score_class(data)
+    hidden = HiddenContract(score)
+    result = search(hidden)
+    assert result.plan_ == "generic"
+    assert_local_optimum(score, result, Constraints.from_knowledge(list(data.columns)))
+    if score_class is FNML:
+        fast = search(score)
+        assert fast.plan_ == "statistics"
+        assert set(fast.causal_graph_.edges()) == set(result.causal_graph_.edges())
+
+
+def test_generic_path_with_a_structure_prior():
+    """pgmpy's BDs adds log-prior ratios to add and delete moves: the search adds them to
+    its changes (the brute-force check includes them) and to the reported score."""
+    _, data = sample_network("child", 2000, seed=1)
+    score = BDs(data, equivalent_sample_size=5)
+    result = search(score, max_parents=2)
+    assert result.plan_ == "generic"
+    constraints = Constraints.from_knowledge(list(data.columns), max_parents=2)
+    assert_local_optimum(score, result, constraints)
+    assert score.structure_prior(result.causal_graph_) != 0
+
+
+# -- start network, parameters, estimator conventions ---------------------------------------
+def test_start_dag_is_used_and_checked():
+    _, data = sample_network("asia", 2000, seed=0)
+    score = FNML(data)
+    start = search(score).causal_graph_
+    again = search(score, start_dag=start)
+    assert again.n_iter_ == 0
+    assert set(again.causal_graph_.edges()) == set(start.edges())
+    u, v = next(iter(start.edges()))
+    with pytest.raises(ValueError, match="forbidden edge"):
+        search(score, start_dag=start, expert_knowledge={"forbidden_edges": [(u, v)]})
+    with pytest.raises(ValueError, match="exactly the variables"):
+        search(score, start_dag=DAG([("asia", "tub")]))
+    with pytest.raises(ValueError, match="cycle"):
+        search(score, start_dag=start, expert_knowledge={"required_edges": [(v, u)]})
+    with pytest.raises(TypeError, match="start_dag"):
+        search(score, start_dag=[("asia", "tub")])
+
+
+def test_required_edges_are_added_to_the_start_and_kept():
+    _, data = sample_network("asia", 2000, seed=0)
+    names = list(data.columns)
+    required = [(names[0], names[1]), (names[2], names[1])]
+    result = search(FNML(data), expert_knowledge={"required_edges": required}, method="tabu")
+    assert set(required) <= set(result.causal_graph_.edges())
+
+
+@pytest.mark.parametrize(
+    ("options", "error"),
+    [
+        ({"method": "annealing"}, ValueError),
+        ({"tabu_length": 0}, ValueError),
+        ({"max_non_improving": 0}, ValueError),
+        ({"restarts": -1}, ValueError),
+        ({"perturb": 1.5}, ValueError),
+        ({"epsilon": -1.0}, ValueError),
+        ({"epsilon": "small"}, TypeError),
+        ({"seed": "x"}, TypeError),
+        ({"max_parents": -1}, ValueError),
+        ({"n_jobs": 0}, ValueError),
+    ],
+)
+def test_bad_settings_are_refused_clearly(options, error):
+    data = random_data(50, 3, seed=0)
+    with pytest.raises(error):
+        search(FNML(data), **options)
+
+
+def test_estimator_conventions_and_fitted_model():
+    _, data = sample_network("cancer", 1000, seed=0)
+    est = LocalSearch("qnml", method="tabu", restarts=1, parameter_estimator=FSNMLEstimator())
+    assert clone(est).get_params()["method"] == "tabu"
+    with pytest.raises(AttributeError, match="call fit"):
+        est.score_  # noqa: B018
+    est.set_params(show_progress=False).fit(data)
+    assert est.model_.check_model()
+    assert set(est.model_.edges()) == set(est.dag_.edges())
+    assert est.timings_["local scores"] >= 0
+    assert est.history_[-1] <= est.score_ + 1e-9
+    with pytest.raises(ValueError, match="fit\\(\\) needs data"):
+        LocalSearch("fnml").fit()
+
+
+def test_max_iter_limits_the_moves():
+    _, data = sample_network("child", 1000, seed=0)
+    result = search(FNML(data), max_iter=3)
+    assert result.n_iter_ == 3
+    assert result.causal_graph_.number_of_edges() == 3
+
+
+def test_progress_bar_shows_the_score(capsys):
+    _, data = sample_network("cancer", 500, seed=0)
+    LocalSearch(FNML(data), show_progress=True).fit()
+    err = capsys.readouterr().err
+    assert "hill search" in err and "score" in err
+
+
+def test_threads_give_the_same_network():
+    _, data = sample_network("child", 3000, seed=0)
+    one = search(FNML(data), n_jobs=1)
+    two = search(FNML(data), n_jobs=2)
+    assert set(one.causal_graph_.edges()) == set(two.causal_graph_.edges())
+    assert one.score_ == pytest.approx(two.score_, rel=1e-12)
+
+
+def test_find_structure_runs_both_local_searches():
+    _, data = sample_network("cancer", 1000, seed=0)
+    score = QNML(data)
+    hill = find_structure(score, data, "hill")
+    tabu = find_structure(score, data, "tabu", restarts=2, perturb=2)
+    assert score.score(tabu) >= score.score(hill) - 1e-9
+    with pytest.raises(ValueError, match="local search"):
+        find_structure(score, data, "exact", restarts=2)
+    with pytest.raises(ValueError, match="'tabu'"):
+        find_structure(score, data, "annealing")
