@@ -19,38 +19,47 @@ Study tools (:mod:`pgmpy_nml.study`): :func:`bootstrap_strength` and
 :func:`default_parameter_estimator` (the parameters that match a score).
 """
 
-from . import ess, forest, regret, snml, study
 from ._version import __version__
-from .ess import OptimalESS, optimal_ess
-from .estimators import FSNMLEstimator
-from .evaluate import fsnml_code_length, log_loss, n_parameters
-from .forest import forest_log_normalizer, forest_nml
-from .models import default_parameter_estimator
-from .saturation import learning_saturation
-from .scores import (
-    FNML,
-    QNML,
-    BDConstant,
-    BDeu,
-    MaxBDeu,
-    MinBDeu,
-    bdeu_sensitivity,
-    make_score,
-    score_names,
-)
-from .search import ExactSearch, ExactSearchMemoryError, LocalSearch, learn_exact
-from .study import (
-    Discretizer,
-    LearningProcedure,
-    averaged_network,
-    bootstrap_strength,
-    compare_procedures,
-    compare_structures,
-    cpdag,
-    cross_validate,
-    discretize,
-    local_scores,
-)
+
+# Lazy attributes (PEP 562): ``import pgmpy_nml`` imports neither pgmpy nor numba, so
+# the command-line tool starts at once (``pgmpy-nml --help``); each name below loads its
+# module on first use. Keep this table and ``__all__`` in step (a test checks it).
+_LAZY = {
+    "OptimalESS": "ess",
+    "optimal_ess": "ess",
+    "FSNMLEstimator": "estimators",
+    "fsnml_code_length": "evaluate",
+    "log_loss": "evaluate",
+    "n_parameters": "evaluate",
+    "forest_log_normalizer": "forest",
+    "forest_nml": "forest",
+    "default_parameter_estimator": "models",
+    "learning_saturation": "saturation",
+    "FNML": "scores",
+    "QNML": "scores",
+    "BDConstant": "scores",
+    "BDeu": "scores",
+    "MaxBDeu": "scores",
+    "MinBDeu": "scores",
+    "bdeu_sensitivity": "scores",
+    "make_score": "scores",
+    "score_names": "scores",
+    "ExactSearch": "search",
+    "ExactSearchMemoryError": "search",
+    "LocalSearch": "search",
+    "learn_exact": "search",
+    "Discretizer": "study",
+    "LearningProcedure": "study",
+    "averaged_network": "study",
+    "bootstrap_strength": "study",
+    "compare_procedures": "study",
+    "compare_structures": "study",
+    "cpdag": "study",
+    "cross_validate": "study",
+    "discretize": "study",
+    "local_scores": "study",
+}
+_SUBMODULES = {"ess", "forest", "regret", "snml", "study"}
 
 __all__ = [
     "FNML",
@@ -93,3 +102,19 @@ __all__ = [
     "snml",
     "study",
 ]
+
+
+def __getattr__(name):
+    import importlib
+
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value  # later look-ups skip this function
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from ._jit import njit
 
 __all__ = [
     "configuration_index",

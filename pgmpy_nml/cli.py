@@ -37,7 +37,20 @@ from ._version import __version__
 
 __all__ = ["main"]
 
-SCORE_NAMES = ["fnml", "qnml", "bd", "min-bdeu", "max-bdeu", "bdeu", "k2", "bic", "aic", "ll"]
+
+def _score_names():
+    """Every name the score registry accepts (canonical names and aliases)."""
+    from .scores.registry import score_names
+
+    return score_names(aliases=True)
+
+
+def _score_help(default):
+    from .scores.registry import score_names
+
+    return f"{', '.join(score_names())} (aliases: bic, aic, ll, bdj); default {default}"
+
+
 ESTIMATORS = ["fsnml", "mle", "bdeu", "k2"]
 DISCRETIZE_METHODS = ["hartemink", "quantile", "interval"]
 #: Output formats by file extension.
@@ -1213,7 +1226,9 @@ def build_parser():
     )
     _data_args(learn)
     search = learn.add_argument_group("structure search")
-    search.add_argument("--score", choices=SCORE_NAMES, default="fnml", help="default fnml")
+    search.add_argument(
+        "--score", choices=_score_names(), default="fnml", metavar="NAME", help=_score_help("fnml")
+    )
     _method_arg(search)
     search.add_argument(
         "--max-parents",
@@ -1290,7 +1305,11 @@ def build_parser():
     score.add_argument("--model", metavar="BIF", help="the network (.bif or .xml)")
     score.add_argument("--edges", action="append", metavar="A->B[,C->D]", help="or its edges")
     score.add_argument(
-        "--scores", nargs="+", choices=SCORE_NAMES, help="default: fnml qnml bdeu bic"
+        "--scores",
+        nargs="+",
+        choices=_score_names(),
+        metavar="NAME",
+        help=_score_help("fnml qnml bdeu bic"),
     )
     _ess_arg(score)
     score.add_argument("--json", metavar="FILE", help="write a JSON summary")
@@ -1344,8 +1363,9 @@ def build_parser():
     procedure.add_argument(
         "--scores",
         nargs="+",
-        choices=SCORE_NAMES,
-        help="one procedure per score, the first the baseline (default: fnml qnml bdeu)",
+        choices=_score_names(),
+        metavar="NAME",
+        help="one procedure per score, the first the baseline: " + _score_help("fnml qnml bdeu"),
     )
     _method_arg(procedure)
     procedure.add_argument(

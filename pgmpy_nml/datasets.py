@@ -1,7 +1,9 @@
-"""Classic discrete Bayesian networks bundled with the package, and data sampled from them.
+"""Classic discrete Bayesian networks, data sampled from them, and the example data.
 
-The networks are read from BIF files shipped inside the package (no download),
-so examples and tests run offline.
+The networks are the bnlearn repository's, as BIF files that pgmpy itself ships
+(``pgmpy/utils/example_models/*.bif.gz``, what ``pgmpy.utils.get_example_model``
+reads): nothing is downloaded, so examples and tests run offline. This package
+ships only what pgmpy lacks: the example data set ``survey.csv``.
 """
 
 from __future__ import annotations
@@ -22,29 +24,42 @@ __all__ = [
 EXAMPLE_DATA = "survey.csv"
 
 
+def _network_folder():
+    """pgmpy's own folder of bnlearn BIF files (pgmpy 1.1.x ships them)."""
+    return resources.files("pgmpy") / "utils" / "example_models"
+
+
 def available_networks() -> list[str]:
-    """Names of the bundled networks.
+    """Names of the discrete networks available offline (those pgmpy ships).
+
+    asia, cancer, earthquake, sachs and survey (small), alarm, barley, child,
+    insurance, mildew and water (medium), hailfinder, hepar2 and win95pts
+    (large), and the very large andes, diabetes, link, munin*, pathfinder, pigs.
 
     Examples
     --------
     >>> from pgmpy_nml.datasets import available_networks
-    >>> "survey" in available_networks()
+    >>> {"alarm", "asia", "child", "survey"} <= set(available_networks())
     True
     """
-    folder = resources.files("pgmpy_nml") / "data"
     return sorted(
-        p.name.removesuffix(".bif.gz") for p in folder.iterdir() if p.name.endswith(".bif.gz")
+        p.name.removesuffix(".bif.gz")
+        for p in _network_folder().iterdir()
+        if p.name.endswith(".bif.gz")
     )
 
 
 def load_network(name: str):
-    """A bundled classic network as a pgmpy ``DiscreteBayesianNetwork``.
+    """A classic network of the bnlearn repository as a pgmpy ``DiscreteBayesianNetwork``.
+
+    Read from the BIF file that pgmpy ships (offline); the same model as
+    ``pgmpy.utils.get_example_model(name)``, without its deprecation warning.
 
     Parameters
     ----------
     name : str
-        One of :func:`available_networks` (asia, cancer, child, earthquake,
-        sachs, survey), from the bnlearn repository's BIF files.
+        One of :func:`available_networks` (e.g. asia, cancer, child, earthquake,
+        sachs, survey, alarm, insurance).
 
     Examples
     --------
@@ -56,20 +71,20 @@ def load_network(name: str):
 
     names = available_networks()
     if name not in names:
-        raise ValueError(f"Unknown network {name!r}; bundled networks are {names}.")
-    path = resources.files("pgmpy_nml") / "data" / f"{name}.bif.gz"
+        raise ValueError(f"Unknown network {name!r}; available networks are {', '.join(names)}.")
+    path = _network_folder() / f"{name}.bif.gz"
     with path.open("rb") as fh:
         text = gzip.decompress(fh.read()).decode("utf-8")
     return BIFReader(string=text).get_model()
 
 
 def sample_network(name: str, n_samples: int, seed: int | None = 0):
-    """Sample a data set from a bundled network (forward sampling).
+    """Sample a data set from a classic network (forward sampling).
 
     Parameters
     ----------
     name : str
-        A bundled network, see :func:`available_networks`.
+        A network of :func:`available_networks`.
     n_samples : int
         Number of rows.
     seed : int or None, default 0

@@ -116,10 +116,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
-from numba import njit
 
 from ._counting import family_table, sum_nlogn
 from ._data import _declared_states, _listing, encode_data
+from ._jit import njit
 from ._validate import as_integer
 from .regret import log_regret
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 from scipy.special import gammaln
 
+from ._jit import njit
 from ._validate import as_integer
 
 __all__ = ["log_regret", "log_regret_szpankowski", "regret"]
@@ -49,7 +49,7 @@ _REC_SMALL = 2.0**-_REC_SHIFT
 # --------------------------------------------------------------------------------------
 # Compiled kernels
 # --------------------------------------------------------------------------------------
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _c2(n):  # pragma: no cover - compiled
     """C(2, n) = sum_k n!/((n-k)! n^k) for n >= 1 (Ramanujan's 1 + Q(n)), linear scale.
 
@@ -75,7 +75,7 @@ def _c2(n):  # pragma: no cover - compiled
     return s + comp
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _log_regret_sum(K, n):  # pragma: no cover - compiled
     """log C(K, n) by the 2F0 sum of :func:`_log_regret_scalar` (any K >= 2, n >= 1)."""
     nf = float(n)
@@ -111,7 +111,7 @@ def _log_regret_sum(K, n):  # pragma: no cover - compiled
     return math.log(s) + e * _LN2
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _log_regret_recurrence(K, n):  # pragma: no cover - compiled
     """log C(K, n) for 2 <= K <= n from C(1, n) = 1, C(2, n) and the recurrence in K."""
     nf = float(n)
@@ -129,7 +129,7 @@ def _log_regret_recurrence(K, n):  # pragma: no cover - compiled
     return math.log(c_cur) + e * _LN2
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _log_regret_scalar(K, n):  # pragma: no cover - compiled
     r"""Exact :math:`\log C(K, n)` for float ``K >= 1`` and int ``n >= 0`` (no checks).
 
@@ -167,7 +167,7 @@ def _log_regret_scalar(K, n):  # pragma: no cover - compiled
     return _log_regret_sum(K, n)
 
 
-@numba.njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True)
 def _log_regret_many(K, ns):  # pragma: no cover - compiled
     r"""Vectorized :func:`_log_regret_scalar`: ``log C(K, ns[i])`` for a 1-D int64 array.
 

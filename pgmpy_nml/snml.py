@@ -60,8 +60,8 @@ import math
 import numbers
 
 import numpy as np
-from numba import njit
 
+from ._jit import njit
 from ._validate import as_integer
 
 __all__ = [

@@ -65,7 +65,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
+
+from .._jit import njit
 
 __all__ = ["log_rising", "log_rising_array"]
 

@@ -6,12 +6,6 @@ Every score is built on data and answers ``local_score(variable, parents)``.
 per-subset statistics and local formula, which the searches use to count in bulk.
 """
 
-from ._base import DiscreteScore
-from .bd import BDConstant, BDeu
-from .bdeu_bounds import MaxBDeu, MinBDeu, bdeu_sensitivity
-from .contract import StatisticScore
-from .fnml import FNML
-from .qnml import QNML
 from .registry import (
     get_score_spec,
     make_score,
@@ -20,6 +14,20 @@ from .registry import (
     spec_for_score,
     unregister_score,
 )
+
+# The score classes load on first use (PEP 562), like the package's top level: the
+# registry (the command line's --help lists its names) must not import pgmpy.
+_LAZY = {
+    "DiscreteScore": "_base",
+    "BDConstant": "bd",
+    "BDeu": "bd",
+    "MaxBDeu": "bdeu_bounds",
+    "MinBDeu": "bdeu_bounds",
+    "bdeu_sensitivity": "bdeu_bounds",
+    "StatisticScore": "contract",
+    "FNML": "fnml",
+    "QNML": "qnml",
+}
 
 __all__ = [
     "FNML",
@@ -38,3 +46,17 @@ __all__ = [
     "spec_for_score",
     "unregister_score",
 ]
+
+
+def __getattr__(name):
+    import importlib
+
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))

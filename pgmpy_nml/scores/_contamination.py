@@ -42,8 +42,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ..numerics.gamma import log_rising
 
 __all__ = [

@@ -10,6 +10,7 @@ aliases (``bic``, ``aic``, ``ll``, ``bdj``).
 
 from __future__ import annotations
 
+import importlib
 import inspect
 import warnings
 from collections.abc import Callable
@@ -34,8 +35,10 @@ class ScoreSpec:
     ----------
     name : str
         The canonical name.
-    factory : callable
-        ``factory(data, state_names=None, **params)`` returns a score object.
+    factory : callable or str
+        ``factory(data, state_names=None, **params)`` returns a score object; a
+        string ``"module:name"`` (a module of this package) is imported on first use,
+        so that listing the names imports nothing heavy.
     params : dict
         The parameters ``make_score`` accepts, with their defaults.
     aliases : tuple of str
@@ -47,11 +50,18 @@ class ScoreSpec:
     """
 
     name: str
-    factory: Callable
+    factory: Callable | str
     params: dict = field(default_factory=dict)
     aliases: tuple = ()
     score_equivalent: bool | None = None
     description: str = ""
+
+    def load(self) -> Callable:
+        """The factory itself (imported on first use when given as ``"module:name"``)."""
+        if not isinstance(self.factory, str):
+            return self.factory
+        module, _, attr = self.factory.partition(":")
+        return getattr(importlib.import_module(f"pgmpy_nml.{module}"), attr)
 
 
 _SPECS: dict[str, ScoreSpec] = {}
@@ -247,7 +257,7 @@ def spec_for_score(score) -> ScoreSpec | None:
         return get_score_spec(score)
     kind = type(score)
     for spec in _SPECS.values():
-        if spec.factory is kind:
+        if spec.load() is kind:
             return spec
     if kind.__module__.startswith("pgmpy."):
         name = _PGMPY_CLASSES.get(kind.__name__)
@@ -293,7 +303,7 @@ def make_score(name: str, data, state_names=None, **params):
         raise ValueError(
             f"Score {spec.name!r} takes the parameter(s) {accepted}, not {', '.join(unknown)}."
         )
-    return spec.factory(data, state_names=state_names, **{**spec.params, **params})
+    return spec.load()(data, state_names=state_names, **{**spec.params, **params})
 
 
 def _pgmpy(cls_name: str):
@@ -308,13 +318,20 @@ def _pgmpy(cls_name: str):
     return factory
 
 
-def _register_builtin() -> None:
-    from .bd import BDConstant, BDeu
-    from .bdeu_bounds import MaxBDeu, MinBDeu
-    from .fnml import FNML
-    from .nal import NAL, PNAL
-    from .qnml import QNML
+def _k2(data, state_names=None):
+    """K2: BD with every hyperparameter 1 (Cooper and Herskovits 1992)."""
+    from .bd import BDConstant
 
+    return BDConstant(data, alpha=1.0, state_names=state_names)
+
+
+def _register_builtin() -> None:
+    # classes by "module:name": importing the registry (for the command line's
+    # --help, say) must not import pgmpy
+    FNML, QNML = "scores.fnml:FNML", "scores.qnml:QNML"
+    BDConstant, BDeu = "scores.bd:BDConstant", "scores.bd:BDeu"
+    MinBDeu, MaxBDeu = "scores.bdeu_bounds:MinBDeu", "scores.bdeu_bounds:MaxBDeu"
+    NAL, PNAL = "scores.nal:NAL", "scores.nal:PNAL"
     ess = {"equivalent_sample_size": 1.0}
     register_score("fnml", FNML, score_equivalent=False, description="factorized NML")
     register_score("qnml", QNML, score_equivalent=True, description="quotient NML")
@@ -329,7 +346,7 @@ def _register_builtin() -> None:
     )
     register_score(
         "k2",
-        lambda data, state_names=None, **p: BDConstant(data, alpha=1.0, state_names=state_names),
+        _k2,
         params={},
         score_equivalent=False,
         description="K2 (BD with alpha 1, textbook)",

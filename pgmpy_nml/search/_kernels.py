@@ -10,8 +10,9 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
+from .._jit import njit
 from ..numerics.gamma import log_rising
 
 __all__ = [
@@ -358,7 +359,12 @@ def listed_subset_statistics(subsets, sizes, codes, arities, tables, masses, n_t
     return stats
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(  # small inputs (< 2**27 row-subset steps, or one thread) run a serial twin
+    cache=True,
+    nogil=True,
+    parallel=True,
+    serial_if=lambda bins, codes, *_: len(bins) == 1 or codes.size << len(codes) < 2**27,
+)
 def _subset_statistics_parallel(bins, codes, arities, log_arities, max_size, tables, masses, stats):
     for b in prange(bins.shape[0]):
         for i in range(bins.shape[1]):
@@ -492,7 +498,7 @@ def best_parent_sets(row):
     return best
 
 
-@njit(cache=True, nogil=True, parallel=True)
+@njit(cache=True, nogil=True, parallel=True, serial_if=lambda ls: len(ls) == 1 or ls.size <= 2**17)
 def best_parent_sets_all(ls):
     """:func:`best_parent_sets` for every variable's row, in parallel."""
     best = np.empty(ls.shape, dtype=np.int32)

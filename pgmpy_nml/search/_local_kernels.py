@@ -27,8 +27,8 @@ One side of a family (0: its parent set, 1: the whole family), a tuple
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from .._jit import njit
 from ._kernels import _count_step, _reduce
 
 __all__ = [

@@ -51,10 +51,10 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-from numba import njit
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
+from .._jit import njit
 from .candidates import CandidateParentSets
 
 __all__ = ["SolverResult", "solve"]

@@ -1,0 +1,61 @@
+"""What a package needs: license, citation, one version, honest classifiers."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+import pgmpy_nml
+
+ROOT = Path(__file__).resolve().parents[1]
+tomllib = pytest.importorskip("tomllib")  # Python >= 3.11; the 3.10 leg skips these
+
+
+@pytest.fixture(scope="module")
+def project():
+    return tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+
+
+def test_mit_license_file_and_spdx_expression(project):
+    text = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License") and "2026 pgmpy-nml developers" in text
+    assert project["license"] == "MIT"  # SPDX string; the TOML-table form is deprecated
+    assert project["license-files"] == ["LICENSE"]
+    assert not any("License ::" in c for c in project["classifiers"])  # PEP 639
+
+
+def test_version_lives_in_one_place(project):
+    assert project["dynamic"] == ["version"] and "version" not in project
+    assert re.fullmatch(r"\d+\.\d+\.\d+(\.dev\d+|rc\d+)?", pgmpy_nml.__version__)
+    citation = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    assert not re.search(r"^version:", citation, flags=re.M)
+
+
+def test_classifiers_list_exactly_the_pythons_ci_runs(project):
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    ci_versions = re.search(r'^SUPPORTED_PYTHONS="([\d. ]+)"', ci, flags=re.M).group(1).split()
+    listed = [
+        c.rsplit(" :: ", 1)[1]
+        for c in project["classifiers"]
+        if re.fullmatch(r"Programming Language :: Python :: 3\.\d+", c)
+    ]
+    assert sorted(listed) == sorted(ci_versions)
+    assert project["requires-python"] == f">={min(ci_versions, key=lambda v: int(v[2:]))}"
+
+
+def test_citation_cites_the_package_and_the_seed_papers():
+    yaml = pytest.importorskip("yaml")
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    assert cff["cff-version"] == "1.2.0" and cff["type"] == "software"
+    assert cff["title"].startswith("pgmpy-nml") and cff["license"] == "MIT"
+    assert cff["message"] and cff["authors"]
+    cited = {(r["authors"][0]["family-names"], r["year"]) for r in cff["references"]}
+    assert cited == {
+        ("Silander", 2010),
+        ("Wettig", 2007),
+        ("Steck", 2008),
+        ("Silander", 2018),
+        ("Scanagatta", 2014),
+    }
+    for ref in cff["references"]:
+        assert ref["type"] in ("article", "conference-paper") and ref["title"]
