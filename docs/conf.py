@@ -17,7 +17,19 @@ extensions = [
 
 autosummary_generate = True
 # scikit-learn's metadata-routing helpers (set_fit_request) are not ours to document
-autodoc_default_options = {"members": True, "exclude-members": "set_fit_request"}
+autodoc_default_options = {
+    "members": True,
+    "exclude-members": ",".join(
+        f"set_{name}"
+        for name in (
+            "fit_request",
+            "transform_request",
+            "inverse_transform_request",
+            "score_request",
+            "output",
+        )
+    ),
+}
 autodoc_typehints = "none"  # numpydoc documents the types
 numpydoc_show_class_members = False
 numpydoc_class_members_toctree = False

@@ -18,6 +18,9 @@ configuration) is not misled. qNML is score equivalent, so its networks are coun
 as equivalence classes (CPDAGs); fNML's are counted as DAGs.
 
 Run:  python examples/bootstrap_strength.py [--quick] [--out DIR]   (about 1 minute)
+
+Besides the PNG it writes ``bootstrap_strength.json``, the summary the README quotes
+(see ``_summary.py``).
 """
 
 import argparse
@@ -31,6 +34,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import networkx as nx
 import numpy as np
+from _summary import write_summary
 
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.study import (
@@ -46,6 +50,7 @@ def main():
     parser.add_argument("--quick", action="store_true", help="small data, few resamples (CI)")
     parser.add_argument("--out", default="examples/output", help="folder for the PNG")
     args = parser.parse_args()
+    begin = time.perf_counter()
     warnings.simplefilter("ignore", FutureWarning)
     network, n_samples, n_boot = ("asia", 500, 8) if args.quick else ("sachs", 1000, 200)
     true_model, data = sample_network(network, n_samples, seed=11)
@@ -91,16 +96,7 @@ def main():
     ax = fig.add_subplot(grid[0, 3])
     rng = np.random.default_rng(0)
     for x, (strength, _, _) in enumerate(results.values()):
-        rank = {v: i for i, v in enumerate(strength.attrs["nodes"])}
-        once = [rank[a] < rank[b] for a, b in zip(strength["from"], strength["to"], strict=True)]
-        pairs = strength[once]  # each unordered pair once
-        truth = np.array(
-            [
-                frozenset((a, b)) in true_pairs
-                for a, b in zip(pairs["from"], pairs["to"], strict=True)
-            ]
-        )
-        s = pairs["strength"].to_numpy()
+        s, truth = pair_strengths(strength, true_pairs)
         jitter = rng.uniform(-0.15, 0.15, len(s))
         ax.scatter(
             x - 0.08 + jitter[truth] / 2,
@@ -140,6 +136,51 @@ def main():
             f"SHD {metrics['shd']}; {seconds:.1f} s"
         )
     print(f"figure written to {out / 'bootstrap_strength.png'}")
+    summary = {
+        "network": network,
+        "rows": n_samples,
+        "true_arcs": len(true_model.edges()),
+        "resamples": n_boot,
+        "by_procedure": {
+            KEYS[label]: procedure_summary(strength, averaged, true_model, true_pairs)
+            for label, (strength, averaged, _) in results.items()
+        },
+    }
+    seconds = time.perf_counter() - begin
+    path = write_summary(out, "bootstrap_strength", summary, quick=args.quick, seconds=seconds)
+    print(f"summary written to {path}")
+
+
+#: Procedure label -> its key in the JSON summary (README quotes name keys without spaces).
+KEYS = {
+    "fNML, bootstrap": "fnml_bootstrap",
+    "fNML, half subsamples": "fnml_subsamples",
+    "qNML, bootstrap": "qnml_bootstrap",
+}
+
+
+def pair_strengths(strength, true_pairs):
+    """Strength of each unordered pair of nodes (once), and whether the truth has it."""
+    rank = {v: i for i, v in enumerate(strength.attrs["nodes"])}
+    once = [rank[a] < rank[b] for a, b in zip(strength["from"], strength["to"], strict=True)]
+    pairs = strength[once]
+    truth = np.array(
+        [frozenset((a, b)) in true_pairs for a, b in zip(pairs["from"], pairs["to"], strict=True)]
+    )
+    return pairs["strength"].to_numpy(), truth
+
+
+def procedure_summary(strength, averaged, true_model, true_pairs):
+    """The averaged network's accuracy and the false arcs of strength 1 (``_summary.py``)."""
+    s, truth = pair_strengths(strength, true_pairs)
+    metrics = compare_structures(true_model, averaged)
+    keys = ("n_edges", "precision", "recall", "skeleton_recall", "shd")
+    return {
+        "threshold": strength.attrs["threshold"],
+        **{key: metrics[key] for key in keys},
+        "false_pairs_at_strength_1": int(np.sum(~truth & (s >= 1.0))),
+        "true_pairs_at_strength_1": int(np.sum(truth & (s >= 1.0))),
+    }
 
 
 if __name__ == "__main__":

@@ -36,7 +36,8 @@ Run (from the repository root, with matplotlib installed):
     python examples/min_max_bdeu.py --quick      # sachs (11 nodes), 3 sizes: 10-15 s
     python examples/min_max_bdeu.py --out DIR    # where to save min_max_bdeu.png
 
-It prints a table per sample size and saves ``min_max_bdeu.png`` (2 x 2 panels).
+It prints a table per sample size and saves ``min_max_bdeu.png`` (2 x 2 panels) and
+``min_max_bdeu.json``, the summary the README quotes (see ``_summary.py``).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from _summary import write_summary
 from pgmpy.models import DiscreteBayesianNetwork
 from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 from pgmpy.structure_score import BDeu
@@ -181,6 +183,32 @@ def summarize(network, true_model, rows, saturation):
         print(f"Saturation sets in at about N = {point} (relative gap < {SATURATION_LEVEL:g}).")
 
 
+def results(config, true_model, rows, saturation):
+    """The figures the README quotes, per sample size (see ``_summary.py``)."""
+    table = {(r["n"], r["score"]): r for r in rows}
+    by_size = {}
+    for row in saturation.itertuples():
+        n = row.n_samples
+        by_size[n] = {
+            metric: {s: table[(n, s)][metric] for s in (*SCORES, "Empty")}
+            for metric in ("accuracy", "hamming", "arcs")
+        }
+        by_size[n]["gap"] = row.gap
+        by_size[n]["relative_gap_percent"] = 100 * row.relative_gap
+    return {
+        "network": config["network"],
+        "nodes": len(true_model.nodes()),
+        "true_arcs": true_model.number_of_edges(),
+        "test_rows": config["n_test"],
+        "ess": ESS,
+        "epsilon": EPSILON,
+        "max_parents": MAX_PARENTS,
+        "saturation_level_percent": 100 * SATURATION_LEVEL,
+        "saturation_n": saturation_point(saturation),
+        "by_size": by_size,
+    }
+
+
 def plot(network, true_model, rows, saturation, path):
     fig, axes = plt.subplots(2, 2, figsize=(11, 8.5), constrained_layout=True)
     panels = [
@@ -250,6 +278,9 @@ def main(argv=None):
     path = out / "min_max_bdeu.png"
     plot(config["network"], true_model, rows, saturation, path)
     print(f"\nSaved {path} ({time.perf_counter() - start:.1f} s).")
+    summary = results(config, true_model, rows, saturation)
+    seconds = time.perf_counter() - start
+    print(f"Saved {write_summary(out, path.stem, summary, quick=args.quick, seconds=seconds)}")
 
 
 if __name__ == "__main__":

@@ -44,9 +44,12 @@ Run (from the repository root, with matplotlib installed):
     python examples/prediction_and_parsimony.py --quick      # smoke run, about 10 s
     python examples/prediction_and_parsimony.py --network asia --out DIR
 
-It prints the mean log-loss (+- 1.96 sd) and the mean number of parameters per
-method and training size, and saves ``prediction_and_parsimony.png`` (panel 1:
-log-loss against training size; panel 2: number of free parameters).
+It prints the mean log-loss (+- 1.96 sd) and the median number of parameters
+[quartiles] per method and training size, and saves ``prediction_and_parsimony.png``
+(panel 1: log-loss against training size; panel 2: number of free parameters, median
+and quartiles over splits: a few splits learn networks with many times the typical
+number of parameters, so the mean would follow those outliers) and
+``prediction_and_parsimony.json``, the summary the README quotes (``_summary.py``).
 """
 
 from __future__ import annotations
@@ -61,6 +64,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
+from _summary import write_summary
 from pgmpy.models import DiscreteBayesianNetwork
 from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 from pgmpy.structure_score import BDeu
@@ -166,16 +170,47 @@ def summarize(config, true_model, losses, params, true_losses):
         cells = "".join(f"{mu:>9.3f} +-{1.96 * d:>5.3f}" for mu, d in zip(mean, sd, strict=True))
         print(f"  {n:<8}" + cells)
     print(f"  generating network: {true_losses.mean():.3f} nats")
-    print("\nFree parameters of the learned network (mean / median over splits)")
-    print("  train n " + "".join(f"{name:>17}" for name in METHODS))
+    print("\nFree parameters of the learned network (median [quartiles] over splits)")
+    print("  train n " + "".join(f"{name:>20}" for name in METHODS))
+    q1, median, q3 = np.percentile(params, [25, 50, 75], axis=2)
     for k, n in enumerate(sizes):
-        mean, median = params[:, k].mean(axis=1), np.median(params[:, k], axis=1)
-        cells = "".join(f"{mu:>10.1f} /{md:>5.0f}" for mu, md in zip(mean, median, strict=True))
+        cells = "".join(
+            f"{md:>7.0f} [{lo:>4.0f},{hi:>5.0f}]"
+            for lo, md, hi in zip(q1[:, k], median[:, k], q3[:, k], strict=True)
+        )
         print(f"  {n:<8}" + cells)
     print(f"  generating network: {n_parameters(true_model)}")
-    smallest = params[:, 0].mean(axis=1)
-    fewest = list(METHODS)[int(np.argmin(smallest))]
-    print(f"\nfewest parameters at n = {sizes[0]}: {fewest}")
+    print("\nfewest parameters (median) per training size:")
+    for k, n in enumerate(sizes):
+        fewest = [name for m, name in enumerate(METHODS) if median[m, k] == median[:, k].min()]
+        print(f"  {n:<8}{', '.join(fewest)}")
+
+
+def key(method):
+    """Short name of a method in the JSON summary: its structure score."""
+    return method.split()[0]
+
+
+def results(config, true_model, losses, params, true_losses):
+    """The figures the README quotes, per training size (see ``_summary.py``)."""
+    q1, median, q3 = np.percentile(params, [25, 50, 75], axis=2)
+    by_size = {}
+    for k, n in enumerate(config["sizes"]):
+        by_size[n] = {
+            "log_loss_mean": {key(m): losses[i, k].mean() for i, m in enumerate(METHODS)},
+            "log_loss_sd": {key(m): losses[i, k].std(ddof=1) for i, m in enumerate(METHODS)},
+            "parameters_median": {key(m): median[i, k] for i, m in enumerate(METHODS)},
+            "parameters_q1": {key(m): q1[i, k] for i, m in enumerate(METHODS)},
+            "parameters_q3": {key(m): q3[i, k] for i, m in enumerate(METHODS)},
+            "parameters_mean": {key(m): params[i, k].mean() for i, m in enumerate(METHODS)},
+        }
+    return {
+        "network": config["network"],
+        "splits": config["splits"],
+        "test_rows": max(config["sizes"]),
+        "generating": {"log_loss": true_losses.mean(), "parameters": n_parameters(true_model)},
+        "by_size": by_size,
+    }
 
 
 def plot(config, true_model, losses, params, true_losses, path):
@@ -188,12 +223,14 @@ def plot(config, true_model, losses, params, true_losses, path):
         ax1.fill_between(
             sizes, mean - 1.96 * sd, mean + 1.96 * sd, color=COLORS[method], alpha=0.15, lw=0
         )
-        ax2.plot(sizes, params[m].mean(axis=1), **style)
+        q1, median, q3 = np.percentile(params[m], [25, 50, 75], axis=1)
+        ax2.plot(sizes, median, **style)
+        ax2.fill_between(sizes, q1, q3, color=COLORS[method], alpha=0.15, lw=0)
     ax1.axhline(true_losses.mean(), color="black", ls="--", lw=1, label="generating network")
     ax2.axhline(n_parameters(true_model), color="black", ls="--", lw=1, label="generating network")
     ax1.set_title(f"Predictive log-loss (mean ± 1.96 sd over {n_splits} splits)", fontsize=11)
     ax1.set_ylabel("log-loss [nats per test vector]")
-    ax2.set_title("Model complexity (mean over splits)", fontsize=11)
+    ax2.set_title(f"Model complexity (median and quartiles over {n_splits} splits)", fontsize=11)
     ax2.set_ylabel("number of free parameters  Σ q_i (r_i - 1)")
     ax2.set_yscale("log")
     for ax in (ax1, ax2):
@@ -231,7 +268,11 @@ def main(argv=None):
     path = out / "prediction_and_parsimony.png"
     plot(config, true_model, losses, params, true_losses, path)
     print(f"\nsaved figure: {path}")
-    print(f"done in {time.perf_counter() - start:.1f} s")
+    summary = results(config, true_model, losses, params, true_losses)
+    seconds = time.perf_counter() - start
+    path = write_summary(out, path.stem, summary, quick=args.quick, seconds=seconds)
+    print(f"summary written to {path}")
+    print(f"done in {seconds:.1f} s")
 
 
 if __name__ == "__main__":

@@ -52,7 +52,8 @@ Run (from the repository root, with matplotlib installed):
 
 It prints the median rank per score and sample size for both schemes and saves
 ``rank_of_true_structure.png`` (one panel per scheme: median rank and quartiles
-against the sample size, both axes logarithmic).
+against the sample size, both axes logarithmic) and ``rank_of_true_structure.json``,
+the summary the README quotes (see ``_summary.py``).
 """
 
 from __future__ import annotations
@@ -69,6 +70,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from _summary import write_summary
 from scipy.special import gammaln
 
 from pgmpy_nml import FNML, QNML, BDConstant
@@ -304,6 +306,35 @@ def summarize(optimistic, pessimistic, config, n_edges):
             print(f"    {name:<8} [{q1[c]:.0f}, {q3[c]:.0f}]   pessimistic median {worst[c]:.0f}")
 
 
+def results(optimistic, pessimistic, config, n_edges):
+    """Median and quartiles of the optimistic rank per scheme and size (``_summary.py``)."""
+    by_scheme = {}
+    for s, scheme in enumerate(SCHEMES):
+        q1, median, q3 = np.percentile(optimistic[s], [25, 50, 75], axis=2)
+        by_size = {
+            n: {
+                "median": dict(zip(SCORES, median[:, k], strict=True)),
+                "q1": dict(zip(SCORES, q1[:, k], strict=True)),
+                "q3": dict(zip(SCORES, q3[:, k], strict=True)),
+            }
+            for k, n in enumerate(config["sizes"])
+        }
+        worst = np.median(pessimistic[s, :, -1], axis=1)
+        by_scheme[scheme] = {
+            "label": SCHEMES[scheme],
+            "by_size": by_size,
+            "pessimistic_median_at_largest": dict(zip(SCORES, worst, strict=True)),
+        }
+    return {
+        "dags": N_DAGS_5,
+        "edges": n_edges,
+        "structures": config["networks"],
+        "datasets": config["datasets"],
+        "repetitions": optimistic.shape[-1],
+        "by_scheme": by_scheme,
+    }
+
+
 def plot(optimistic, config, n_edges, path):
     sizes = config["sizes"]
     fig, axes = plt.subplots(1, 2, figsize=(12, 5), sharey=True)
@@ -348,7 +379,11 @@ def main(argv=None):
     path = out / "rank_of_true_structure.png"
     plot(optimistic, config, args.edges, path)
     print(f"\nsaved figure: {path}")
-    print(f"done in {time.perf_counter() - start:.1f} s")
+    summary = results(optimistic, pessimistic, config, args.edges)
+    seconds = time.perf_counter() - start
+    path = write_summary(out, path.stem, summary, quick=args.quick, seconds=seconds)
+    print(f"summary written to {path}")
+    print(f"done in {seconds:.1f} s")
 
 
 if __name__ == "__main__":

@@ -20,6 +20,9 @@ from pgmpy_nml._version import __version__
 from pgmpy_nml.cli import main
 from pgmpy_nml.datasets import load_example_data
 
+# the command line through the real console script: end-to-end (deselect with -m "not integration")
+pytestmark = pytest.mark.integration
+
 
 def run(capsys, *argv):
     code = main(list(argv))

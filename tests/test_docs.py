@@ -1,13 +1,13 @@
-"""The README's code and the examples run as written."""
+"""The README's code runs as written (the examples: tests/test_examples.py)."""
 
 import re
-import runpy
-import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+pytestmark = pytest.mark.integration
 
 
 def test_readme_python_blocks_run_in_order(capsys):
@@ -18,12 +18,5 @@ def test_readme_python_blocks_run_in_order(capsys):
     for block in blocks:
         exec(compile(block, "README.md", "exec"), namespace)
     assert "causal_graph_" in text and namespace["model"].check_model()
-
-
-@pytest.mark.parametrize("script", ["quickstart.py"])
-def test_examples_run(script, monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(sys, "argv", [script, "--out", str(tmp_path)])
-    runpy.run_path(str(ROOT / "examples" / script), run_name="__main__")
-    out = capsys.readouterr().out
-    assert "FNML hill climbing" in out and "log-loss" in out and "exact search" in out
-    assert (tmp_path / "quickstart.png").stat().st_size > 10_000
+    # learning_saturation's gap means something only for learned graphs with edges
+    assert (namespace["curve"]["n_edges"] > 0).all()

@@ -435,3 +435,24 @@ def test_solver_time_limit_start_dag_and_bad_settings():
         ExactSearch(score, method="solver", time_limit=-1).fit()
     with pytest.raises(ValueError, match="subset dynamic programming handles at most"):
         ExactSearch("fnml", method="dp").fit(random_data(20, 32, 42))
+
+
+def test_one_progress_bar_that_moves_by_phase_and_ends_full(monkeypatch, capsys):
+    """The bar advances through the phases in steps (not 0% for most of the run, then
+    done) and leaves a final, full line on the terminal."""
+    from tqdm import tqdm
+
+    seen = []
+
+    class Recording(tqdm):
+        def update(self, n=1):
+            super().update(n)
+            seen.append(self.n / self.total)
+
+    monkeypatch.setattr("tqdm.auto.tqdm", Recording)
+    ExactSearch("fnml", show_progress=True).fit(random_data(300, 12, 50))
+    assert len(seen) >= 5 and seen == sorted(seen)
+    assert seen[-1] == pytest.approx(1.0)
+    assert 0.0 < seen[0] < 0.9  # the first chunk of counting is not the whole bar
+    final = capsys.readouterr().err.rstrip("\n").split("\r")[-1]  # what stays on screen
+    assert final.startswith("exact search") and "100%" in final

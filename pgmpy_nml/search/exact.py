@@ -265,9 +265,9 @@ class ExactSearch(BaseEstimator):
     )
     method_ = fitted_attribute("method", 'str: "dp" or "solver", the method that ran.')
     bound_ = fitted_attribute("bound", "float: a proven upper bound on the optimal score.")
-    gap_ = fitted_attribute("gap", "float: (bound_ - score_) / |score_|; 0 when optimal.")
+    gap_ = fitted_attribute("gap", "float: ``(bound_ - score_) / |score_|``; 0 when optimal.")
     optimal_ = property(
-        lambda self: self.gap_ == 0.0, doc="bool: whether causal_graph_ is proven optimal."
+        lambda self: self.gap_ == 0.0, doc="bool: whether ``causal_graph_`` is proven optimal."
     )
     candidates_ = fitted_attribute(
         "candidates", "CandidateParentSets or None: the solver's candidate parent sets."
