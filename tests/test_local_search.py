@@ -43,19 +43,6 @@ with warnings.catch_warnings():
 EPSILON = 1e-4
 
 
-def random_data(n, m, seed, max_arity=4):
-    rng = np.random.default_rng(seed)
-    arities = rng.integers(2, max_arity + 1, m)
-    cols = {}
-    for i in range(m):
-        x = rng.integers(0, arities[i], n)
-        if i:
-            parent = cols[f"V{rng.integers(0, i)}"]
-            x = np.where(rng.random(n) < 0.6, parent % arities[i], x)
-        cols[f"V{i}"] = x
-    return pd.DataFrame(cols)
-
-
 def search(score, **options):
     return LocalSearch(score, show_progress=False, **options).fit()
 
@@ -124,7 +111,7 @@ SCORES = {
 
 @pytest.mark.parametrize("name", list(SCORES))
 @pytest.mark.parametrize(("n_rows", "bitsets"), [(60, True), (4000, True), (4000, False)])
-def test_rows_of_local_scores_equal_local_score(name, n_rows, bitsets, monkeypatch):
+def test_rows_of_local_scores_equal_local_score(name, n_rows, bitsets, monkeypatch, random_data):
     """Every family one edge away, counted in bulk, equals the score's own local_score.
 
     60 rows send the larger families through refined configurations, 4000 rows the
@@ -185,8 +172,8 @@ def test_rows_of_local_scores_equal_local_score(name, n_rows, bitsets, monkeypat
     assert paths == (expected_paths if bitsets else {"histogram"} | expected_paths - {"bitsets"})
 
 
-def test_rows_with_declared_unobserved_states_and_constant_column():
-    data = random_data(300, 5, seed=3)
+def test_rows_with_declared_unobserved_states_and_constant_column(random_data):
+    data = random_data(300, 5, seed=3, max_arity=4)
     data["V4"] = 0  # a constant column: arity 1 unless states are declared
     names = {"V0": [0, 1, 2, 3, 4, 5], "V4": [0, 1]}
     for score in (FNML(data, state_names=names), QNML(data), BDeu(data, state_names=names)):
@@ -244,11 +231,11 @@ def test_score_equivalent_scores_reach_a_local_optimum_at_least_as_good_with_res
 # -- constraints, parent limit, local optimality (property-based) --------------------------
 @st.composite
 def problems(draw):
+    """(n_rows, m, seed) of ``random_data``, the knowledge on its columns V0.., options."""
     m = draw(st.integers(3, 6))
     n_rows = draw(st.sampled_from([20, 80, 400]))
     seed = draw(st.integers(0, 10_000))
-    data = random_data(n_rows, m, seed, max_arity=3)
-    names = list(data.columns)
+    names = [f"V{i}" for i in range(m)]
     pairs = [(u, v) for u, v in itertools.permutations(names, 2)]
     forbidden = draw(st.lists(st.sampled_from(pairs), max_size=4, unique=True))
     # required edges from a random order: never a cycle
@@ -269,13 +256,14 @@ def problems(draw):
             knowledge["temporal_order"] = [early, late]
     score = draw(st.sampled_from(["fnml", "qnml", "bdeu", "min-bdeu"]))
     method = draw(st.sampled_from(["hill", "tabu"]))
-    return data, knowledge, max_parents, score, method
+    return (n_rows, m, seed), knowledge, max_parents, score, method
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems())
-def test_every_result_is_a_legal_local_optimum(problem):
-    data, knowledge, max_parents, score_name, method = problem
+def test_every_result_is_a_legal_local_optimum(random_data, problem):
+    sizes, knowledge, max_parents, score_name, method = problem
+    data = random_data(*sizes, max_arity=3)
     from pgmpy_nml import make_score
 
     score = make_score(score_name, data)
@@ -454,8 +442,8 @@ def test_required_edges_are_added_to_the_start_and_kept():
         ({"n_jobs": 0}, ValueError),
     ],
 )
-def test_bad_settings_are_refused_clearly(options, error):
-    data = random_data(50, 3, seed=0)
+def test_bad_settings_are_refused_clearly(options, error, random_data):
+    data = random_data(50, 3, seed=0, max_arity=4)
     with pytest.raises(error):
         search(FNML(data), **options)
 
