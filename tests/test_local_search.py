@@ -15,14 +15,12 @@ from hypothesis import strategies as st
 from pgmpy.base import DAG
 from pgmpy.causal_discovery import ExpertKnowledge
 from pgmpy.causal_discovery import HillClimbSearch as PgmpyHillClimb
-from pgmpy.structure_score import AIC, BIC, K2, BDs, LogLikelihood
-from pgmpy.structure_score import BDeu as PgmpyBDeu
+from pgmpy.structure_score import BDs
 from sklearn.base import clone
 
 from pgmpy_nml import (
     FNML,
     QNML,
-    BDConstant,
     BDeu,
     FSNMLEstimator,
     LocalSearch,
@@ -38,7 +36,6 @@ from pgmpy_nml.search.local import _Engine, _StatisticRows
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)
-    from pgmpy.estimators import BDeu as LegacyBDeu
 
 EPSILON = 1e-4
 
@@ -95,23 +92,17 @@ def assert_local_optimum(score, result, constraints):
 
 
 # -- the compiled local scores against the score's own local_score -------------------------
-SCORES = {
-    "fnml": FNML,
-    "qnml": QNML,
-    "bdeu": lambda d: BDeu(d, equivalent_sample_size=3.0),
-    "bd1/2": lambda d: BDConstant(d, alpha=0.5),
-    "pgmpy-bdeu": lambda d: PgmpyBDeu(d, equivalent_sample_size=2.0),
-    "legacy-bdeu": lambda d: LegacyBDeu(d, equivalent_sample_size=2.0),
-    "pgmpy-k2": K2,
-    "pgmpy-bic": BIC,
-    "pgmpy-aic": AIC,
-    "pgmpy-ll": LogLikelihood,
-}
+SCORE_NAMES = (
+    *("fnml", "qnml", "bdeu", "bd1/2", "pgmpy-bdeu", "legacy-bdeu", "pgmpy-k2"),
+    *("pgmpy-bic", "pgmpy-aic", "pgmpy-ll"),
+)
 
 
-@pytest.mark.parametrize("name", list(SCORES))
+@pytest.mark.parametrize("name", SCORE_NAMES)
 @pytest.mark.parametrize(("n_rows", "bitsets"), [(60, True), (4000, True), (4000, False)])
-def test_rows_of_local_scores_equal_local_score(name, n_rows, bitsets, monkeypatch, random_data):
+def test_rows_of_local_scores_equal_local_score(
+    name, n_rows, bitsets, monkeypatch, random_data, make_test_score
+):
     """Every family one edge away, counted in bulk, equals the score's own local_score.
 
     60 rows send the larger families through refined configurations, 4000 rows the
@@ -120,7 +111,7 @@ def test_rows_of_local_scores_equal_local_score(name, n_rows, bitsets, monkeypat
     if not bitsets:
         monkeypatch.setattr(_StatisticRows, "BITSET_BYTES", 0)
     data = random_data(n_rows, 7, seed=4 if n_rows == 60 else n_rows, max_arity=6)
-    score = SCORES[name](data)
+    score = make_test_score(name, data)
     rows = _StatisticRows(contract_for(score), 1)
     assert rows.bits.shape[0] == (len(data.columns) if bitsets else 0)
     variables = rows.variables
