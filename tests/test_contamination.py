@@ -66,6 +66,20 @@ def assert_feasible(alpha, beta, eps):
     np.testing.assert_allclose(alpha.sum(axis=1), beta, rtol=8e-16 * r, atol=0)
 
 
+def optimal_prior_case(rng, kind, q, r, sizes, p_zero, betas, eps_range):
+    """A random table, beta and eps; the Min- or Max-BDeu prior (checked feasible) and
+    row scores. Returns counts, beta, L, U, alpha, rows."""
+    counts = random_table(rng, q, r, int(rng.choice(sizes)), p_zero=p_zero)
+    beta, eps = float(rng.choice(betas)), float(rng.uniform(*eps_range))
+    lo, up = bounds(beta, eps, r)
+    prior, rows = (
+        (min_bdeu_prior, min_bdeu_rows) if kind == "min" else (max_bdeu_prior, max_bdeu_rows)
+    )
+    alpha = prior(counts, beta, eps)
+    assert_feasible(alpha, beta, eps)
+    return counts, beta, lo, up, alpha, rows(counts, beta, eps)
+
+
 def check_kkt(n, alpha, lo, up, rtol=1e-9):
     """KKT of max f: free coords share d_k = lam, at U: d_k >= lam, at L: d_k <= lam."""
     n = np.asarray(n)
@@ -179,12 +193,9 @@ def test_min_prior_closed_form_and_brute_force():
     rng = np.random.default_rng(2)
     for _ in range(40):
         q, r = int(rng.integers(1, 7)), int(rng.integers(2, 7))
-        counts = random_table(rng, q, r, int(rng.choice([4, 100, 1000])), p_zero=0.15)
-        beta, eps = float(rng.choice([0.05, 1.0, 4.0])), float(rng.uniform(0.05, 0.95))
-        lo, up = bounds(beta, eps, r)
-        alpha = min_bdeu_prior(counts, beta, eps)
-        assert_feasible(alpha, beta, eps)
-        vals = min_bdeu_rows(counts, beta, eps)
+        counts, _, lo, up, alpha, vals = optimal_prior_case(
+            rng, "min", q, r, [4, 100, 1000], 0.15, [0.05, 1.0, 4.0], (0.05, 0.95)
+        )
         np.testing.assert_array_equal(vals, log_bd_rows(counts, alpha))
         for j in range(q):
             kstar = min(range(r), key=lambda k, j=j: (counts[j, k], k))  # paper: argmin N_jk
@@ -245,12 +256,9 @@ def test_max_prior_vs_scipy_optimizer():
     for _ in range(45):
         r = int(rng.integers(2, 7))
         q = 4
-        counts = random_table(rng, q, r, int(rng.choice([3, 30, 1000])), p_zero=0.2)
-        beta, eps = float(rng.choice([0.2, 1.0, 5.0])), float(rng.uniform(0.1, 0.9))
-        lo, up = bounds(beta, eps, r)
-        alpha = max_bdeu_prior(counts, beta, eps)
-        assert_feasible(alpha, beta, eps)
-        vals = max_bdeu_rows(counts, beta, eps)
+        counts, beta, lo, up, alpha, vals = optimal_prior_case(
+            rng, "max", q, r, [3, 30, 1000], 0.2, [0.2, 1.0, 5.0], (0.1, 0.9)
+        )
         np.testing.assert_allclose(vals, ref.bd_rows(counts, alpha), rtol=1e-12, atol=1e-12)
         for j in range(q):
             n = counts[j]
