@@ -27,7 +27,6 @@ from pgmpy_nml import (
     MaxBDeu,
     MinBDeu,
 )
-from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
 from pgmpy_nml.search import _local_kernels as _k
 from pgmpy_nml.search import find_structure
@@ -183,10 +182,10 @@ def test_rows_with_declared_unobserved_states_and_constant_column(random_data):
         ("sachs", 2000, {"expert_knowledge": "forbid"}),
     ],
 )
-def test_greedy_equals_pgmpy_hill_climbing_under_fnml(network, n_rows, options):
+def test_greedy_equals_pgmpy_hill_climbing_under_fnml(network, n_rows, options, network_sample):
     """fNML is not score equivalent, so no orientation ties: both searches take the same
     moves (pgmpy without its tabu list, i.e. plain greedy) and end in the same DAG."""
-    _, data = sample_network(network, n_rows, seed=7)
+    _, data = network_sample(network, n_rows, seed=7)
     options = dict(options)
     knowledge = None
     if options.pop("expert_knowledge", None):
@@ -206,11 +205,13 @@ def test_greedy_equals_pgmpy_hill_climbing_under_fnml(network, n_rows, options):
 
 
 @pytest.mark.parametrize("score_class", [QNML, BDeu])
-def test_score_equivalent_scores_reach_a_local_optimum_at_least_as_good_with_restarts(score_class):
+def test_score_equivalent_scores_reach_a_local_optimum_at_least_as_good_with_restarts(
+    score_class, network_sample
+):
     """With score-equivalent scores the first moves tie (u -> v or v -> u); pgmpy breaks
     those ties in set order, we by column order. Tabu search with restarts from the same
     start beats or equals pgmpy's result here, and greedy is a true local optimum."""
-    _, data = sample_network("child", 2000, seed=3)
+    _, data = network_sample("child", 2000, seed=3)
     score = score_class(data)
     greedy = search(score)
     assert_local_optimum(score, greedy, Constraints.from_knowledge(list(data.columns)))
@@ -274,8 +275,8 @@ def test_every_result_is_a_legal_local_optimum(random_data, problem):
 
 # -- tabu search, restarts, seeds ------------------------------------------------------------
 @pytest.mark.parametrize("network", ["sachs", "child"])
-def test_tabu_and_restarts_never_end_below_greedy(network):
-    _, data = sample_network(network, 1500, seed=11)
+def test_tabu_and_restarts_never_end_below_greedy(network, network_sample):
+    _, data = network_sample(network, 1500, seed=11)
     score = FNML(data)
     greedy = search(score)
     tabu = search(score, method="tabu", tabu_length=15)
@@ -295,8 +296,8 @@ def _empty(data):
     return dag
 
 
-def test_tabu_search_moves_through_worse_networks_and_returns_the_best():
-    _, data = sample_network("child", 1000, seed=2)
+def test_tabu_search_moves_through_worse_networks_and_returns_the_best(network_sample):
+    _, data = network_sample("child", 1000, seed=2)
     score = QNML(data)
     greedy = search(score)
     tabu = search(score, method="tabu", tabu_length=30, max_non_improving=25)
@@ -306,7 +307,7 @@ def test_tabu_search_moves_through_worse_networks_and_returns_the_best():
     assert tabu.score_ >= greedy.score_ - 1e-9
 
 
-def test_same_seed_same_network_even_in_other_processes():
+def test_same_seed_same_network_even_in_other_processes(network_sample):
     code = textwrap.dedent(
         """
         from pgmpy_nml import LocalSearch, QNML
@@ -328,13 +329,13 @@ def test_same_seed_same_network_even_in_other_processes():
         )
         outputs.add(run.stdout)
     assert len(outputs) == 1
-    _, data = sample_network("child", 1000, seed=5)
+    _, data = network_sample("child", 1000, seed=5)
     here = search(QNML(data), method="tabu", restarts=3, perturb=6, seed=42)
     assert str(sorted(here.causal_graph_.edges())) in outputs.pop()
 
 
-def test_perturbations_depend_on_the_seed_only():
-    _, data = sample_network("child", 800, seed=4)
+def test_perturbations_depend_on_the_seed_only(network_sample):
+    _, data = network_sample("child", 800, seed=4)
     score = FNML(data)
     runs = [search(score, restarts=3, perturb=8, seed=s).history_ for s in (0, 0, 1)]
     np.testing.assert_array_equal(runs[0], runs[1])
@@ -366,8 +367,8 @@ class HiddenContract:
 
 
 @pytest.mark.parametrize("score_class", [FNML, MinBDeu, MaxBDeu])
-def test_generic_path_reaches_a_local_optimum(score_class):
-    _, data = sample_network("sachs", 1500, seed=1)
+def test_generic_path_reaches_a_local_optimum(score_class, network_sample):
+    _, data = network_sample("sachs", 1500, seed=1)
     score = score_class(data)
     hidden = HiddenContract(score)
     result = search(hidden)
@@ -379,10 +380,10 @@ def test_generic_path_reaches_a_local_optimum(score_class):
         assert set(fast.causal_graph_.edges()) == set(result.causal_graph_.edges())
 
 
-def test_generic_path_with_a_structure_prior():
+def test_generic_path_with_a_structure_prior(network_sample):
     """pgmpy's BDs adds log-prior ratios to add and delete moves: the search adds them to
     its changes (the brute-force check includes them) and to the reported score."""
-    _, data = sample_network("child", 2000, seed=1)
+    _, data = network_sample("child", 2000, seed=1)
     score = BDs(data, equivalent_sample_size=5)
     result = search(score, max_parents=2)
     assert result.plan_ == "generic"
@@ -392,8 +393,8 @@ def test_generic_path_with_a_structure_prior():
 
 
 # -- start network, parameters, estimator conventions ---------------------------------------
-def test_start_dag_is_used_and_checked():
-    _, data = sample_network("asia", 2000, seed=0)
+def test_start_dag_is_used_and_checked(network_sample):
+    _, data = network_sample("asia", 2000, seed=0)
     score = FNML(data)
     start = search(score).causal_graph_
     again = search(score, start_dag=start)
@@ -410,8 +411,8 @@ def test_start_dag_is_used_and_checked():
         search(score, start_dag=[("asia", "tub")])
 
 
-def test_required_edges_are_added_to_the_start_and_kept():
-    _, data = sample_network("asia", 2000, seed=0)
+def test_required_edges_are_added_to_the_start_and_kept(network_sample):
+    _, data = network_sample("asia", 2000, seed=0)
     names = list(data.columns)
     required = [(names[0], names[1]), (names[2], names[1])]
     result = search(FNML(data), expert_knowledge={"required_edges": required}, method="tabu")
@@ -439,8 +440,8 @@ def test_bad_settings_are_refused_clearly(options, error, random_data):
         search(FNML(data), **options)
 
 
-def test_estimator_conventions_and_fitted_model():
-    _, data = sample_network("cancer", 1000, seed=0)
+def test_estimator_conventions_and_fitted_model(network_sample):
+    _, data = network_sample("cancer", 1000, seed=0)
     est = LocalSearch("qnml", method="tabu", restarts=1, parameter_estimator=FSNMLEstimator())
     assert clone(est).get_params()["method"] == "tabu"
     with pytest.raises(AttributeError, match="call fit"):
@@ -454,30 +455,30 @@ def test_estimator_conventions_and_fitted_model():
         LocalSearch("fnml").fit()
 
 
-def test_max_iter_limits_the_moves():
-    _, data = sample_network("child", 1000, seed=0)
+def test_max_iter_limits_the_moves(network_sample):
+    _, data = network_sample("child", 1000, seed=0)
     result = search(FNML(data), max_iter=3)
     assert result.n_iter_ == 3
     assert result.causal_graph_.number_of_edges() == 3
 
 
-def test_progress_bar_shows_the_score(capsys):
-    _, data = sample_network("cancer", 500, seed=0)
+def test_progress_bar_shows_the_score(capsys, network_sample):
+    _, data = network_sample("cancer", 500, seed=0)
     LocalSearch(FNML(data), show_progress=True).fit()
     err = capsys.readouterr().err
     assert "hill search" in err and "score" in err
 
 
-def test_threads_give_the_same_network():
-    _, data = sample_network("child", 3000, seed=0)
+def test_threads_give_the_same_network(network_sample):
+    _, data = network_sample("child", 3000, seed=0)
     one = search(FNML(data), n_jobs=1)
     two = search(FNML(data), n_jobs=2)
     assert set(one.causal_graph_.edges()) == set(two.causal_graph_.edges())
     assert one.score_ == pytest.approx(two.score_, rel=1e-12)
 
 
-def test_find_structure_runs_both_local_searches():
-    _, data = sample_network("cancer", 1000, seed=0)
+def test_find_structure_runs_both_local_searches(network_sample):
+    _, data = network_sample("cancer", 1000, seed=0)
     score = QNML(data)
     hill = find_structure(score, data, "hill")
     tabu = find_structure(score, data, "tabu", restarts=2, perturb=2)
