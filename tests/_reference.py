@@ -10,8 +10,19 @@ import math
 from collections import Counter
 
 import mpmath
+import numpy as np
 
 mpmath.mp.dps = 40
+
+
+def compositions(n, k):
+    """Every tuple of k non-negative integers summing to n (the count vectors of n draws)."""
+    if k == 1:
+        yield (n,)
+        return
+    for first in range(n + 1):
+        for rest in compositions(n - first, k - 1):
+            yield (first, *rest)
 
 
 def states_of(df, state_names, var):
@@ -80,75 +91,9 @@ def qnml(df, child, parents, state_names=None):
     )
 
 
-def bd(table, alpha_of):
-    """log BD marginal likelihood; alpha_of(cfg, k) gives the hyperparameter."""
-    total = 0.0
-    for cfg, row in table.items():
-        alphas = [alpha_of(cfg, k) for k in range(len(row))]
-        total += math.lgamma(sum(alphas)) - math.lgamma(sum(alphas) + sum(row))
-        for a, x in zip(alphas, row, strict=True):
-            if x:  # Gamma(a + 0) / Gamma(a) = 1, even for a = 0
-                total += math.lgamma(a + x) - math.lgamma(a) if a > 0 else -math.inf
-    return total
-
-
-def bd_constant(df, child, parents, a, state_names=None):
-    return bd(counts(df, child, parents, state_names), lambda cfg, k: a)
-
-
-def bdeu(df, child, parents, ess, state_names=None):
-    table = counts(df, child, parents, state_names)
-    q, r = len(table), len(next(iter(table.values())))
-    return bd(table, lambda cfg, k: ess / (q * r))
-
-
-def contaminated_bdeu(df, child, parents, ess, eps, pick, state_names=None):
-    """Min (pick=min) or Max (pick=max) over the VERTICES of the contaminated set.
-
-    Exact for Min (a concave function attains its minimum at a vertex); for Max
-    this is only a lower bound, used as such in the tests.
-    """
-    table = counts(df, child, parents, state_names)
-    q, r = len(table), len(next(iter(table.values())))
-    beta = ess / q
-    lo, hi = beta * (1 - eps) / r, beta * (eps + (1 - eps) / r)
-    total = 0.0
-    for row in table.values():
-        values = [bd({(): row}, lambda cfg, k, v=v: hi if k == v else lo) for v in range(r)]
-        total += pick(values)
-    return total
-
-
-def regret_lagrange(K, n):
-    """C(K, n) by Lagrange inversion of the tree function, for any (huge) K:
-    n!/n^n * K/n * sum_{j<n} binom(K+j, j) n^(n-1-j) / (n-1-j)!."""
-    if n == 0:
-        return mpmath.mpf(1)
-    K = mpmath.mpf(K)
-    s = mpmath.fsum(
-        mpmath.binomial(K + j, j) * mpmath.mpf(n) ** (n - 1 - j) / mpmath.factorial(n - 1 - j)
-        for j in range(n)
-    )
-    return mpmath.factorial(n) / mpmath.mpf(n) ** n * K / n * s
-
-
-def qnml_large_k(df, child, parents, arity):
-    """qNML when every variable has ``arity`` declared states (regret by Lagrange inversion)."""
-    n = len(df)
-
-    def code(variables):
-        if not variables:
-            return 0.0
-        freq = Counter(df[list(variables)].itertuples(index=False))
-        ml = sum(c * math.log(c / n) for c in freq.values())
-        return ml - float(mpmath.log(regret_lagrange(arity ** len(variables), n)))
-
-    return code([*parents, child]) - code(list(parents))
-
-
 # --------------------------------------------------------------------------------------
-# mpmath precision for any prior mass: the BD family where a float64 lgamma difference
-# would cancel (hyperparameters up to 1e300)
+# The BD family. ``exact=True``: in mpmath, for any prior mass (hyperparameters up to
+# 1e300), where a float64 lgamma difference would cancel; otherwise with math.lgamma.
 # --------------------------------------------------------------------------------------
 
 
@@ -167,43 +112,102 @@ def log_rising_mp(a, n):
         return +(mpmath.loggamma(a + n) - mpmath.loggamma(a))
 
 
-def bd_mp(table, alpha_of):
-    """log BD marginal likelihood (mpf); alpha_of(cfg, k) gives the hyperparameter (mpf)."""
-    total = mpmath.mpf(0)
-    for cfg, row in table.items():
-        alphas = [mpmath.mpf(alpha_of(cfg, k)) for k in range(len(row))]
-        total -= log_rising_mp(mpmath.fsum(alphas), sum(row))
-        for a, x in zip(alphas, row, strict=True):
-            total += log_rising_mp(a, x)
+def bd_row(row, alphas, exact=False):
+    """log BD marginal likelihood of one row of counts N_k with hyperparameters a_k:
+    log Gamma(sum a) - log Gamma(sum a + N) + sum_k [log Gamma(a_k + N_k) - log Gamma(a_k)].
+    """
+    if exact:
+        alphas = [mpmath.mpf(a) for a in alphas]
+        terms = [log_rising_mp(a, x) for a, x in zip(alphas, row, strict=True)]
+        return mpmath.fsum(terms) - log_rising_mp(mpmath.fsum(alphas), sum(row))
+    total = math.lgamma(math.fsum(alphas)) - math.lgamma(math.fsum(alphas) + sum(row))
+    for a, x in zip(alphas, row, strict=True):
+        if x:  # Gamma(a + 0) / Gamma(a) = 1, even for a = 0
+            total += math.lgamma(a + x) - math.lgamma(a) if a > 0 else -math.inf
     return total
 
 
-def bd_constant_mp(df, child, parents, a, state_names=None):
-    return bd_mp(counts(df, child, parents, state_names), lambda cfg, k: a)
+def bd(table, alpha_of, exact=False):
+    """log BD marginal likelihood of a table; alpha_of(cfg, k) gives the hyperparameter."""
+    rows = [
+        bd_row(row, [alpha_of(cfg, k) for k in range(len(row))], exact)
+        for cfg, row in table.items()
+    ]
+    return mpmath.fsum(rows) if exact else sum(rows)
 
 
-def bdeu_mp(df, child, parents, ess, state_names=None):
+def bd_rows(counts, alpha):
+    """:func:`bd_row` of each row of a (q, r) count array; ``alpha`` broadcasts to (q, r)."""
+    counts = np.asarray(counts)
+    alpha = np.broadcast_to(np.asarray(alpha, dtype=float), counts.shape)
+    return np.array(
+        [
+            bd_row([int(x) for x in row], [float(a) for a in alphas])
+            for row, alphas in zip(counts, alpha, strict=True)
+        ]
+    )
+
+
+def bd_constant(df, child, parents, a, state_names=None, exact=False):
+    return bd(counts(df, child, parents, state_names), lambda cfg, k: a, exact)
+
+
+def bdeu(df, child, parents, ess, state_names=None, exact=False):
     table = counts(df, child, parents, state_names)
     q, r = len(table), len(next(iter(table.values())))
-    alpha = mpmath.mpf(ess) / (q * r)
-    return bd_mp(table, lambda cfg, k: alpha)
+    alpha = (mpmath.mpf(ess) if exact else ess) / (q * r)
+    return bd(table, lambda cfg, k: alpha, exact)
 
 
-def _contaminated_bounds(ess, eps, q, r):
-    beta = mpmath.mpf(ess) / q
-    return beta * (1 - mpmath.mpf(eps)) / r, beta * (mpmath.mpf(eps) + (1 - mpmath.mpf(eps)) / r)
+def contaminated_bdeu(df, child, parents, ess, eps, pick, state_names=None, exact=False):
+    """Min (pick=min) or Max (pick=max) over the VERTICES of the contaminated set.
 
-
-def contaminated_bdeu_mp(df, child, parents, ess, eps, pick, state_names=None):
-    """:func:`contaminated_bdeu` (the optimum over the vertices) in mpmath."""
+    Exact for Min (a concave function attains its minimum at a vertex); for Max
+    this is only a lower bound, used as such in the tests.
+    """
     table = counts(df, child, parents, state_names)
     q, r = len(table), len(next(iter(table.values())))
-    lo, hi = _contaminated_bounds(ess, eps, q, r)
-    total = mpmath.mpf(0)
-    for row in table.values():
-        values = [bd_mp({(): row}, lambda cfg, k, v=v: hi if k == v else lo) for v in range(r)]
-        total += pick(values)
-    return total
+    if exact:
+        ess, eps = mpmath.mpf(ess), mpmath.mpf(eps)
+    beta = ess / q
+    lo, hi = beta * (1 - eps) / r, beta * (eps + (1 - eps) / r)
+    values = [
+        pick(bd_row(row, [hi if k == v else lo for k in range(r)], exact) for v in range(r))
+        for row in table.values()
+    ]
+    return mpmath.fsum(values) if exact else sum(values)
+
+
+def log_regret_lagrange(K, n, dps=40):
+    """log C(K, n) by Lagrange inversion of the tree function, for any (huge) K, summed in
+    full at ``dps`` digits: C = n!/n^n K/n sum_{j<n} binom(K+j, j) n^(n-1-j) / (n-1-j)!.
+
+    The terms are updated multiplicatively: u_{j+1} = u_j (K+j+1)/(j+1) (n-1-j)/n.
+    """
+    with mpmath.workdps(dps):
+        if n == 0:
+            return mpmath.mpf(0)
+        Km, nm = mpmath.mpf(K), mpmath.mpf(n)
+        u = nm ** (n - 1) / mpmath.factorial(n - 1)  # j = 0 term
+        s = u
+        for j in range(n - 1):
+            u = u * (Km + j + 1) / (j + 1) * (n - 1 - j) / nm
+            s += u
+        return mpmath.log(mpmath.factorial(n) / nm**n * Km / nm * s)
+
+
+def qnml_large_k(df, child, parents, arity):
+    """qNML when every variable has ``arity`` declared states (regret by Lagrange inversion)."""
+    n = len(df)
+
+    def code(variables):
+        if not variables:
+            return 0.0
+        freq = Counter(df[list(variables)].itertuples(index=False))
+        ml = sum(c * math.log(c / n) for c in freq.values())
+        return ml - float(log_regret_lagrange(arity ** len(variables), n))
+
+    return code([*parents, child]) - code(list(parents))
 
 
 def max_bdeu_limit_mp(df, child, parents, eps, state_names=None):

@@ -1,10 +1,8 @@
 """The command-line tool: every subcommand, its files, and its error handling."""
 
 import json
-import os
 import subprocess
 import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -160,23 +158,6 @@ def test_help_and_module_entry_point():
 
 
 # -- the real console script on real-looking files ---------------------------------
-SCRIPT = Path(sys.executable).with_name("pgmpy-nml")
-
-
-def cli(*argv, env=None, cwd=None):
-    """Run the installed console script (``python -m pgmpy_nml`` if it is not on disk)."""
-    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "pgmpy_nml"]
-    result = subprocess.run(
-        [*command, *map(str, argv)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=None if env is None else {**os.environ, **env},
-        cwd=cwd,
-    )
-    return result.returncode, result.stdout, result.stderr
-
-
 def one_line_error(result, *fragments):
     code, _, err = result
     assert code == 2, result
@@ -265,7 +246,7 @@ def files(tmp_path_factory):
     return paths
 
 
-def test_version_flag():
+def test_version_flag(cli):
     code, out, err = cli("--version")
     assert code == 0 and out.strip() == f"pgmpy-nml {__version__}" and err == ""
 
@@ -292,12 +273,12 @@ def test_help_and_version_import_no_heavy_packages():
     )
 
 
-def test_na_cells_are_missing_values_not_states(files):
+def test_na_cells_are_missing_values_not_states(files, cli):
     err = one_line_error(cli("learn", files["votes"]), "missing values ('NA')", "'V1' (")
     assert "--dropna" in err and "--na-values" in err and "dropna()" not in err
 
 
-def test_dropna_reports_the_rows_and_r_row_names_are_ignored(files, tmp_path):
+def test_dropna_reports_the_rows_and_r_row_names_are_ignored(files, tmp_path, cli):
     summary = tmp_path / "s.json"
     code, out, err = cli("learn", files["votes"], "--dropna", "--params", "none", "--json", summary)
     assert code == 0, err
@@ -307,7 +288,7 @@ def test_dropna_reports_the_rows_and_r_row_names_are_ignored(files, tmp_path):
     assert facts["variables"] == ["Class", "V1", "V2"] and "row names" in out
 
 
-def test_na_values_can_make_na_a_state(files, tmp_path):
+def test_na_values_can_make_na_a_state(files, tmp_path, cli):
     summary = tmp_path / "s.json"
     code, _, err = cli(
         "learn", files["votes"], "--na-values", "", "--params", "none", "--json", summary
@@ -316,16 +297,7 @@ def test_na_values_can_make_na_a_state(files, tmp_path):
     assert json.loads(summary.read_text())["n_samples"] == 40
 
 
-def test_identifier_column_is_refused(files):
-    one_line_error(
-        cli("learn", files["cancer"], "--dropna"),
-        "column 'Id' looks like an identifier",
-        "--drop-columns Id",
-        "--discrete Id",
-    )
-
-
-def test_identifier_column_dropped_or_declared(files, tmp_path):
+def test_identifier_column_dropped_or_declared(files, tmp_path, cli):
     summary = tmp_path / "s.json"
     code, _, err = cli(
         "learn", "--data", files["cancer"], "--drop-columns", "Id", "--dropna", "--json", summary
@@ -336,54 +308,65 @@ def test_identifier_column_dropped_or_declared(files, tmp_path):
     assert code == 0, err
 
 
-def test_integer_coded_continuous_column_is_refused(files):
-    one_line_error(
-        cli("learn", files["age"]),
-        "column 'age' looks continuous (40 distinct whole numbers from 17 to 56)",
-        "--drop-columns age",
-    )
+@pytest.mark.parametrize(
+    ("name", "options", "fragments"),
+    [
+        pytest.param(
+            "cancer",
+            ["--dropna"],
+            ["column 'Id' looks like an identifier", "--drop-columns Id", "--discrete Id"],
+            id="identifier-column",
+        ),
+        pytest.param(
+            "age",
+            [],
+            [
+                "column 'age' looks continuous (40 distinct whole numbers from 17 to 56)",
+                "--drop-columns age",
+            ],
+            id="integer-coded-continuous-column",
+        ),
+        pytest.param(
+            "stray", [], ["column 'X' looks continuous", "'oops'"], id="stray-token-in-numbers"
+        ),
+        pytest.param(
+            "semicolon",
+            ["--delimiter", ","],
+            ["single column 'A;B;C'", "--delimiter ';'"],
+            id="wrong-delimiter-not-a-one-column-network",
+        ),
+        pytest.param(
+            "european", [], ["column 'W' looks continuous", "'61,1'"], id="european-decimal-commas"
+        ),
+        pytest.param(
+            "duplicated",
+            [],
+            ["duplicated column names ('A' in columns 1, 3)"],
+            id="duplicated-header-names",
+        ),
+        pytest.param("unnamed", [], ["column 2 of the header has no name"], id="empty-header-name"),
+    ],
+)
+def test_file_problems_are_one_line_errors(files, cli, name, options, fragments):
+    one_line_error(cli("learn", files[name], *options), *fragments)
 
 
-def test_a_stray_token_does_not_hide_a_continuous_column(files):
-    one_line_error(cli("learn", files["stray"]), "column 'X' looks continuous", "'oops'")
-
-
-def test_semicolon_file_is_sniffed(files, tmp_path):
+@pytest.mark.parametrize(
+    ("name", "variables", "note"),
+    [
+        pytest.param("semicolon", ["A", "B", "C"], "delimited by ';'", id="semicolon-sniffed"),
+        pytest.param("write_table", ["A", "B"], "one name fewer than the rows", id="r-write-table"),
+    ],
+)
+def test_file_dialects_are_read_and_reported(files, tmp_path, cli, name, variables, note):
     summary = tmp_path / "s.json"
-    code, out, err = cli("learn", files["semicolon"], "--params", "none", "--json", summary)
+    code, out, err = cli("learn", files[name], "--params", "none", "--json", summary)
     assert code == 0, err
-    assert json.loads(summary.read_text())["variables"] == ["A", "B", "C"]
-    assert "delimited by ';'" in out
+    assert json.loads(summary.read_text())["variables"] == variables
+    assert note in out
 
 
-def test_wrong_delimiter_is_an_error_not_a_one_column_network(files):
-    one_line_error(
-        cli("learn", files["semicolon"], "--delimiter", ","),
-        "single column 'A;B;C'",
-        "--delimiter ';'",
-    )
-
-
-def test_european_decimal_commas(files):
-    one_line_error(cli("learn", files["european"]), "column 'W' looks continuous", "'61,1'")
-
-
-def test_r_write_table_file(files, tmp_path):
-    summary = tmp_path / "s.json"
-    code, out, err = cli("learn", files["write_table"], "--params", "none", "--json", summary)
-    assert code == 0, err
-    assert json.loads(summary.read_text())["variables"] == ["A", "B"]
-    assert "one name fewer than the rows" in out
-
-
-def test_duplicated_and_empty_header_names(files):
-    one_line_error(
-        cli("learn", files["duplicated"]), "duplicated column names ('A' in columns 1, 3)"
-    )
-    one_line_error(cli("learn", files["unnamed"]), "column 2 of the header has no name")
-
-
-def test_data_file_as_positional_argument(files):
+def test_data_file_as_positional_argument(files, cli):
     code, out, err = cli("learn", files["survey"], "--params", "none", "--max-parents", "1")
     assert code == 0, err
     assert f"data: {files['survey']}; 1500 rows, 6 variables" in out
@@ -427,33 +410,19 @@ def test_data_file_as_positional_argument(files):
         ),
     ],
 )
-def test_command_line_mistakes_are_one_line(argv, fragment, tmp_path):
+def test_command_line_mistakes_are_one_line(argv, fragment, tmp_path, cli):
     one_line_error(cli(*argv, cwd=tmp_path), fragment)
     assert not list(tmp_path.iterdir())  # nothing written
 
 
-def test_hill_climbing_honours_every_constraint(files, tmp_path):
-    summary = tmp_path / "s.json"
-    code, out, err = cli(
+def test_hill_climbing_honours_every_constraint(files, cli_summary):
+    out, facts = cli_summary(
         "learn",
         files["survey"],
-        "--method",
-        "hill",
-        "--max-parents",
-        "1",
-        "--require",
-        "S->E",
-        "--forbid",
-        "E->O,E->R",
-        "--tiers",
-        "A,S;E;O,R,T",
-        "--params",
-        "none",
-        "--json",
-        summary,
+        *"--method hill --max-parents 1 --require S->E --forbid E->O,E->R".split(),
+        *"--tiers A,S;E;O,R,T --params none".split(),
     )
-    assert code == 0, err
-    edges = {tuple(e) for e in json.loads(summary.read_text())["edges"]}
+    edges = {tuple(e) for e in facts["edges"]}
     tier = {"A": 0, "S": 0, "E": 1, "O": 2, "R": 2, "T": 2}
     assert ("S", "E") in edges and not edges & {("E", "O"), ("E", "R")}
     assert all(tier[u] <= tier[v] for u, v in edges)
@@ -462,34 +431,24 @@ def test_hill_climbing_honours_every_constraint(files, tmp_path):
     assert "hill climbing (heuristic" in out
 
 
-def test_hill_climbing_is_reproducible_whatever_the_hash_seed(files, tmp_path):
+def test_hill_climbing_is_reproducible_whatever_the_hash_seed(files, cli_summary):
     # pgmpy breaks ties between equally good moves in string-hash order, which changes
     # from run to run; the same command must still give the same network
     def edges(hash_seed, *options):
-        summary = tmp_path / "s.json"
-        code, _, err = cli(
+        _, facts = cli_summary(
             "learn",
             files["ties"],
-            "--method",
-            "hill",
-            "--score",
-            "qnml",
-            "--params",
-            "none",
-            "--json",
-            summary,
+            *"--method hill --score qnml --params none".split(),
             *options,
             env={"PYTHONHASHSEED": hash_seed},
         )
-        assert code == 0, err
-        facts = json.loads(summary.read_text())
         return str(facts["edges"]), facts["seed"]
 
     assert len({edges(h) for h in ("1", "3", "5")}) == 1
     assert {edges(h, "--seed", "7") for h in ("1", "3")} == {(edges("5", "--seed", "7")[0], 7)}
 
 
-def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, tmp_path):
+def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, tmp_path, cli):
     summary = tmp_path / "s.json"
     code, out, err = cli("learn", files["wide"], "--params", "none", "--json", summary)
     assert code == 0, err
@@ -504,7 +463,7 @@ def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, 
     assert facts["exact_method"] == "solver" and facts["max_parents"] == SOLVER_DEFAULT_MAX_PARENTS
 
 
-def test_time_limit_reports_the_gap_and_many_variables_say_heuristic(tmp_path):
+def test_time_limit_reports_the_gap_and_many_variables_say_heuristic(tmp_path, cli):
     rng = np.random.default_rng(7)
     n_vars = AUTO_SOLVER_MAX_VARIABLES + 1
     columns = {f"V{i}": rng.choice(["a", "b", "c"], 300) for i in range(n_vars)}
@@ -542,7 +501,7 @@ def test_time_limit_reports_the_gap_and_many_variables_say_heuristic(tmp_path):
         assert f"gap {100 * facts['gap']:.3g}% to the bound" in out
 
 
-def test_output_format_follows_the_extension_and_json_records_the_run(files, tmp_path):
+def test_output_format_follows_the_extension_and_json_records_the_run(files, tmp_path, cli):
     dot, bif, summary = tmp_path / "m.dot", tmp_path / "m.xml", tmp_path / "s.json"
     code, out, err = cli(
         "learn", files["survey"], "--score", "bdeu", "--ess", "5", "--out", dot, "--json", summary
@@ -563,7 +522,7 @@ def test_output_format_follows_the_extension_and_json_records_the_run(files, tmp
     assert code == 0, err
 
 
-def test_bad_network_files_say_the_network_is_bad(files):
+def test_bad_network_files_say_the_network_is_bad(files, cli):
     for command in ("evaluate", "score"):
         one_line_error(
             cli(command, files["survey"], "--model", files["garbage_bif"]),

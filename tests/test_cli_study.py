@@ -5,10 +5,6 @@ run on the same data with the same settings.
 """
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -18,21 +14,6 @@ from pgmpy_nml.datasets import load_example_data
 from pgmpy_nml.study import Discretizer, bootstrap_strength, compare_procedures
 
 pytestmark = pytest.mark.integration
-
-SCRIPT = Path(sys.executable).with_name("pgmpy-nml")
-
-
-def cli(*argv, cwd=None):
-    command = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "pgmpy_nml"]
-    result = subprocess.run(
-        [*command, *map(str, argv)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-        cwd=cwd,
-    )
-    return result.returncode, result.stdout, result.stderr
 
 
 @pytest.fixture(scope="module")
@@ -51,25 +32,12 @@ def files(tmp_path_factory):
     return folder
 
 
-def test_learn_with_bootstrap_matches_the_python_api(files):
-    summary = files / "boot.json"
-    code, out, err = cli(
-        "learn",
-        files / "survey.csv",
-        "--score",
-        "qnml",
-        "--bootstrap",
-        "6",
-        "--seed",
-        "3",
-        "--params",
-        "none",
-        "--json",
-        summary,
+def test_learn_with_bootstrap_matches_the_python_api(files, cli_summary):
+    out, got = cli_summary(
+        "learn", files / "survey.csv", *"--score qnml --bootstrap 6 --seed 3 --params none".split()
     )
-    assert code == 0, err
     assert "bootstrap strength over 6 resamples" in out and "averaged network" in out
-    got = json.loads(summary.read_text())["bootstrap"]
+    got = got["bootstrap"]
     data = pd.read_csv(files / "survey.csv", dtype=str)
     expected = bootstrap_strength(data, "exact", "qnml", n_bootstrap=6, random_state=3)
     arcs = {(a["from"], a["to"]): (a["strength"], a["direction"]) for a in got["arcs"]}
@@ -78,24 +46,15 @@ def test_learn_with_bootstrap_matches_the_python_api(files):
             assert arcs[(u, v)] == pytest.approx((s, d))
     assert got["threshold"] == pytest.approx(expected.attrs["threshold"])
     assert got["cpdag"] is True and got["n_resamples"] == 6 and got["replace"] is True
-    code, out, err = cli(
-        "learn",
-        files / "survey.csv",
-        "--bootstrap",
-        "3",
-        "--subsample",
-        "--params",
-        "none",
-        "--json",
-        summary,
+    out, got = cli_summary(
+        "learn", files / "survey.csv", *"--bootstrap 3 --subsample --params none".split()
     )
-    assert code == 0, err
     assert "half-size subsamples" in out
-    got = json.loads(summary.read_text())["bootstrap"]
+    got = got["bootstrap"]
     assert got["replace"] is False and got["sample_size"] == 400
 
 
-def test_params_auto_follows_the_score(files):
+def test_params_auto_follows_the_score(files, cli):
     code, out, err = cli("learn", files / "survey.csv", "--score", "bdeu", "--ess", "4")
     assert code == 0, err
     assert "parameters: auto: bdeu prior, ess 4" in out
@@ -103,24 +62,11 @@ def test_params_auto_follows_the_score(files):
     assert "parameters: auto: fsnml" in out
 
 
-def test_cv_command_matches_compare_procedures(files):
-    summary = files / "cv.json"
-    code, out, err = cli(
-        "cv",
-        files / "survey.csv",
-        "--scores",
-        "fnml",
-        "qnml",
-        "--folds",
-        "3",
-        "--seed",
-        "2",
-        "--json",
-        summary,
+def test_cv_command_matches_compare_procedures(files, cli, cli_summary):
+    out, got = cli_summary(
+        "cv", files / "survey.csv", *"--scores fnml qnml --folds 3 --seed 2".split()
     )
-    assert code == 0, err
     assert "3-fold, seed 2" in out and "diff vs fnml" in out
-    got = json.loads(summary.read_text())
     data = pd.read_csv(files / "survey.csv", dtype=str)
     expected = compare_procedures(data, {"fnml": "fnml", "qnml": "qnml"}, k=3, random_state=2)
     for name in ["fnml", "qnml"]:
@@ -129,17 +75,7 @@ def test_cv_command_matches_compare_procedures(files):
     code, out, err = cli(
         "cv",
         files / "survey.csv",
-        "--folds",
-        "3",
-        "--loss",
-        "error",
-        "--target",
-        "T",
-        "--method",
-        "hill",
-        "--hold-out",
-        "--test-size",
-        "0.3",
+        *"--folds 3 --loss error --target T --method hill --hold-out --test-size 0.3".split(),
     )
     assert code == 0, err
     assert "error of T" in out
@@ -147,14 +83,12 @@ def test_cv_command_matches_compare_procedures(files):
     assert code == 2 and "--target" in err
 
 
-def test_discretize_and_evaluate_with_the_same_cut_points(files):
+def test_discretize_and_evaluate_with_the_same_cut_points(files, cli):
     summary, bif = files / "learn.json", files / "net.bif"
     code, out, err = cli(
         "learn",
         files / "train.csv",
-        "--discretize",
-        "quantile:3",
-        "--out",
+        *"--discretize quantile:3 --out".split(),
         bif,
         "--json",
         summary,

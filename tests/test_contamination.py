@@ -25,23 +25,6 @@ from pgmpy_nml.scores._dirichlet import log_bd_rows
 # ---------------------------------------------------------------------------
 
 
-def slow_log_bd(counts, alpha):
-    counts = np.asarray(counts)
-    q, r = counts.shape
-    alpha = np.broadcast_to(np.asarray(alpha, dtype=float), (q, r))
-    out = []
-    for j in range(q):
-        b = math.fsum(alpha[j])
-        nj = int(counts[j].sum())
-        s = math.lgamma(b) - math.lgamma(b + nj)
-        for k in range(r):
-            n = int(counts[j, k])
-            if n > 0:
-                s += math.lgamma(alpha[j, k] + n) - math.lgamma(alpha[j, k])
-        out.append(s)
-    return np.array(out)
-
-
 def bounds(beta, eps, r):
     """L, U; U = beta (eps + (1-eps)/r) evaluated as L + beta eps (exact at eps = 0, 1)."""
     lo = beta * (1 - eps) / r
@@ -83,6 +66,20 @@ def assert_feasible(alpha, beta, eps):
     np.testing.assert_allclose(alpha.sum(axis=1), beta, rtol=8e-16 * r, atol=0)
 
 
+def optimal_prior_case(rng, kind, q, r, sizes, p_zero, betas, eps_range):
+    """A random table, beta and eps; the Min- or Max-BDeu prior (checked feasible) and
+    row scores. Returns counts, beta, L, U, alpha, rows."""
+    counts = random_table(rng, q, r, int(rng.choice(sizes)), p_zero=p_zero)
+    beta, eps = float(rng.choice(betas)), float(rng.uniform(*eps_range))
+    lo, up = bounds(beta, eps, r)
+    prior, rows = (
+        (min_bdeu_prior, min_bdeu_rows) if kind == "min" else (max_bdeu_prior, max_bdeu_rows)
+    )
+    alpha = prior(counts, beta, eps)
+    assert_feasible(alpha, beta, eps)
+    return counts, beta, lo, up, alpha, rows(counts, beta, eps)
+
+
 def check_kkt(n, alpha, lo, up, rtol=1e-9):
     """KKT of max f: free coords share d_k = lam, at U: d_k >= lam, at L: d_k <= lam."""
     n = np.asarray(n)
@@ -119,7 +116,7 @@ def test_log_bd_rows_matches_slow():
         alpha[:, 0] += 1e-3  # keep row sums positive
         for a in (alpha, 0.37, rng.uniform(0.01, 3.0, size=r), np.float64(1e-9)):
             got = log_bd_rows(counts, a)
-            want = slow_log_bd(counts, a)
+            want = ref.bd_rows(counts, a)
             assert got.shape == (q,) and got.dtype == np.float64
             np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-11)
             assert np.all(got[counts.sum(axis=1) == 0] == 0.0)
@@ -140,8 +137,7 @@ def test_log_bd_rows_vs_mpmath_for_any_prior_mass(alpha):
     for a in (np.full((7, 3), alpha), alpha * weights):
         got = log_bd_rows(counts, a)
         want = [
-            float(ref.bd_mp({(): list(row)}, lambda cfg, k, p=p: p[k]))
-            for row, p in zip(counts, a, strict=True)
+            float(ref.bd_row(list(row), p, exact=True)) for row, p in zip(counts, a, strict=True)
         ]
         assert np.all(got <= 0.0)
         np.testing.assert_array_equal(got[counts.sum(axis=1) == 0], 0.0)
@@ -197,12 +193,9 @@ def test_min_prior_closed_form_and_brute_force():
     rng = np.random.default_rng(2)
     for _ in range(40):
         q, r = int(rng.integers(1, 7)), int(rng.integers(2, 7))
-        counts = random_table(rng, q, r, int(rng.choice([4, 100, 1000])), p_zero=0.15)
-        beta, eps = float(rng.choice([0.05, 1.0, 4.0])), float(rng.uniform(0.05, 0.95))
-        lo, up = bounds(beta, eps, r)
-        alpha = min_bdeu_prior(counts, beta, eps)
-        assert_feasible(alpha, beta, eps)
-        vals = min_bdeu_rows(counts, beta, eps)
+        counts, _, lo, up, alpha, vals = optimal_prior_case(
+            rng, "min", q, r, [4, 100, 1000], 0.15, [0.05, 1.0, 4.0], (0.05, 0.95)
+        )
         np.testing.assert_array_equal(vals, log_bd_rows(counts, alpha))
         for j in range(q):
             kstar = min(range(r), key=lambda k, j=j: (counts[j, k], k))  # paper: argmin N_jk
@@ -211,7 +204,7 @@ def test_min_prior_closed_form_and_brute_force():
             np.testing.assert_array_equal(alpha[j], expect)
             # all r vertices of A
             verts = np.full((r, r), lo) + (up - lo) * np.eye(r)
-            vv = slow_log_bd(np.repeat(counts[j : j + 1], r, axis=0), verts)
+            vv = ref.bd_rows(np.repeat(counts[j : j + 1], r, axis=0), verts)
             assert abs(vals[j] - vv.min()) <= 1e-12 * max(1.0, abs(vv.min()))
             # random points of A are never better (i.e. lower)
             pts = random_feasible(rng, r, lo, up, 200)
@@ -263,13 +256,10 @@ def test_max_prior_vs_scipy_optimizer():
     for _ in range(45):
         r = int(rng.integers(2, 7))
         q = 4
-        counts = random_table(rng, q, r, int(rng.choice([3, 30, 1000])), p_zero=0.2)
-        beta, eps = float(rng.choice([0.2, 1.0, 5.0])), float(rng.uniform(0.1, 0.9))
-        lo, up = bounds(beta, eps, r)
-        alpha = max_bdeu_prior(counts, beta, eps)
-        assert_feasible(alpha, beta, eps)
-        vals = max_bdeu_rows(counts, beta, eps)
-        np.testing.assert_allclose(vals, slow_log_bd(counts, alpha), rtol=1e-12, atol=1e-12)
+        counts, beta, lo, up, alpha, vals = optimal_prior_case(
+            rng, "max", q, r, [3, 30, 1000], 0.2, [0.2, 1.0, 5.0], (0.1, 0.9)
+        )
+        np.testing.assert_allclose(vals, ref.bd_rows(counts, alpha), rtol=1e-12, atol=1e-12)
         for j in range(q):
             n = counts[j]
             check_kkt(n, alpha[j], lo, up)

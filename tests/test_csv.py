@@ -13,6 +13,13 @@ def write(tmp_path, text, name="data.csv", encoding="utf-8"):
     return path
 
 
+def refusal(path):
+    """The message of the CsvError that reading ``path`` raises."""
+    with pytest.raises(CsvError) as info:
+        read_data(path)
+    return str(info.value)
+
+
 def r_votes(n=40, seed=0, na_rate=0.1):
     """A HouseVotes84-like file as R's write.csv writes it: row names, quotes, NA."""
     rng = np.random.default_rng(seed)
@@ -26,9 +33,7 @@ def r_votes(n=40, seed=0, na_rate=0.1):
 
 def test_r_export_row_names_quotes_and_na(tmp_path):
     path = write(tmp_path, r_votes())
-    with pytest.raises(CsvError) as info:
-        read_data(path)
-    message = str(info.value)
+    message = refusal(path)
     assert message.startswith(f"{path}: ") and "\n" not in message
     assert "missing values ('NA')" in message and "'V1' (" in message and "'V2' (" in message
     assert "--dropna" in message and "--na-values" in message and "dropna()" not in message
@@ -92,9 +97,7 @@ def breast_cancer(n=60, seed=0):
 
 def test_identifier_column(tmp_path):
     path = write(tmp_path, breast_cancer())
-    with pytest.raises(CsvError) as info:
-        read_data(path)
-    message = str(info.value)
+    message = refusal(path)
     assert (
         "column 'Id' looks like an identifier (" in message
         and "distinct values in 60 rows" in message

@@ -29,24 +29,20 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 IMAGES = ROOT / "docs" / "images"
 README = (ROOT / "README.md").read_text(encoding="utf-8")
-NAMES = (
-    "quickstart",
-    "rank_of_true_structure",
-    "prediction_and_parsimony",
-    "min_max_bdeu",
-    "optimal_ess",
-    "bootstrap_strength",
-)
 
 
-def _load_summary_module():
-    spec = importlib.util.spec_from_file_location("_summary", EXAMPLES / "_summary.py")
+def _load_example_module(name):
+    """``examples/<name>.py`` as module ``name`` (the examples import each other by name)."""
+    spec = importlib.util.spec_from_file_location(name, EXAMPLES / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
     spec.loader.exec_module(module)
     return module
 
 
-summary_tools = _load_summary_module()
+summary_tools = _load_example_module("_summary")
+#: the examples whose figures the README shows: those ``examples/regenerate.py`` runs
+NAMES = _load_example_module("regenerate").EXAMPLES
 
 
 def committed(name):

@@ -80,22 +80,13 @@ def brute_force(edges, arities, n):
     )
 
 
-def _compositions(n, k):
-    if k == 1:
-        yield (n,)
-        return
-    for a in range(n + 1):
-        for rest in _compositions(n - a, k - 1):
-            yield (a, *rest)
-
-
 def brute_force_by_type(edges, arities, n):
     """The same sum, grouping the data sets by their multiset of rows (exact)."""
     nodes = list(arities)
     parent = {b: a for a, b in edges}
     configs = list(itertools.product(*(range(arities[v]) for v in nodes)))
     total = Fraction(0)
-    for counts in _compositions(n, len(configs)):
+    for counts in ref.compositions(n, len(configs)):
         rows = [cfg for cfg, c in zip(configs, counts, strict=True) for _ in range(c)]
         n_orderings = math.factorial(n)
         for c in counts:
@@ -129,7 +120,7 @@ def direct_recursion(edges, arities, n):
         key = (j, f)
         if key not in memo:
             total = mpmath.mpf(0)
-            for F in itertools.product(*(list(_compositions(fk, arities[j])) for fk in f)):
+            for F in itertools.product(*(list(ref.compositions(fk, arities[j])) for fk in f)):
                 col = tuple(sum(r[i] for r in F) for i in range(arities[j]))
                 term = mpmath.fprod(g(r) for r in F)
                 for c in children[j]:
@@ -142,7 +133,7 @@ def direct_recursion(edges, arities, n):
     for root in (v for v in arities if v not in parent):
         s = mpmath.fsum(
             g(h) * mpmath.fprod(message(c, h) for c in children[root])
-            for h in _compositions(n, arities[root])
+            for h in ref.compositions(n, arities[root])
         )
         log_c += mpmath.log(s)
     return log_c
@@ -164,7 +155,7 @@ def naive_bayes(root_arity, leaf_arities, n):
     regrets = {K: [regret_2f0(K, m) for m in range(n + 1)] for K in set(leaf_arities)}
     leaves = [mpmath.fprod(regrets[K][x] for K in leaf_arities) for x in range(n + 1)]
     total = mpmath.mpf(0)
-    for h in _compositions(n, root_arity):
+    for h in ref.compositions(n, root_arity):
         term = mpmath.factorial(n)
         for x in h:
             term *= leaves[x] / mpmath.factorial(x)
@@ -256,7 +247,7 @@ def test_paper_formulas_as_printed_are_wrong():
 
     def literal_inner(f_a):  # L_B(f_A) = sum_F C_B(n | col sums), C_B = prod (f/n)^f L_C
         total = Fraction(0)
-        for F in itertools.product(*(list(_compositions(m, 2)) for m in f_a)):
+        for F in itertools.product(*(list(ref.compositions(m, 2)) for m in f_a)):
             col = [F[0][i] + F[1][i] for i in range(2)]
             c_b = math.prod(Fraction(x, n) ** x for x in col)
             c_b *= math.prod(brute_force([], {"C": 2}, x) if x else 1 for x in col)
@@ -265,10 +256,10 @@ def test_paper_formulas_as_printed_are_wrong():
 
     eq29 = sum(
         Fraction(math.comb(n, f[0])) * math.prod(Fraction(x, n) ** x for x in f) * literal_inner(f)
-        for f in _compositions(n, 2)
+        for f in ref.compositions(n, 2)
     )
     line20 = sum(
-        math.prod(Fraction(x, n) ** x for x in f) * literal_inner(f) for f in _compositions(n, 2)
+        math.prod(Fraction(x, n) ** x for x in f) * literal_inner(f) for f in ref.compositions(n, 2)
     )
     truth = brute_force(CHAIN, {"A": 2, "B": 2, "C": 2}, n)
     assert round(float(truth), 2) == 38.91

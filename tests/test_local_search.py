@@ -15,21 +15,18 @@ from hypothesis import strategies as st
 from pgmpy.base import DAG
 from pgmpy.causal_discovery import ExpertKnowledge
 from pgmpy.causal_discovery import HillClimbSearch as PgmpyHillClimb
-from pgmpy.structure_score import AIC, BIC, K2, BDs, LogLikelihood
-from pgmpy.structure_score import BDeu as PgmpyBDeu
+from pgmpy.structure_score import BDs
 from sklearn.base import clone
 
 from pgmpy_nml import (
     FNML,
     QNML,
-    BDConstant,
     BDeu,
     FSNMLEstimator,
     LocalSearch,
     MaxBDeu,
     MinBDeu,
 )
-from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
 from pgmpy_nml.search import _local_kernels as _k
 from pgmpy_nml.search import find_structure
@@ -38,22 +35,8 @@ from pgmpy_nml.search.local import _Engine, _StatisticRows
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)
-    from pgmpy.estimators import BDeu as LegacyBDeu
 
 EPSILON = 1e-4
-
-
-def random_data(n, m, seed, max_arity=4):
-    rng = np.random.default_rng(seed)
-    arities = rng.integers(2, max_arity + 1, m)
-    cols = {}
-    for i in range(m):
-        x = rng.integers(0, arities[i], n)
-        if i:
-            parent = cols[f"V{rng.integers(0, i)}"]
-            x = np.where(rng.random(n) < 0.6, parent % arities[i], x)
-        cols[f"V{i}"] = x
-    return pd.DataFrame(cols)
 
 
 def search(score, **options):
@@ -108,23 +91,17 @@ def assert_local_optimum(score, result, constraints):
 
 
 # -- the compiled local scores against the score's own local_score -------------------------
-SCORES = {
-    "fnml": FNML,
-    "qnml": QNML,
-    "bdeu": lambda d: BDeu(d, equivalent_sample_size=3.0),
-    "bd1/2": lambda d: BDConstant(d, alpha=0.5),
-    "pgmpy-bdeu": lambda d: PgmpyBDeu(d, equivalent_sample_size=2.0),
-    "legacy-bdeu": lambda d: LegacyBDeu(d, equivalent_sample_size=2.0),
-    "pgmpy-k2": K2,
-    "pgmpy-bic": BIC,
-    "pgmpy-aic": AIC,
-    "pgmpy-ll": LogLikelihood,
-}
+SCORE_NAMES = (
+    *("fnml", "qnml", "bdeu", "bd1/2", "pgmpy-bdeu", "legacy-bdeu", "pgmpy-k2"),
+    *("pgmpy-bic", "pgmpy-aic", "pgmpy-ll"),
+)
 
 
-@pytest.mark.parametrize("name", list(SCORES))
+@pytest.mark.parametrize("name", SCORE_NAMES)
 @pytest.mark.parametrize(("n_rows", "bitsets"), [(60, True), (4000, True), (4000, False)])
-def test_rows_of_local_scores_equal_local_score(name, n_rows, bitsets, monkeypatch):
+def test_rows_of_local_scores_equal_local_score(
+    name, n_rows, bitsets, monkeypatch, random_data, make_test_score
+):
     """Every family one edge away, counted in bulk, equals the score's own local_score.
 
     60 rows send the larger families through refined configurations, 4000 rows the
@@ -133,7 +110,7 @@ def test_rows_of_local_scores_equal_local_score(name, n_rows, bitsets, monkeypat
     if not bitsets:
         monkeypatch.setattr(_StatisticRows, "BITSET_BYTES", 0)
     data = random_data(n_rows, 7, seed=4 if n_rows == 60 else n_rows, max_arity=6)
-    score = SCORES[name](data)
+    score = make_test_score(name, data)
     rows = _StatisticRows(contract_for(score), 1)
     assert rows.bits.shape[0] == (len(data.columns) if bitsets else 0)
     variables = rows.variables
@@ -185,8 +162,8 @@ def test_rows_of_local_scores_equal_local_score(name, n_rows, bitsets, monkeypat
     assert paths == (expected_paths if bitsets else {"histogram"} | expected_paths - {"bitsets"})
 
 
-def test_rows_with_declared_unobserved_states_and_constant_column():
-    data = random_data(300, 5, seed=3)
+def test_rows_with_declared_unobserved_states_and_constant_column(random_data):
+    data = random_data(300, 5, seed=3, max_arity=4)
     data["V4"] = 0  # a constant column: arity 1 unless states are declared
     names = {"V0": [0, 1, 2, 3, 4, 5], "V4": [0, 1]}
     for score in (FNML(data, state_names=names), QNML(data), BDeu(data, state_names=names)):
@@ -205,10 +182,10 @@ def test_rows_with_declared_unobserved_states_and_constant_column():
         ("sachs", 2000, {"expert_knowledge": "forbid"}),
     ],
 )
-def test_greedy_equals_pgmpy_hill_climbing_under_fnml(network, n_rows, options):
+def test_greedy_equals_pgmpy_hill_climbing_under_fnml(network, n_rows, options, network_sample):
     """fNML is not score equivalent, so no orientation ties: both searches take the same
     moves (pgmpy without its tabu list, i.e. plain greedy) and end in the same DAG."""
-    _, data = sample_network(network, n_rows, seed=7)
+    _, data = network_sample(network, n_rows, seed=7)
     options = dict(options)
     knowledge = None
     if options.pop("expert_knowledge", None):
@@ -228,11 +205,13 @@ def test_greedy_equals_pgmpy_hill_climbing_under_fnml(network, n_rows, options):
 
 
 @pytest.mark.parametrize("score_class", [QNML, BDeu])
-def test_score_equivalent_scores_reach_a_local_optimum_at_least_as_good_with_restarts(score_class):
+def test_score_equivalent_scores_reach_a_local_optimum_at_least_as_good_with_restarts(
+    score_class, network_sample
+):
     """With score-equivalent scores the first moves tie (u -> v or v -> u); pgmpy breaks
     those ties in set order, we by column order. Tabu search with restarts from the same
     start beats or equals pgmpy's result here, and greedy is a true local optimum."""
-    _, data = sample_network("child", 2000, seed=3)
+    _, data = network_sample("child", 2000, seed=3)
     score = score_class(data)
     greedy = search(score)
     assert_local_optimum(score, greedy, Constraints.from_knowledge(list(data.columns)))
@@ -244,11 +223,11 @@ def test_score_equivalent_scores_reach_a_local_optimum_at_least_as_good_with_res
 # -- constraints, parent limit, local optimality (property-based) --------------------------
 @st.composite
 def problems(draw):
+    """(n_rows, m, seed) of ``random_data``, the knowledge on its columns V0.., options."""
     m = draw(st.integers(3, 6))
     n_rows = draw(st.sampled_from([20, 80, 400]))
     seed = draw(st.integers(0, 10_000))
-    data = random_data(n_rows, m, seed, max_arity=3)
-    names = list(data.columns)
+    names = [f"V{i}" for i in range(m)]
     pairs = [(u, v) for u, v in itertools.permutations(names, 2)]
     forbidden = draw(st.lists(st.sampled_from(pairs), max_size=4, unique=True))
     # required edges from a random order: never a cycle
@@ -269,13 +248,14 @@ def problems(draw):
             knowledge["temporal_order"] = [early, late]
     score = draw(st.sampled_from(["fnml", "qnml", "bdeu", "min-bdeu"]))
     method = draw(st.sampled_from(["hill", "tabu"]))
-    return data, knowledge, max_parents, score, method
+    return (n_rows, m, seed), knowledge, max_parents, score, method
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(problems())
-def test_every_result_is_a_legal_local_optimum(problem):
-    data, knowledge, max_parents, score_name, method = problem
+def test_every_result_is_a_legal_local_optimum(random_data, problem):
+    sizes, knowledge, max_parents, score_name, method = problem
+    data = random_data(*sizes, max_arity=3)
     from pgmpy_nml import make_score
 
     score = make_score(score_name, data)
@@ -295,8 +275,8 @@ def test_every_result_is_a_legal_local_optimum(problem):
 
 # -- tabu search, restarts, seeds ------------------------------------------------------------
 @pytest.mark.parametrize("network", ["sachs", "child"])
-def test_tabu_and_restarts_never_end_below_greedy(network):
-    _, data = sample_network(network, 1500, seed=11)
+def test_tabu_and_restarts_never_end_below_greedy(network, network_sample):
+    _, data = network_sample(network, 1500, seed=11)
     score = FNML(data)
     greedy = search(score)
     tabu = search(score, method="tabu", tabu_length=15)
@@ -316,8 +296,8 @@ def _empty(data):
     return dag
 
 
-def test_tabu_search_moves_through_worse_networks_and_returns_the_best():
-    _, data = sample_network("child", 1000, seed=2)
+def test_tabu_search_moves_through_worse_networks_and_returns_the_best(network_sample):
+    _, data = network_sample("child", 1000, seed=2)
     score = QNML(data)
     greedy = search(score)
     tabu = search(score, method="tabu", tabu_length=30, max_non_improving=25)
@@ -327,7 +307,7 @@ def test_tabu_search_moves_through_worse_networks_and_returns_the_best():
     assert tabu.score_ >= greedy.score_ - 1e-9
 
 
-def test_same_seed_same_network_even_in_other_processes():
+def test_same_seed_same_network_even_in_other_processes(network_sample):
     code = textwrap.dedent(
         """
         from pgmpy_nml import LocalSearch, QNML
@@ -349,13 +329,13 @@ def test_same_seed_same_network_even_in_other_processes():
         )
         outputs.add(run.stdout)
     assert len(outputs) == 1
-    _, data = sample_network("child", 1000, seed=5)
+    _, data = network_sample("child", 1000, seed=5)
     here = search(QNML(data), method="tabu", restarts=3, perturb=6, seed=42)
     assert str(sorted(here.causal_graph_.edges())) in outputs.pop()
 
 
-def test_perturbations_depend_on_the_seed_only():
-    _, data = sample_network("child", 800, seed=4)
+def test_perturbations_depend_on_the_seed_only(network_sample):
+    _, data = network_sample("child", 800, seed=4)
     score = FNML(data)
     runs = [search(score, restarts=3, perturb=8, seed=s).history_ for s in (0, 0, 1)]
     np.testing.assert_array_equal(runs[0], runs[1])
@@ -387,8 +367,8 @@ class HiddenContract:
 
 
 @pytest.mark.parametrize("score_class", [FNML, MinBDeu, MaxBDeu])
-def test_generic_path_reaches_a_local_optimum(score_class):
-    _, data = sample_network("sachs", 1500, seed=1)
+def test_generic_path_reaches_a_local_optimum(score_class, network_sample):
+    _, data = network_sample("sachs", 1500, seed=1)
     score = score_class(data)
     hidden = HiddenContract(score)
     result = search(hidden)
@@ -400,10 +380,10 @@ def test_generic_path_reaches_a_local_optimum(score_class):
         assert set(fast.causal_graph_.edges()) == set(result.causal_graph_.edges())
 
 
-def test_generic_path_with_a_structure_prior():
+def test_generic_path_with_a_structure_prior(network_sample):
     """pgmpy's BDs adds log-prior ratios to add and delete moves: the search adds them to
     its changes (the brute-force check includes them) and to the reported score."""
-    _, data = sample_network("child", 2000, seed=1)
+    _, data = network_sample("child", 2000, seed=1)
     score = BDs(data, equivalent_sample_size=5)
     result = search(score, max_parents=2)
     assert result.plan_ == "generic"
@@ -413,8 +393,8 @@ def test_generic_path_with_a_structure_prior():
 
 
 # -- start network, parameters, estimator conventions ---------------------------------------
-def test_start_dag_is_used_and_checked():
-    _, data = sample_network("asia", 2000, seed=0)
+def test_start_dag_is_used_and_checked(network_sample):
+    _, data = network_sample("asia", 2000, seed=0)
     score = FNML(data)
     start = search(score).causal_graph_
     again = search(score, start_dag=start)
@@ -431,8 +411,8 @@ def test_start_dag_is_used_and_checked():
         search(score, start_dag=[("asia", "tub")])
 
 
-def test_required_edges_are_added_to_the_start_and_kept():
-    _, data = sample_network("asia", 2000, seed=0)
+def test_required_edges_are_added_to_the_start_and_kept(network_sample):
+    _, data = network_sample("asia", 2000, seed=0)
     names = list(data.columns)
     required = [(names[0], names[1]), (names[2], names[1])]
     result = search(FNML(data), expert_knowledge={"required_edges": required}, method="tabu")
@@ -454,14 +434,14 @@ def test_required_edges_are_added_to_the_start_and_kept():
         ({"n_jobs": 0}, ValueError),
     ],
 )
-def test_bad_settings_are_refused_clearly(options, error):
-    data = random_data(50, 3, seed=0)
+def test_bad_settings_are_refused_clearly(options, error, random_data):
+    data = random_data(50, 3, seed=0, max_arity=4)
     with pytest.raises(error):
         search(FNML(data), **options)
 
 
-def test_estimator_conventions_and_fitted_model():
-    _, data = sample_network("cancer", 1000, seed=0)
+def test_estimator_conventions_and_fitted_model(network_sample):
+    _, data = network_sample("cancer", 1000, seed=0)
     est = LocalSearch("qnml", method="tabu", restarts=1, parameter_estimator=FSNMLEstimator())
     assert clone(est).get_params()["method"] == "tabu"
     with pytest.raises(AttributeError, match="call fit"):
@@ -475,30 +455,30 @@ def test_estimator_conventions_and_fitted_model():
         LocalSearch("fnml").fit()
 
 
-def test_max_iter_limits_the_moves():
-    _, data = sample_network("child", 1000, seed=0)
+def test_max_iter_limits_the_moves(network_sample):
+    _, data = network_sample("child", 1000, seed=0)
     result = search(FNML(data), max_iter=3)
     assert result.n_iter_ == 3
     assert result.causal_graph_.number_of_edges() == 3
 
 
-def test_progress_bar_shows_the_score(capsys):
-    _, data = sample_network("cancer", 500, seed=0)
+def test_progress_bar_shows_the_score(capsys, network_sample):
+    _, data = network_sample("cancer", 500, seed=0)
     LocalSearch(FNML(data), show_progress=True).fit()
     err = capsys.readouterr().err
     assert "hill search" in err and "score" in err
 
 
-def test_threads_give_the_same_network():
-    _, data = sample_network("child", 3000, seed=0)
+def test_threads_give_the_same_network(network_sample):
+    _, data = network_sample("child", 3000, seed=0)
     one = search(FNML(data), n_jobs=1)
     two = search(FNML(data), n_jobs=2)
     assert set(one.causal_graph_.edges()) == set(two.causal_graph_.edges())
     assert one.score_ == pytest.approx(two.score_, rel=1e-12)
 
 
-def test_find_structure_runs_both_local_searches():
-    _, data = sample_network("cancer", 1000, seed=0)
+def test_find_structure_runs_both_local_searches(network_sample):
+    _, data = network_sample("cancer", 1000, seed=0)
     score = QNML(data)
     hill = find_structure(score, data, "hill")
     tabu = find_structure(score, data, "tabu", restarts=2, perturb=2)

@@ -5,8 +5,8 @@ import itertools
 import math
 import warnings
 
+import _reference as ref
 import numpy as np
-import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -45,21 +45,9 @@ def make_score(name, data, state_names=None):
         return factory(data, state_names)
 
 
-def random_data(n, arities, seed, unseen=False):
-    """Columns copying an earlier one at random; optionally one undeclared-unseen state each."""
-    rng = np.random.default_rng(seed)
-    cols = {}
-    for i, r in enumerate(arities):
-        x = rng.integers(0, r, n)
-        if i:
-            parent = cols[f"V{rng.integers(0, i)}"]
-            x = np.where(rng.random(n) < 0.6, parent % r, x)
-        cols[f"V{i}"] = x
-    data = pd.DataFrame(cols)
-    names = None
-    if unseen:
-        names = {c: [*sorted(set(data[c])), 99] for c in data}
-    return data, names
+def with_unseen_state(data, unseen=True):
+    """state_names declaring one more state (99) than each column shows, or None."""
+    return {c: [*sorted(set(data[c])), 99] for c in data} if unseen else None
 
 
 def subsets(items, sizes=None):
@@ -82,8 +70,9 @@ def subsets(items, sizes=None):
         (7, (4, 4, 3, 3, 2), True, 3),
     ],
 )
-def test_bound_never_below_any_superset(name, n, arities, unseen, max_parents):
-    data, names = random_data(n, arities, seed=n + len(name), unseen=unseen)
+def test_bound_never_below_any_superset(name, n, arities, unseen, max_parents, random_data):
+    data = random_data(n, arities, seed=n + len(name))
+    names = with_unseen_state(data, unseen)
     score = make_score(name, data, names)
     variables = list(data.columns)
     limit = len(variables) - 1 if max_parents is None else max_parents
@@ -105,10 +94,11 @@ def test_bound_never_below_any_superset(name, n, arities, unseen, max_parents):
 
 
 @pytest.mark.parametrize("name", ["fnml", "qnml", "pgmpy-bic", "pgmpy-ll"])
-def test_optimistic_screen_bounds_every_screened_set(name, monkeypatch):
+def test_optimistic_screen_bounds_every_screened_set(name, monkeypatch, random_data):
     """The screen's optimistic score (the family's N log N taken from the subsets'
     families) is never below the set's score; recorded over a whole run."""
-    data, names = random_data(90, (2, 3, 2, 4, 2), seed=6, unseen=True)
+    data = random_data(90, (2, 3, 2, 4, 2), seed=6)
+    names = with_unseen_state(data)
     data["copy"] = data["V3"]  # adds nothing to a family with V3: the screen is exact there
     names["copy"] = names["V3"]
     score = make_score(name, data, names)
@@ -128,8 +118,8 @@ def test_optimistic_screen_bounds_every_screened_set(name, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["fnml", "qnml", "bdeu", "pgmpy-bic"])
-def test_bound_respects_forbidden_parents(name):
-    data, _ = random_data(150, (2, 3, 2, 3, 2), seed=3)
+def test_bound_respects_forbidden_parents(name, random_data):
+    data = random_data(150, (2, 3, 2, 3, 2), seed=3)
     score = make_score(name, data)
     forbidden = [("V0", "V4"), ("V2", "V4")]
     sets = [(), ("V1",), ("V3",)]
@@ -145,9 +135,9 @@ def test_bound_respects_forbidden_parents(name):
                     assert score.local_score("V4", tuple(q)) <= bound + 1e-9
 
 
-def test_bounds_are_informative():
+def test_bounds_are_informative(random_data):
     """Sparse data: every score with a bound closes some sets (the bound is not +inf)."""
-    data, _ = random_data(40, (4, 4, 4, 3, 3, 4), seed=5)
+    data = random_data(40, (4, 4, 4, 3, 3, 4), seed=5)
     for name in ["fnml", "qnml", "bdeu", "bd1/2", "pgmpy-bic", "pgmpy-bdeu"]:
         _, report = candidate_parent_sets(make_score(name, data))
         assert report.bounded
@@ -189,17 +179,6 @@ def _nml_code(values, r):
     return ll - log_regret(r, m)
 
 
-def _dm_code(values, r, a):
-    """log Dirichlet-multinomial probability of a group, a per cell, r*a in all."""
-    counts = np.bincount(values, minlength=r)
-    m = len(values)
-    return (
-        math.lgamma(r * a)
-        - math.lgamma(r * a + m)
-        + sum(math.lgamma(a + k) - math.lgamma(a) for k in counts)
-    )
-
-
 tables = st.integers(2, 4).flatmap(
     lambda r: st.tuples(
         st.just(r),
@@ -239,8 +218,8 @@ def test_bd_bound_over_every_refinement(table, ess, extra_configs):
     q = len(parts) + extra_configs
     for i, p in parts:
         values = np.array([x for x, part in configs[i] if part == p])
-        bdeu += _dm_code(values, r, ess / (q * r))
         counts = np.bincount(values, minlength=r)
+        bdeu += ref.bd_row(counts.tolist(), [ess / (q * r)] * r)  # Dirichlet-multinomial
         ll += sum(k * math.log(k / len(values)) for k in counts if k)
     for rows in configs:
         cells += len({x for x, _ in rows})
@@ -294,8 +273,9 @@ def assert_matches_brute(candidates, brute, exact):
 
 @pytest.mark.parametrize("name", ["fnml", "qnml", "bdeu", "pgmpy-bic", "pgmpy-k2", "pgmpy-ll"])
 @pytest.mark.parametrize("max_parents", [None, 2])
-def test_candidates_are_exactly_the_undominated_sets(name, max_parents):
-    data, names = random_data(60, (2, 3, 2, 4, 2, 3), seed=11, unseen=(name == "fnml"))
+def test_candidates_are_exactly_the_undominated_sets(name, max_parents, random_data):
+    data = random_data(60, (2, 3, 2, 4, 2, 3), seed=11)
+    names = with_unseen_state(data, unseen=(name == "fnml"))
     score = make_score(name, data, names)
     variables = list(data.columns)
     limit = len(variables) - 1 if max_parents is None else max_parents
@@ -305,9 +285,9 @@ def test_candidates_are_exactly_the_undominated_sets(name, max_parents):
 
 
 @pytest.mark.parametrize("name", ["fnml", "qnml", "bdeu", "pgmpy-bic", "pgmpy-ll"])
-def test_ties_are_dominated(name):
+def test_ties_are_dominated(name, random_data):
     """A constant column changes no count: every set with it ties with the set without it."""
-    data, _ = random_data(50, (2, 3, 2, 2), seed=8)
+    data = random_data(50, (2, 3, 2, 2), seed=8)
     data["C"] = 0
     candidates, report = candidate_parent_sets(make_score(name, data))
     for v, sets in candidates.to_dict().items():
@@ -317,8 +297,8 @@ def test_ties_are_dominated(name):
     assert report.n_scored[list(data.columns).index("C")] == 1
 
 
-def test_generic_path_matches_brute_force_exactly():
-    data, _ = random_data(50, (2, 3, 2, 2, 3), seed=2)
+def test_generic_path_matches_brute_force_exactly(random_data):
+    data = random_data(50, (2, 3, 2, 2, 3), seed=2)
     score = MinBDeu(data, equivalent_sample_size=1.0, epsilon=0.5)
     candidates, report = candidate_parent_sets(score, max_parents=3)
     assert report.plan == "generic" and not report.bounded
@@ -327,8 +307,8 @@ def test_generic_path_matches_brute_force_exactly():
     assert_matches_brute(candidates, brute, exact=True)
 
 
-def test_required_parents_compare_only_admissible_sets():
-    data, _ = random_data(80, (2, 3, 2, 3, 2), seed=4)
+def test_required_parents_compare_only_admissible_sets(random_data):
+    data = random_data(80, (2, 3, 2, 3, 2), seed=4)
     score = FNML(data)
     knowledge = {
         "required_edges": [("V0", "V3"), ("V1", "V3")],
@@ -452,14 +432,14 @@ def test_dask_local_cluster_gives_identical_candidates():
 
 
 @pytest.mark.parametrize("name", sorted(BOUNDED))
-def test_tasks_travel_to_process_workers(name):
+def test_tasks_travel_to_process_workers(name, random_data):
     """What a task needs pickles (process and cluster workers), pgmpy's scores too,
     and gives the same candidates after the trip."""
     import pickle
 
     from pgmpy_nml.search.constraints import Constraints
 
-    data, _ = random_data(40, (2, 3, 2), seed=9)
+    data = random_data(40, (2, 3, 2), seed=9)
     score = make_score(name, data)
     contract = contract_for(score)
     constraints = Constraints.from_knowledge(tuple(contract.encoded.variables), 2)
@@ -472,15 +452,15 @@ def test_tasks_travel_to_process_workers(name):
     assert [c["scores"] for c in here] == [c["scores"] for c in there]
 
 
-def test_refuses_a_level_that_would_not_fit_in_memory(monkeypatch):
-    data, _ = random_data(30, (2, 2, 2, 2), seed=1)
+def test_refuses_a_level_that_would_not_fit_in_memory(monkeypatch, random_data):
+    data = random_data(30, (2, 2, 2, 2), seed=1)
     monkeypatch.setattr(pruning._Task, "BYTES_PER_SET", 1 << 50)
     with pytest.raises(MemoryError, match="max_parents"):
         candidate_parent_sets(FNML(data))
 
 
-def test_input_errors():
-    data, _ = random_data(20, (2, 2, 2), seed=0)
+def test_input_errors(random_data):
+    data = random_data(20, (2, 2, 2), seed=0)
     with pytest.raises(ValueError, match="n_jobs"):
         candidate_parent_sets(FNML(data), n_jobs=0)
     with pytest.raises(TypeError, match="local_score"):

@@ -5,7 +5,7 @@ References used here are independent of the implementation (which sums the
 
 * brute-force enumeration of the definition in exact rational arithmetic;
 * the Lagrange-inversion sum C = n!/n^n K/n sum_j binom(K+j, j) n^(n-1-j)/(n-1-j)!
-  in mpmath (n <= ~2e4);
+  in mpmath (n <= ~2e4), from tests/_reference.py;
 * mpmath quadrature of C = Gamma(K-1)^-1 int_0^inf y^(K-2) e^-y (1 + y/n)^n dy
   (any n; working precision grows with log10(K + n));
 * for K >> n^2, the closed form t_n = Gamma(K-1+n)/(Gamma(K-1) n^n) of the
@@ -23,6 +23,7 @@ from math import comb, factorial
 import mpmath as mp
 import numpy as np
 import pytest
+from _reference import compositions, log_regret_lagrange
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.special import gammaln
@@ -44,21 +45,12 @@ REL_TOL = 1e-9  # the accuracy contract of log_regret
 # --------------------------------------------------------------------------------------
 # Independent references
 # --------------------------------------------------------------------------------------
-def _compositions(n: int, k: int):
-    if k == 1:
-        yield (n,)
-        return
-    for first in range(n + 1):
-        for rest in _compositions(n - first, k - 1):
-            yield (first, *rest)
-
-
 def brute_force_C(K: int, n: int) -> Fraction:
     """C(K, n) from the definition, exactly (0^0 = 1)."""
     if n == 0:
         return Fraction(1)
     total = Fraction(0)
-    for ks in _compositions(n, K):
+    for ks in compositions(n, K):
         coef = factorial(n)
         prob = Fraction(1)
         for k in ks:
@@ -66,20 +58,6 @@ def brute_force_C(K: int, n: int) -> Fraction:
             prob *= Fraction(k, n) ** k
         total += coef * prob
     return total
-
-
-def ref_lagrange(K: int, n: int, dps: int = 30) -> mp.mpf:
-    """log C via representation (b), summed in full in mpmath."""
-    with mp.workdps(dps):
-        if n == 0:
-            return mp.mpf(0)
-        Km, nm = mp.mpf(K), mp.mpf(n)
-        u = nm ** (n - 1) / mp.factorial(n - 1)  # j = 0 term
-        s = u
-        for j in range(n - 1):
-            u = u * (Km + j + 1) / (j + 1) * (n - 1 - j) / nm
-            s += u
-        return mp.log(mp.factorial(n) / nm**n * Km / nm * s)
 
 
 def ref_quad(K: int, n: int) -> mp.mpf:
@@ -269,7 +247,7 @@ LAGRANGE_CASES = [
 
 @pytest.mark.parametrize(("K", "n"), LAGRANGE_CASES)
 def test_against_lagrange_sum(K, n):
-    ref = ref_lagrange(K, n, dps=30 + int(math.log10(K)))
+    ref = log_regret_lagrange(K, n, dps=30 + int(math.log10(K)))
     assert rel_err(log_regret(K, n), ref) <= REL_TOL
 
 
@@ -313,18 +291,18 @@ def test_against_mpmath_reference_full_grid(K, n):
     # in practice the error is far below the contract
     assert abs(got - float(ref)) <= 1e-13 * max(1.0, abs(float(ref)))
     if n <= 20_000:
-        assert rel_err(got, ref_lagrange(K, n, dps=30 + int(math.log10(K)))) <= REL_TOL
+        assert rel_err(got, log_regret_lagrange(K, n, dps=30 + int(math.log10(K)))) <= REL_TOL
 
 
 def test_references_agree_with_each_other():
     """Guard against a broken reference: quad, Lagrange sum and hyp2f0 agree."""
     for K, n in [(2, 3000), (10, 2000), (256, 300), (2**40, 500)]:
-        assert abs(ref_quad(K, n) - ref_lagrange(K, n, dps=40)) < mp.mpf(10) ** -25
-    assert abs(ref_top(2**60, 1000) - ref_lagrange(2**60, 1000, dps=50)) < mp.mpf(10) ** -25
+        assert abs(ref_quad(K, n) - log_regret_lagrange(K, n, dps=40)) < mp.mpf(10) ** -25
+    assert abs(ref_top(2**60, 1000) - log_regret_lagrange(2**60, 1000, dps=50)) < mp.mpf(10) ** -25
     with mp.workdps(30):
         for K, n in [(3, 40), (10, 500), (50, 1000)]:
             hyp = mp.log(mp.hyp2f0(-n, K - 1, -mp.mpf(1) / n))
-            assert abs(hyp - ref_lagrange(K, n)) < mp.mpf(10) ** -20
+            assert abs(hyp - log_regret_lagrange(K, n, dps=30)) < mp.mpf(10) ** -20
             assert rel_err(log_regret(K, n), hyp) <= 1e-13
 
 
@@ -406,51 +384,38 @@ def test_many_kernel_contract():
 # Input validation
 # --------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("K", "exc", "match"),
+    ("K", "n", "exc", "match"),
     [
-        (0, ValueError, r"K must be an integer >= 1.*got 0"),
-        (-3, ValueError, r"K must be an integer >= 1.*got -3"),
-        (2.5, ValueError, r"K must be an integer >= 1, got 2\.5"),
-        (0.0, ValueError, r"K must be an integer >= 1.*got 0\.0"),
-        (float("nan"), ValueError, r"K must be an integer >= 1, got NaN"),
-        (float("inf"), ValueError, r"K must be an integer >= 1, got inf"),
-        (10**400, ValueError, r"K must be at most"),
-        ("3", TypeError, r"K must be an integer >= 1, got an object of type str"),
-        (True, TypeError, r"boolean"),
-        ([2, 3], TypeError, r"K must be an integer >= 1, got an object of type list"),
+        (0, 10, ValueError, r"K must be an integer >= 1.*got 0"),
+        (-3, 10, ValueError, r"K must be an integer >= 1.*got -3"),
+        (2.5, 10, ValueError, r"K must be an integer >= 1, got 2\.5"),
+        (0.0, 10, ValueError, r"K must be an integer >= 1.*got 0\.0"),
+        (float("nan"), 10, ValueError, r"K must be an integer >= 1, got NaN"),
+        (float("inf"), 10, ValueError, r"K must be an integer >= 1, got inf"),
+        (10**400, 10, ValueError, r"K must be at most"),
+        ("3", 10, TypeError, r"K must be an integer >= 1, got an object of type str"),
+        (True, 10, TypeError, r"boolean"),
+        ([2, 3], 10, TypeError, r"K must be an integer >= 1, got an object of type list"),
+        (3, -1, ValueError, r"n must be a non-negative integer.*got -1"),
+        (3, 2.5, ValueError, r"n must be a non-negative integer, got 2\.5"),
+        (3, float("nan"), ValueError, r"got NaN"),
+        (3, float("inf"), ValueError, r"got inf"),
+        (3, 2**60, ValueError, r"at most 2\*\*53"),
+        (3, "10", TypeError, r"n must be a non-negative integer.*str"),
+        (3, True, TypeError, r"boolean"),
+        (3, [1, -2], ValueError, r"found -2"),
+        (3, [1.0, 1.5], ValueError, r"non-integral value 1\.5"),
+        (3, np.array([3.0, np.nan]), ValueError, r"found NaN"),
+        (3, np.array([True, False]), TypeError, r"boolean"),
+        (3, [2**70], ValueError, r"at most 2\*\*53"),
+        (3, ["a", "b"], TypeError, r"dtype"),
+        (3, [[1], [1, 2]], TypeError, r"array-like of integers"),
     ],
 )
-def test_invalid_K(K, exc, match):
-    with pytest.raises(exc, match=match):
-        log_regret(K, 10)
-    with pytest.raises(exc, match=match):
-        log_regret_szpankowski(K, 10)
-
-
-@pytest.mark.parametrize(
-    ("n", "exc", "match"),
-    [
-        (-1, ValueError, r"n must be a non-negative integer.*got -1"),
-        (2.5, ValueError, r"n must be a non-negative integer, got 2\.5"),
-        (float("nan"), ValueError, r"got NaN"),
-        (float("inf"), ValueError, r"got inf"),
-        (2**60, ValueError, r"at most 2\*\*53"),
-        ("10", TypeError, r"n must be a non-negative integer.*str"),
-        (True, TypeError, r"boolean"),
-        ([1, -2], ValueError, r"found -2"),
-        ([1.0, 1.5], ValueError, r"non-integral value 1\.5"),
-        (np.array([3.0, np.nan]), ValueError, r"found NaN"),
-        (np.array([True, False]), TypeError, r"boolean"),
-        ([2**70], ValueError, r"at most 2\*\*53"),
-        (["a", "b"], TypeError, r"dtype"),
-        ([[1], [1, 2]], TypeError, r"array-like of integers"),
-    ],
-)
-def test_invalid_n(n, exc, match):
-    with pytest.raises(exc, match=match):
-        log_regret(3, n)
-    with pytest.raises(exc, match=match):
-        log_regret_szpankowski(3, n)
+def test_invalid_arguments(K, n, exc, match):
+    for function in (log_regret, log_regret_szpankowski):
+        with pytest.raises(exc, match=match):
+            function(K, n)
 
 
 # --------------------------------------------------------------------------------------

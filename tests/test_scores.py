@@ -18,22 +18,18 @@ ARITIES = {"A": 2, "B": 3, "C": 2, "D": 4}
 EXTRA = {"B": 1, "D": 2}  # declared states that never occur in the data
 
 
-def random_data(n, seed, declare_extra=True):
-    """Random discrete data with dependence, and state_names with unobserved states."""
-    rng = np.random.default_rng(seed)
-    data = {}
-    for i, (var, r) in enumerate(ARITIES.items()):
-        noise = rng.integers(0, r, n)
-        if i and rng.random() < 0.8:
-            prev = list(data.values())[rng.integers(0, i)]
-            keep = rng.random(n) < 0.6
-            noise = np.where(keep, prev % r, noise)
-        data[var] = noise
-    df = pd.DataFrame(data)
-    names = None
-    if declare_extra:
-        names = {v: list(range(ARITIES[v] + EXTRA.get(v, 0))) for v in ARITIES}
-    return df, names
+DECLARED = {v: list(range(ARITIES[v] + EXTRA.get(v, 0))) for v in ARITIES}
+
+
+@pytest.fixture(scope="module")
+def dataset(random_data):
+    """``dataset(n, seed, declare_extra=True)``: random data over ARITIES and its
+    state_names (DECLARED, with unobserved states, or None)."""
+
+    def make(n, seed, declare_extra=True):
+        return random_data(n, ARITIES, seed), (DECLARED if declare_extra else None)
+
+    return make
 
 
 FAMILIES = [
@@ -54,8 +50,8 @@ CASES = [(1, 0), (7, 1), (40, 2), (150, 3)]
 
 @pytest.mark.parametrize(("n", "seed"), CASES)
 @pytest.mark.parametrize("declare_extra", [False, True])
-def test_fnml_matches_definition(n, seed, declare_extra):
-    df, names = random_data(n, seed, declare_extra)
+def test_fnml_matches_definition(n, seed, declare_extra, dataset):
+    df, names = dataset(n, seed, declare_extra)
     score = FNML(df, state_names=names)
     for child, parents in families(seed):
         expected = ref.fnml(df, child, parents, names)
@@ -66,8 +62,8 @@ def test_fnml_matches_definition(n, seed, declare_extra):
 
 @pytest.mark.parametrize(("n", "seed"), CASES)
 @pytest.mark.parametrize("declare_extra", [False, True])
-def test_qnml_matches_definition(n, seed, declare_extra):
-    df, names = random_data(n, seed, declare_extra)
+def test_qnml_matches_definition(n, seed, declare_extra, dataset):
+    df, names = dataset(n, seed, declare_extra)
     score = QNML(df, state_names=names)
     for child, parents in families(seed + 10):
         expected = ref.qnml(df, child, parents, names)
@@ -76,18 +72,18 @@ def test_qnml_matches_definition(n, seed, declare_extra):
 
 @pytest.mark.parametrize(("n", "seed"), CASES)
 @pytest.mark.parametrize("alpha", [0.5, 1.0, 3.7])
-def test_bd_constant_matches_definition(n, seed, alpha):
-    df, names = random_data(n, seed)
+def test_bd_constant_matches_definition(n, seed, alpha, dataset):
+    df, names = dataset(n, seed)
     score = BDConstant(df, alpha=alpha, state_names=names)
     for child, parents in families(seed + 20):
         expected = ref.bd_constant(df, child, parents, alpha, names)
         assert score.local_score(child, parents) == pytest.approx(expected, rel=1e-10, abs=1e-10)
 
 
-def test_bd_constant_one_is_pgmpy_k2():
+def test_bd_constant_one_is_pgmpy_k2(dataset):
     # Only where every parent configuration occurs: pgmpy 1.1's K2 adds lgamma(r) for
     # unobserved parent configurations too, which is wrong for r >= 3 (see the reference).
-    df, _ = random_data(3000, 5, declare_extra=False)
+    df, _ = dataset(3000, 5, declare_extra=False)
     ours, theirs = BDConstant(df, alpha=1), K2(df)
     for child, parents in families(5):
         assert ours.local_score(child, parents) == pytest.approx(
@@ -97,8 +93,8 @@ def test_bd_constant_one_is_pgmpy_k2():
 
 @pytest.mark.parametrize(("n", "seed"), CASES)
 @pytest.mark.parametrize(("ess", "eps"), [(1.0, 0.5), (10.0, 0.2), (0.3, 0.9)])
-def test_min_bdeu_is_the_minimum_over_the_contaminated_set(n, seed, ess, eps):
-    df, names = random_data(n, seed)
+def test_min_bdeu_is_the_minimum_over_the_contaminated_set(n, seed, ess, eps, dataset):
+    df, names = dataset(n, seed)
     score = MinBDeu(df, equivalent_sample_size=ess, epsilon=eps, state_names=names)
     for child, parents in families(seed + 30, 8):
         expected = ref.contaminated_bdeu(df, child, parents, ess, eps, min, names)
@@ -107,8 +103,8 @@ def test_min_bdeu_is_the_minimum_over_the_contaminated_set(n, seed, ess, eps):
 
 @pytest.mark.parametrize(("n", "seed"), CASES)
 @pytest.mark.parametrize(("ess", "eps"), [(1.0, 0.5), (10.0, 0.2), (0.3, 1.0)])
-def test_bdeu_bounds_bracket_bdeu(n, seed, ess, eps):
-    df, names = random_data(n, seed)
+def test_bdeu_bounds_bracket_bdeu(n, seed, ess, eps, dataset):
+    df, names = dataset(n, seed)
     low = MinBDeu(df, equivalent_sample_size=ess, epsilon=min(eps, 0.99), state_names=names)
     high = MaxBDeu(df, equivalent_sample_size=ess, epsilon=eps, state_names=names)
     for child, parents in families(seed + 40, 8):
@@ -120,8 +116,8 @@ def test_bdeu_bounds_bracket_bdeu(n, seed, ess, eps):
 
 @pytest.mark.parametrize("cls", [MinBDeu, MaxBDeu])
 @pytest.mark.parametrize("declare_extra", [False, True])
-def test_bdeu_bounds_equal_bdeu_as_epsilon_vanishes(cls, declare_extra):
-    df, names = random_data(150, 7, declare_extra)
+def test_bdeu_bounds_equal_bdeu_as_epsilon_vanishes(cls, declare_extra, dataset):
+    df, names = dataset(150, 7, declare_extra)
     pgmpy_bdeu = BDeu(df, equivalent_sample_size=2.0)
     for child, parents in families(7, 8):
         # pgmpy 1.1's BDeu is wrong for declared but unobserved child states (it
@@ -145,8 +141,8 @@ def test_bdeu_bounds_equal_bdeu_as_epsilon_vanishes(cls, declare_extra):
         assert gaps[2] < 1e-4 * max(1.0, abs(bdeu))
 
 
-def test_min_bdeu_prior_is_the_papers_closed_form():
-    df, names = random_data(150, 8)
+def test_min_bdeu_prior_is_the_papers_closed_form(dataset):
+    df, names = dataset(150, 8)
     score = MinBDeu(df, equivalent_sample_size=3.0, epsilon=0.4, state_names=names)
     counts, alpha = score.optimal_prior("D", ["A", "B"])
     q, r = 2 * 4, 6  # declared configurations of A, B; declared states of D
@@ -160,8 +156,8 @@ def test_min_bdeu_prior_is_the_papers_closed_form():
         assert prior.sum() == pytest.approx(beta, rel=1e-14)
 
 
-def test_max_bdeu_prior_is_feasible_and_optimal():
-    df, names = random_data(150, 9)
+def test_max_bdeu_prior_is_feasible_and_optimal(dataset):
+    df, names = dataset(150, 9)
     score = MaxBDeu(df, equivalent_sample_size=3.0, epsilon=0.4, state_names=names)
     counts, alpha = score.optimal_prior("D", ("B",))
     beta = 3.0 / 4
@@ -177,8 +173,8 @@ def test_max_bdeu_prior_is_feasible_and_optimal():
             assert ref.bd({(): row}, lambda cfg, k, other=other: other[k]) <= best + 1e-10
 
 
-def test_bdeu_sensitivity_is_max_minus_min():
-    df, names = random_data(300, 11)
+def test_bdeu_sensitivity_is_max_minus_min(dataset):
+    df, names = dataset(300, 11)
     dag = DAG([("A", "B"), ("B", "D"), ("C", "D")])
     gap = bdeu_sensitivity(df, dag, equivalent_sample_size=1.0, epsilon=0.5, state_names=names)
     expected = MaxBDeu(df, state_names=names).score(dag) - MinBDeu(df, state_names=names).score(dag)
@@ -186,7 +182,7 @@ def test_bdeu_sensitivity_is_max_minus_min():
     assert gap > 0
     assert bdeu_sensitivity(df, dag, epsilon=0.0, state_names=names) == pytest.approx(0.0, abs=1e-9)
     # more data, less sensitivity per sample (the learning-saturation signal)
-    big, _ = random_data(3000, 11)
+    big, _ = dataset(3000, 11)
     assert bdeu_sensitivity(big, dag) / 3000 < bdeu_sensitivity(big.iloc[:300], dag) / 300
 
 
@@ -216,8 +212,8 @@ def total(score, dag):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_qnml_and_bdeu_are_score_equivalent(seed):
-    df, names = random_data(120, seed)
+def test_qnml_and_bdeu_are_score_equivalent(seed, dataset):
+    df, names = dataset(120, seed)
     scores = [
         QNML(df, state_names=names),
         MinBDeu(df, equivalent_sample_size=2.0, epsilon=0.0, state_names=names),
@@ -233,8 +229,8 @@ def test_qnml_and_bdeu_are_score_equivalent(seed):
     assert checked > 0
 
 
-def test_fnml_is_not_score_equivalent():
-    df, names = random_data(200, 3)
+def test_fnml_is_not_score_equivalent(dataset):
+    df, names = dataset(200, 3)
     score = FNML(df, state_names=names)
     forward = score.local_score("A", []) + score.local_score("D", ["A"])
     backward = score.local_score("D", []) + score.local_score("A", ["D"])
@@ -242,8 +238,8 @@ def test_fnml_is_not_score_equivalent():
 
 
 @pytest.mark.parametrize("cls", [FNML, QNML, BDConstant, MinBDeu, MaxBDeu])
-def test_parents_as_list_or_tuple_in_any_order(cls):
-    df, names = random_data(60, 4)
+def test_parents_as_list_or_tuple_in_any_order(cls, dataset):
+    df, names = dataset(60, 4)
     score = cls(df, state_names=names)
     a = score.local_score("D", ["A", "C", "B"])
     assert score.local_score("D", ("B", "A", "C")) == a
@@ -254,8 +250,8 @@ def test_parents_as_list_or_tuple_in_any_order(cls):
     assert score.score(dag) == pytest.approx(expected, rel=1e-13)
 
 
-def test_score_refuses_models_with_unknown_nodes():
-    df, _ = random_data(20, 0)
+def test_score_refuses_models_with_unknown_nodes(dataset):
+    df, _ = dataset(20, 0)
     with pytest.raises(ValueError, match=r"node\(s\) \['Z'\] that are not columns"):
         FNML(df).score(DAG([("A", "Z")]))
 
@@ -275,8 +271,8 @@ def test_score_refuses_models_with_unknown_nodes():
         (lambda df: MinBDeu(df, epsilon=None), TypeError, "epsilon must be a number"),
     ],
 )
-def test_bad_score_parameters(factory, error, match):
-    df, _ = random_data(10, 0)
+def test_bad_score_parameters(factory, error, match, dataset):
+    df, _ = dataset(10, 0)
     with pytest.raises(error, match=match):
         factory(df)
 
@@ -310,10 +306,10 @@ def test_import_prints_no_warnings():
 
 
 @pytest.mark.parametrize("cls", [FNML, QNML, MaxBDeu])
-def test_scores_pickle_for_joblib_workers(cls):
+def test_scores_pickle_for_joblib_workers(cls, dataset):
     import pickle
 
-    df, names = random_data(50, 1)
+    df, names = dataset(50, 1)
     score = cls(df, state_names=names)
     value = score.local_score("D", ["A", "B"])
     clone = pickle.loads(pickle.dumps(score))

@@ -15,7 +15,6 @@ import pytest
 from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 
 from pgmpy_nml import ExactSearch, FSNMLEstimator, log_loss
-from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.models import fit_network
 from pgmpy_nml.scores import make_score
 from pgmpy_nml.study import (
@@ -25,11 +24,6 @@ from pgmpy_nml.study import (
     cv_splits,
     predict_target,
 )
-
-
-@pytest.fixture(scope="module")
-def cancer():
-    return sample_network("cancer", 400, seed=4)
 
 
 @pytest.mark.parametrize("n, k, runs", [(10, 3, 1), (57, 10, 2), (12, 12, 1)])

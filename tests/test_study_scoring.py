@@ -32,11 +32,6 @@ from pgmpy_nml.study import (
 )
 
 
-@pytest.fixture(scope="module")
-def asia():
-    return sample_network("asia", 800, seed=3)
-
-
 @pytest.mark.parametrize("name", score_names())
 def test_local_scores_sum_to_the_model_score(asia, name):
     true_model, data = asia
