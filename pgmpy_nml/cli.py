@@ -1203,6 +1203,33 @@ def _ess_arg(parser):
     )
 
 
+def _max_parents_arg(parser):
+    parser.add_argument(
+        "--max-parents",
+        type=_non_negative_int,
+        default=None,
+        metavar="K",
+        help="largest number of parents of a variable (default: no limit)",
+    )
+
+
+def _structure_args(parser, what):
+    """``--model`` or ``--edges``: the given structure (``what`` names it in the help)."""
+    parser.add_argument("--model", metavar="BIF", help=f"the {what} (.bif or .xml)")
+    parser.add_argument("--edges", action="append", metavar="A->B[,C->D]", help="or its edges")
+
+
+def _output_args(parser, network=True):
+    """``--out`` (the network, when the command writes one) and ``--json`` (the summary)."""
+    if network:
+        parser.add_argument(
+            "--out",
+            metavar="FILE",
+            help="write the network: .bif, .xml (XMLBIF) or .dot (structure)",
+        )
+    parser.add_argument("--json", metavar="FILE", help="write a JSON summary")
+
+
 def build_parser():
     parser = _Parser(
         prog="pgmpy-nml",
@@ -1226,13 +1253,7 @@ def build_parser():
         "--score", choices=_score_names(), default="fnml", metavar="NAME", help=_score_help("fnml")
     )
     _method_arg(search)
-    search.add_argument(
-        "--max-parents",
-        type=_non_negative_int,
-        default=None,
-        metavar="K",
-        help="largest number of parents of a variable (default: no limit)",
-    )
+    _max_parents_arg(search)
     search.add_argument("--require", action="append", metavar="A->B[,C->D]", help="required edges")
     search.add_argument("--forbid", action="append", metavar="A->B[,C->D]", help="forbidden edges")
     search.add_argument(
@@ -1285,10 +1306,7 @@ def build_parser():
     )
     _discretize_arg(learn)
     _ess_arg(learn)
-    learn.add_argument(
-        "--out", metavar="FILE", help="write the network: .bif, .xml (XMLBIF) or .dot (structure)"
-    )
-    learn.add_argument("--json", metavar="FILE", help="write a JSON summary")
+    _output_args(learn)
     learn.set_defaults(func=cmd_learn)
 
     score = sub.add_parser(
@@ -1298,8 +1316,7 @@ def build_parser():
         epilog=_DATA_EPILOG,
     )
     _data_args(score)
-    score.add_argument("--model", metavar="BIF", help="the network (.bif or .xml)")
-    score.add_argument("--edges", action="append", metavar="A->B[,C->D]", help="or its edges")
+    _structure_args(score, "network")
     score.add_argument(
         "--scores",
         nargs="+",
@@ -1308,7 +1325,7 @@ def build_parser():
         help=_score_help("fnml qnml bdeu bic"),
     )
     _ess_arg(score)
-    score.add_argument("--json", metavar="FILE", help="write a JSON summary")
+    _output_args(score, network=False)
     score.set_defaults(func=cmd_score)
 
     fit = sub.add_parser(
@@ -1318,14 +1335,10 @@ def build_parser():
         epilog=_DATA_EPILOG,
     )
     _data_args(fit)
-    fit.add_argument("--model", metavar="BIF", help="the structure (.bif or .xml)")
-    fit.add_argument("--edges", action="append", metavar="A->B[,C->D]", help="or its edges")
+    _structure_args(fit, "structure")
     fit.add_argument("--estimator", choices=ESTIMATORS, default="fsnml", help="default fsnml")
     _ess_arg(fit)
-    fit.add_argument(
-        "--out", metavar="FILE", help="write the network: .bif, .xml (XMLBIF) or .dot (structure)"
-    )
-    fit.add_argument("--json", metavar="FILE", help="write a JSON summary")
+    _output_args(fit)
     fit.set_defaults(func=cmd_fit)
 
     evaluate = sub.add_parser(
@@ -1343,7 +1356,7 @@ def build_parser():
         help="cut continuous test columns where training was cut: the JSON summary of "
         "learn --discretize (or a JSON object column -> cut points)",
     )
-    evaluate.add_argument("--json", metavar="FILE", help="write a JSON summary")
+    _output_args(evaluate, network=False)
     evaluate.set_defaults(func=cmd_evaluate)
 
     cv = sub.add_parser(
@@ -1364,13 +1377,7 @@ def build_parser():
         help="one procedure per score, the first the baseline: " + _score_help("fnml qnml bdeu"),
     )
     _method_arg(procedure)
-    procedure.add_argument(
-        "--max-parents",
-        type=_non_negative_int,
-        default=None,
-        metavar="K",
-        help="largest number of parents of a variable (default: no limit)",
-    )
+    _max_parents_arg(procedure)
     procedure.add_argument(
         "--params",
         choices=["auto", *ESTIMATORS],
@@ -1407,7 +1414,7 @@ def build_parser():
     splits.add_argument(
         "--seed", type=_non_negative_int, metavar="N", help="seed of the splits (default 0)"
     )
-    cv.add_argument("--json", metavar="FILE", help="write a JSON summary")
+    _output_args(cv, network=False)
     cv.set_defaults(func=cmd_cv)
     return parser
 

@@ -7,14 +7,13 @@ import time
 from dataclasses import dataclass
 
 import numpy as np
-from sklearn.base import BaseEstimator
 
 from .._estimator import fitted_attribute
 from .._limits import AUTO_EXACT_MAX_VARIABLES
-from .._validate import as_choice, as_memory_size, as_n_jobs, as_time_limit
-from ..models import fit_network
-from ..scores.registry import get_score_spec, make_score
+from .._validate import as_choice, as_memory_size, as_time_limit
+from ..scores.registry import make_score
 from . import _kernels
+from ._base import _StructureSearch
 from ._plans import make_plan, popcounts
 from .constraints import Constraints
 
@@ -85,7 +84,7 @@ class _Result:
 _COST_PARENT_STEP, _COST_SINK_STEP = 2e-9, 2e-9
 
 
-class ExactSearch(BaseEstimator):
+class ExactSearch(_StructureSearch):
     r"""Globally optimal DAG for a decomposable score: subset DP, or integer programming.
 
     Two exact methods, chosen by ``method``:
@@ -277,26 +276,6 @@ class ExactSearch(BaseEstimator):
     )
 
     # -- the steps of fit -----------------------------------------------------------------
-    def _resolve_score(self, data):
-        """The score object, bound to the data ``fit`` learns from."""
-        method = self.scoring_method
-        if isinstance(method, str):
-            if data is None:
-                raise ValueError("fit() needs data when scoring_method is a score name.")
-            get_score_spec(method, argument="scoring_method")
-            return make_score(method, data)
-        if not hasattr(method, "local_score"):
-            raise TypeError(
-                f"scoring_method must be a score name or a score object with local_score(), "
-                f"got {type(method).__name__}."
-            )
-        if data is not None:
-            _check_same_data(method, data)
-        return method
-
-    def _threads(self) -> int:
-        return as_n_jobs(self.n_jobs)
-
     def _memory_limit(self) -> float:
         if self.max_memory is None:
             return 0.9 * _available_memory()
@@ -450,11 +429,7 @@ class ExactSearch(BaseEstimator):
                 dag, total, bound, need, plan, candidates, report = self._fit_solver(score, timings)
         except KeyboardInterrupt:
             raise KeyboardInterrupt("ExactSearch interrupted; nothing was fitted.") from None
-        model = None
-        if self.parameter_estimator is not None:
-            fit_data = data if data is not None else score.data
-            names = getattr(score, "state_names", None)
-            model = fit_network(dag, fit_data, self.parameter_estimator, names)
+        model = self._fitted_model(dag, score, data)
         gap = (bound - total) / max(abs(total), 1e-12) if bound > total else 0.0
         self._result = _Result(
             dag, total, model, timings, need, plan, method, bound, gap, candidates, report
@@ -485,28 +460,6 @@ def _initial_choice(candidates, dag) -> dict:
             )
         chosen[v] = tuple(candidates.variables[u] for u in subsets[0])  # best first
     return chosen
-
-
-def _check_same_data(score, data) -> None:
-    """A score object must be built on the data ``fit`` gets (or ``fit`` gets none)."""
-    theirs = getattr(score, "data", None)
-    if theirs is None or theirs is data:
-        return
-    shape = getattr(data, "shape", None)
-    if shape != theirs.shape or list(data.columns) != list(theirs.columns):
-        raise ValueError(
-            f"The score was built on columns {list(theirs.columns)!r} ({len(theirs)} rows), but "
-            f"fit() got {list(data.columns)!r} ({len(data)} rows): build the score on the data "
-            "you fit, or call fit() without data to learn from the score's data."
-        )
-    same = theirs.equals(data) or np.array_equal(
-        theirs.to_numpy(dtype=object), data.to_numpy(dtype=object)
-    )
-    if not same:
-        raise ValueError(
-            "The score was built on other values than the data fit() got (same shape and "
-            "columns): build the score on the data you fit, or call fit() without data."
-        )
 
 
 def _parents_from_sinks(sink, best, n_vars) -> list[list[int]]:

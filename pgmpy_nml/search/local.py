@@ -13,16 +13,14 @@ from dataclasses import dataclass
 
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
-from sklearn.base import BaseEstimator
 
 from .._estimator import fitted_attribute
 from .._validate import as_choice, as_integer, as_real
-from ..models import fit_network
 from ..scores.contract import CountStatistic, Families, PriorStatistic
 from ..scores.pgmpy_adapters import contract_for
 from . import _local_kernels as _k
+from ._base import _StructureSearch
 from .constraints import Constraints
-from .exact import ExactSearch
 
 __all__ = ["LocalSearch"]
 
@@ -521,7 +519,7 @@ class _Result:
 _METHODS = ("hill", "tabu")
 
 
-class LocalSearch(BaseEstimator):
+class LocalSearch(_StructureSearch):
     r"""Greedy hill climbing or tabu search over DAGs, compiled, for any decomposable score.
 
     Starting from an empty network (or ``start_dag``), each step applies the best
@@ -841,10 +839,10 @@ class LocalSearch(BaseEstimator):
         self._result = None
         started = time.perf_counter()
         settings = self._settings()
-        score = ExactSearch._resolve_score(self, data)
+        score = self._resolve_score(data)
         contract = contract_for(score)
         if contract is not None:
-            threads = 1 if self.n_jobs is None else ExactSearch._threads(self)
+            threads = 1 if self.n_jobs is None else self._threads()
             rows = _StatisticRows(contract, threads)
         else:
             rows = _GenericRows(score, list(score.variables))
@@ -872,11 +870,7 @@ class LocalSearch(BaseEstimator):
             rows.close()
         dag = _to_dag(engine.parents, variables)
         total = engine.total()
-        model = None
-        if self.parameter_estimator is not None:
-            fit_data = data if data is not None else score.data
-            names = getattr(score, "state_names", None)
-            model = fit_network(dag, fit_data, self.parameter_estimator, names)
+        model = self._fitted_model(dag, score, data)
         elapsed = time.perf_counter() - started
         timings = {
             "local scores": engine.row_seconds,
