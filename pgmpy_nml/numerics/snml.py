@@ -47,7 +47,7 @@ import math
 import numpy as np
 
 from .._jit import njit
-from .._validate import as_code_sequence, as_count_array, as_integer
+from .._validate import as_code_sequence, as_count_array, as_integer, as_integer_vector
 from .summation import neumaier_add
 
 __all__ = [
@@ -448,12 +448,7 @@ def fsnml_code_length_grouped(groups, sequence, K):
     """
     K = as_integer(K, "K", 1)
     seq = as_code_sequence(sequence, K)
-    try:
-        grp = np.asarray(groups)
-    except (ValueError, TypeError) as exc:
-        raise TypeError(f"groups must be a 1-D array-like of integers: {exc}") from exc
-    if grp.ndim != 1:
-        raise ValueError(f"groups must be one-dimensional, got an array of shape {grp.shape}")
+    grp = as_integer_vector(groups, "groups")
     if grp.shape[0] != seq.shape[0]:
         raise ValueError(
             f"groups and sequence must have the same length, got {grp.shape[0]} and {seq.shape[0]}"

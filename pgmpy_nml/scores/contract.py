@@ -193,6 +193,19 @@ class PriorStatistic(Statistic):
         return float(log_rising_array(a, np.asarray(counts, dtype=np.float64)).sum())
 
 
+def check_statistic_kinds(statistics: Mapping[str, Statistic], driver: str) -> None:
+    """Raise ``TypeError`` unless every statistic is a :class:`CountStatistic` or a
+    :class:`PriorStatistic`, the two kinds the bulk drivers (``driver``) count."""
+    unknown = [
+        s for s in statistics.values() if not isinstance(s, (CountStatistic, PriorStatistic))
+    ]
+    if unknown:
+        raise TypeError(
+            f"Statistics {unknown!r} are neither CountStatistic nor PriorStatistic; the "
+            f"{driver} counts only these two kinds."
+        )
+
+
 @dataclass(frozen=True)
 class Families:
     """The statistics of one or many families of one child, as a score's formula sees them.

@@ -16,7 +16,7 @@ from pgmpy.structure_score import BaseStructureScore
 
 from .._estimator import fitted_attribute
 from .._validate import as_choice, as_integer, as_real
-from ..scores.contract import CountStatistic, Families, PriorStatistic
+from ..scores.contract import CountStatistic, Families, check_statistic_kinds
 from ..scores.pgmpy_adapters import contract_for
 from . import _local_kernels as _k
 from ._base import _StructureSearch
@@ -96,14 +96,7 @@ class _StatisticRows:
         n_vars, n = self.codes.shape
         self.n_samples = n
         statistics = contract.statistics()
-        unknown = [
-            s for s in statistics.values() if not isinstance(s, (CountStatistic, PriorStatistic))
-        ]
-        if unknown:
-            raise TypeError(
-                f"Statistics {unknown!r} are neither CountStatistic nor PriorStatistic; the "
-                "local search counts only these two kinds."
-            )
+        check_statistic_kinds(statistics, "local search")
         self.statistics = statistics
         self.keys = list(statistics)
         self.count_keys = [k for k in self.keys if isinstance(statistics[k], CountStatistic)]
