@@ -6,14 +6,8 @@ Every score is built on data and answers ``local_score(variable, parents)``.
 per-subset statistics and local formula, which the searches use to count in bulk.
 """
 
-from .registry import (
-    get_score_spec,
-    make_score,
-    register_score,
-    score_names,
-    spec_for_score,
-    unregister_score,
-)
+from . import registry as _registry
+from .registry import *  # noqa: F403  (the registry's functions, listed in its __all__)
 
 # The score classes load on first use (PEP 562), like the package's top level: the
 # registry (the command line's --help lists its names) must not import pgmpy.
@@ -29,23 +23,7 @@ _LAZY = {
     "QNML": "qnml",
 }
 
-__all__ = [
-    "FNML",
-    "QNML",
-    "BDConstant",
-    "BDeu",
-    "DiscreteScore",
-    "MaxBDeu",
-    "MinBDeu",
-    "StatisticScore",
-    "bdeu_sensitivity",
-    "get_score_spec",
-    "make_score",
-    "register_score",
-    "score_names",
-    "spec_for_score",
-    "unregister_score",
-]
+__all__ = [*_LAZY, *_registry.__all__]
 
 
 def __getattr__(name):

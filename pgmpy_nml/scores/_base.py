@@ -29,6 +29,19 @@ __all__ = ["DiscreteScore"]
 _CACHE_SIZE = 1 << 17
 
 
+def score_tags(name: str | None, *, parametric: bool = False) -> dict:
+    """pgmpy's tags of a discrete structure score (``_tags``): its registry name and kind.
+
+    pgmpy spells the last key ``is_parameteric``; keep its spelling.
+    """
+    return {
+        "name": name,
+        "supported_datatype": "discrete",
+        "default_for": None,
+        "is_parameteric": parametric,
+    }
+
+
 class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
     """Base class of the decomposable scores of pgmpy-nml.
 
@@ -47,12 +60,7 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         count in the variable's arity.
     """
 
-    _tags = {
-        "name": None,
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": False,
-    }
+    _tags = score_tags(None)
 
     #: the input boundary's missing-value policy (:func:`~pgmpy_nml._data.encode_data`):
     #: "error" for every score but those written for incomplete data ("available")

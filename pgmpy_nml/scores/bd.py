@@ -24,6 +24,7 @@ import numpy as np
 
 from .._validate import as_real
 from ..numerics.gamma import log_rising_array
+from ._base import score_tags
 from .contract import (
     CountStatistic,
     Families,
@@ -135,12 +136,7 @@ class BDConstant(StatisticScore):
        probabilistic networks from data". Machine Learning 9, 1992 (K2, a = 1).
     """
 
-    _tags = {
-        "name": "bd",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": True,
-    }
+    _tags = score_tags("bd", parametric=True)
 
     def __init__(self, data, alpha=0.5, state_names=None):
         self.alpha = as_real(alpha, "alpha", low_open=True, owner="BDConstant")
@@ -211,12 +207,7 @@ class BDeu(StatisticScore):
        the combination of knowledge and statistical data". Machine Learning 20, 1995.
     """
 
-    _tags = {
-        "name": "bdeu",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": True,
-    }
+    _tags = score_tags("bdeu", parametric=True)
 
     def __init__(self, data, equivalent_sample_size=1.0, state_names=None):
         self.equivalent_sample_size = as_real(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validate import as_real
-from ._base import DiscreteScore
+from ._base import DiscreteScore, score_tags
 from ._contamination import (
     table_max_bdeu_prior,
     table_max_bdeu_rows,
@@ -128,12 +128,7 @@ class MinBDeu(_ContaminatedBDeu):
 """
         + _REFERENCE
     )
-    _tags = {
-        "name": "min-bdeu",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": True,
-    }
+    _tags = score_tags("min-bdeu", parametric=True)
     _epsilon_below_1 = True
     _why = " At epsilon = 1 the prior may put 0 on an observed state and Min-BDeu is -inf."
     _rows = staticmethod(table_min_bdeu_rows)
@@ -173,12 +168,7 @@ class MaxBDeu(_ContaminatedBDeu):
 """
         + _REFERENCE
     )
-    _tags = {
-        "name": "max-bdeu",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": True,
-    }
+    _tags = score_tags("max-bdeu", parametric=True)
     _rows = staticmethod(table_max_bdeu_rows)
     _prior = staticmethod(table_max_bdeu_prior)
 

@@ -7,6 +7,7 @@ from functools import partial
 import numpy as np
 
 from ..numerics.regret import _log_regret_many
+from ._base import score_tags
 from .contract import CountStatistic, Families, StatisticScore, Supersets, entropy_statistic
 
 __all__ = ["FNML", "fnml_local", "fnml_superset_bound"]
@@ -80,12 +81,7 @@ class FNML(StatisticScore):
        likelihood criterion for learning Bayesian network structures", PGM 2008.)
     """
 
-    _tags = {
-        "name": "fnml",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": False,
-    }
+    _tags = score_tags("fnml")
 
     def __init__(self, data, state_names=None):
         super().__init__(data, state_names=state_names)

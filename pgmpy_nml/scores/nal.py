@@ -43,7 +43,7 @@ import numpy as np
 
 from .._counting import family_table, sum_nlogn
 from .._validate import as_real
-from ._base import DiscreteScore
+from ._base import DiscreteScore, score_tags
 
 __all__ = ["NAL", "PNAL"]
 
@@ -76,12 +76,7 @@ class PNAL(DiscreteScore):
     -0.2986
     """
 
-    _tags = {
-        "name": "pnal",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": False,
-    }
+    _tags = score_tags("pnal")
     _missing = "available"
 
     def __init__(self, data, penalty=None, state_names=None):
@@ -128,12 +123,7 @@ class NAL(PNAL):
     -0.673
     """
 
-    _tags = {
-        "name": "nal",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": False,
-    }
+    _tags = score_tags("nal")
 
     def __init__(self, data, state_names=None):
         super().__init__(data, penalty=0.0, state_names=state_names)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..numerics.regret import log_regret
+from ._base import score_tags
 from .contract import Families, StatisticScore, Supersets, entropy_statistic
 
 __all__ = ["QNML", "qnml_local"]
@@ -97,12 +98,7 @@ class QNML(StatisticScore):
        AISTATS 2018.
     """
 
-    _tags = {
-        "name": "qnml",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": False,
-    }
+    _tags = score_tags("qnml")
 
     def __init__(self, data, state_names=None):
         super().__init__(data, state_names=state_names)
