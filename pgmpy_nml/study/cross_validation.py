@@ -111,29 +111,6 @@ def cv_splits(n_samples, method="k-fold", k=10, runs=1, test_size=None, random_s
     return splits
 
 
-def _cpd_log_prob(cpd, encoded, codes):
-    """log P(x_v | x_pa) under ``cpd`` for every row of ``codes`` (encoded's layout)."""
-    from .._counting import configuration_index
-
-    values = np.asarray(cpd.get_values(), dtype=float)  # (r, q), first evidence slowest
-    evidence = [encoded.index[p] for p in cpd.variables[1:]]
-    config = configuration_index(codes, encoded.arities, evidence)
-    with np.errstate(divide="ignore"):
-        return np.log(values[codes[encoded.index[cpd.variable]], config])
-
-
-def _encode_for_model(model, data):
-    from .._data import encode_data
-    from ..evaluate import _fitted_cpds
-
-    nodes, cpds = _fitted_cpds(model)
-    missing = [v for v in nodes if v not in data.columns]
-    if missing:
-        raise ValueError(f"The data has no column for node(s) {missing!r}.")
-    names = {v: list(cpds[v].state_names[v]) for v in nodes}
-    return nodes, cpds, encode_data(data[nodes], names)
-
-
 def predict_target(model, data, target):
     r"""The most probable state of ``target`` given every other variable, for each row.
 
@@ -176,6 +153,8 @@ def predict_target(model, data, target):
     cpd_target = {cpd.variable: cpd for cpd in model.get_cpds()}.get(target)
     if cpd_target is None:
         raise ValueError(f"The model has no CPD for {target!r}: fit it first.")
+    from ..evaluate import _cpd_log_prob, _encode_for_model
+
     states = list(cpd_target.state_names[target])
     frame[target] = states[0]  # the target's own value is not used
     _, cpds, encoded = _encode_for_model(model, frame)
