@@ -1230,6 +1230,14 @@ def _output_args(parser, network=True):
     parser.add_argument("--json", metavar="FILE", help="write a JSON summary")
 
 
+def _command(sub, name, func, what="the data", **texts):
+    """A subcommand running ``func``: its data-file options (``what`` names the data) and help."""
+    parser = sub.add_parser(name, epilog=_DATA_EPILOG, **texts)
+    _data_args(parser, what)
+    parser.set_defaults(func=func)
+    return parser
+
+
 def build_parser():
     parser = _Parser(
         prog="pgmpy-nml",
@@ -1241,13 +1249,13 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"pgmpy-nml {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    learn = sub.add_parser(
+    learn = _command(
+        sub,
         "learn",
+        cmd_learn,
         help="learn a network (structure and parameters) from data",
         description="Learn a network's structure, then its parameters, from a CSV file.",
-        epilog=_DATA_EPILOG,
     )
-    _data_args(learn)
     search = learn.add_argument_group("structure search")
     search.add_argument(
         "--score", choices=_score_names(), default="fnml", metavar="NAME", help=_score_help("fnml")
@@ -1307,15 +1315,14 @@ def build_parser():
     _discretize_arg(learn)
     _ess_arg(learn)
     _output_args(learn)
-    learn.set_defaults(func=cmd_learn)
 
-    score = sub.add_parser(
+    score = _command(
+        sub,
         "score",
+        cmd_score,
         help="score a given network, per node and in total",
         description="Score a given network on data, per node and in total.",
-        epilog=_DATA_EPILOG,
     )
-    _data_args(score)
     _structure_args(score, "network")
     score.add_argument(
         "--scores",
@@ -1326,28 +1333,27 @@ def build_parser():
     )
     _ess_arg(score)
     _output_args(score, network=False)
-    score.set_defaults(func=cmd_score)
 
-    fit = sub.add_parser(
+    fit = _command(
+        sub,
         "fit",
+        cmd_fit,
         help="fit the parameters of a given structure",
         description="Fit the parameters of a given structure.",
-        epilog=_DATA_EPILOG,
     )
-    _data_args(fit)
     _structure_args(fit, "structure")
     fit.add_argument("--estimator", choices=ESTIMATORS, default="fsnml", help="default fsnml")
     _ess_arg(fit)
     _output_args(fit)
-    fit.set_defaults(func=cmd_fit)
 
-    evaluate = sub.add_parser(
+    evaluate = _command(
+        sub,
         "evaluate",
+        cmd_evaluate,
+        "the test data",
         help="log-loss of a fitted network on test data",
         description="Average negative log-probability of test rows under a fitted network.",
-        epilog=_DATA_EPILOG,
     )
-    _data_args(evaluate, "the test data")
     evaluate.add_argument("--model", metavar="BIF", required=True, help="the fitted network")
     evaluate.add_argument("--bits", action="store_true", help="report bits instead of nats")
     evaluate.add_argument(
@@ -1357,17 +1363,16 @@ def build_parser():
         "learn --discretize (or a JSON object column -> cut points)",
     )
     _output_args(evaluate, network=False)
-    evaluate.set_defaults(func=cmd_evaluate)
 
-    cv = sub.add_parser(
+    cv = _command(
+        sub,
         "cv",
+        cmd_cv,
         help="cross-validate learning procedures (search + score + parameters) side by side",
         description="Cross-validate whole learning procedures on the same splits and compare "
         "them pairwise: each split learns the structure and the parameters on its training "
         "rows and measures the loss on its test rows.",
-        epilog=_DATA_EPILOG,
     )
-    _data_args(cv)
     procedure = cv.add_argument_group("procedures")
     procedure.add_argument(
         "--scores",
@@ -1415,7 +1420,6 @@ def build_parser():
         "--seed", type=_non_negative_int, metavar="N", help="seed of the splits (default 0)"
     )
     _output_args(cv, network=False)
-    cv.set_defaults(func=cmd_cv)
     return parser
 
 
