@@ -380,30 +380,20 @@ def _register_builtin() -> None:
         score_equivalent=False,
         description="node-average likelihood, for missing values (Balov 2013)",
     )
-    register_score(
-        "bic-d",
-        _pgmpy("BIC"),
-        params={},
-        aliases=("bic",),
-        score_equivalent=True,
-        description="BIC (pgmpy)",
-    )
-    register_score(
-        "aic-d",
-        _pgmpy("AIC"),
-        params={},
-        aliases=("aic",),
-        score_equivalent=True,
-        description="AIC (pgmpy)",
-    )
-    register_score(
-        "ll-d",
-        _pgmpy("LogLikelihood"),
-        params={},
-        aliases=("ll",),
-        score_equivalent=True,
-        description="log-likelihood (pgmpy)",
-    )
+    # pgmpy's likelihood-based scores, under pgmpy's names and the short ones
+    for name, cls_name, what in (
+        ("bic-d", "BIC", "BIC"),
+        ("aic-d", "AIC", "AIC"),
+        ("ll-d", "LogLikelihood", "log-likelihood"),
+    ):
+        register_score(
+            name,
+            _pgmpy(cls_name),
+            params={},
+            aliases=(name.removesuffix("-d"),),
+            score_equivalent=True,
+            description=f"{what} (pgmpy)",
+        )
     register_score(
         "bds",
         _pgmpy("BDs"),

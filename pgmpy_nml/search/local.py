@@ -821,9 +821,9 @@ class LocalSearch(_StructureSearch):
         Parameters
         ----------
         data : pandas.DataFrame, optional
-            The data to learn from. May be omitted when ``scoring_method`` is a
-            score object (its data are used); if given, it must be the data the
-            score was built on.
+            The data to learn from, as in :meth:`ExactSearch.fit`: optional when
+            ``scoring_method`` is a score object (which brings its data), and
+            then only the data that score was built on.
 
         Returns
         -------
