@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ._counting import configuration_index, dense_ids
 from ._data import UnknownStateError, encode_data
 from .numerics.snml import fsnml_code_length_grouped
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    from ._typing import Graph, StateNames
 
 __all__ = ["fsnml_code_length", "log_loss", "n_parameters"]
 
@@ -56,7 +63,7 @@ def _cpd_log_prob(cpd, encoded, codes: np.ndarray) -> np.ndarray:
         return np.log(values[codes[encoded.index[cpd.variable]], config])
 
 
-def log_loss(model, data, base=math.e):
+def log_loss(model: DiscreteBayesianNetwork, data: pd.DataFrame, base: float = math.e) -> float:
     r"""Average negative log predictive probability of the rows of ``data``.
 
     .. math::
@@ -107,7 +114,9 @@ def log_loss(model, data, base=math.e):
     return float(-total.mean() / math.log(base))
 
 
-def n_parameters(model, data=None, state_names=None) -> int:
+def n_parameters(
+    model: Graph, data: pd.DataFrame | None = None, state_names: StateNames | None = None
+) -> int:
     r"""Number of free parameters :math:`\sum_i q_i (r_i - 1)` of a discrete network.
 
     Parameters
@@ -144,7 +153,9 @@ def n_parameters(model, data=None, state_names=None) -> int:
     return sum((card[v] - 1) * math.prod(card[p] for p in model.predecessors(v)) for v in nodes)
 
 
-def fsnml_code_length(model, data, state_names=None, base=math.e) -> float:
+def fsnml_code_length(
+    model: Graph, data: pd.DataFrame, state_names: StateNames | None = None, base: float = math.e
+) -> float:
     r"""Sequential (prequential) code length of ``data`` under fsNML for a structure.
 
     Each data column is coded row by row, within each parent configuration, with

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._validate import as_real
@@ -12,6 +14,13 @@ from ._contamination import (
     table_min_bdeu_prior,
     table_min_bdeu_rows,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Iterable
+
+    import pandas as pd
+
+    from .._typing import Graph, StateNames
 
 __all__ = ["MaxBDeu", "MinBDeu", "bdeu_sensitivity"]
 
@@ -51,7 +60,13 @@ class _ContaminatedBDeu(DiscreteScore):
     _rows = None
     _prior = None
 
-    def __init__(self, data, equivalent_sample_size=1.0, epsilon=0.5, state_names=None):
+    def __init__(
+        self,
+        data: pd.DataFrame,
+        equivalent_sample_size: float = 1.0,
+        epsilon: float = 0.5,
+        state_names: StateNames | None = None,
+    ) -> None:
         name = type(self).__name__
         self.equivalent_sample_size = as_real(
             equivalent_sample_size, "equivalent_sample_size", low_open=True, owner=name
@@ -72,7 +87,9 @@ class _ContaminatedBDeu(DiscreteScore):
         rows = type(self)._rows(table, self._beta(n_parent_configs), self.epsilon)
         return float(rows.sum())
 
-    def optimal_prior(self, variable, parents=()):
+    def optimal_prior(
+        self, variable: Hashable, parents: Iterable[Hashable] = ()
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The optimizing Dirichlet prior of each observed parent configuration.
 
         Returns
@@ -174,8 +191,13 @@ class MaxBDeu(_ContaminatedBDeu):
 
 
 def bdeu_sensitivity(
-    data, model, equivalent_sample_size=1.0, epsilon=0.5, state_names=None, relative=False
-):
+    data: pd.DataFrame,
+    model: Graph,
+    equivalent_sample_size: float = 1.0,
+    epsilon: float = 0.5,
+    state_names: StateNames | None = None,
+    relative: bool = False,
+) -> float:
     r"""Max-BDeu minus Min-BDeu of a model: how much its BDeu score hinges on the prior.
 
     .. math::

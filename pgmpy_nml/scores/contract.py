@@ -51,12 +51,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.special import xlogy
 
 from ..numerics.gamma import log_rising_array
 from ._base import DiscreteScore
+
+if TYPE_CHECKING:
+    from .._typing import FloatOrArray
 
 __all__ = [
     "CountStatistic",
@@ -293,7 +297,9 @@ class _LazyStatistics(Mapping):
         return len(self._statistics)
 
 
-def family_statistics(score: StatisticScore, child, table: np.ndarray, q, n_parents) -> Families:
+def family_statistics(
+    score: StatisticScore, child: Hashable, table: np.ndarray, q: int, n_parents: int
+) -> Families:
     """The :class:`Families` view of one family from its count table.
 
     Parameters
@@ -337,7 +343,7 @@ class StatisticScore(DiscreteScore):
         """Every statistic the formula may read, by key (one object per key, reused)."""
         raise NotImplementedError
 
-    def local_from_statistics(self, families: Families):
+    def local_from_statistics(self, families: Families) -> FloatOrArray:
         """The local score(s) of ``families``; elementwise for arrays."""
         raise NotImplementedError
 
@@ -361,7 +367,7 @@ class StatisticScore(DiscreteScore):
         """
         return ()
 
-    def superset_bound(self, families: Families, supersets: Supersets):
+    def superset_bound(self, families: Families, supersets: Supersets) -> FloatOrArray | None:
         r"""Upper bound(s) on the local score of every proper superset of each family's parents.
 
         For each family (child :math:`v`, parents :math:`P`) of ``families``, a

@@ -15,6 +15,15 @@ import inspect
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    import pandas as pd
+
+    from .._typing import Score, StateNames
 
 __all__ = [
     "ScoreSpec",
@@ -83,7 +92,7 @@ def register_score(
     factory: Callable,
     *,
     params: dict | None = None,
-    aliases=(),
+    aliases: Sequence[str] = (),
     score_equivalent: bool | None = None,
     description: str = "",
     replace: bool = False,
@@ -235,7 +244,7 @@ def get_score_spec(name: str, argument: str = "score") -> ScoreSpec:
     return _SPECS[_LOOKUP[key]]
 
 
-def spec_for_score(score) -> ScoreSpec | None:
+def spec_for_score(score: Any) -> ScoreSpec | None:
     """The registration a score object (or name) was built from, or None if unknown.
 
     A name or alias gives its spec. An object matches the spec whose factory is its
@@ -265,7 +274,9 @@ def spec_for_score(score) -> ScoreSpec | None:
     return None
 
 
-def make_score(name: str, data, state_names=None, **params):
+def make_score(
+    name: str, data: pd.DataFrame, state_names: StateNames | None = None, **params: Any
+) -> Score:
     """Build the score called ``name`` on ``data``.
 
     Parameters
