@@ -80,7 +80,7 @@ class Statistic:
 
     label: str = ""
 
-    def evaluate(self, counts: np.ndarray, n_configs) -> float:
+    def evaluate(self, counts: np.ndarray, n_configs: float) -> float:
         """:math:`T` of one subset from the positive counts of its observed configurations."""
         raise NotImplementedError
 
@@ -106,7 +106,7 @@ class CountStatistic(Statistic):
     #: counts above this are evaluated one by one (keeps the memo <= 16 MB)
     DENSE_LIMIT = 1 << 21
 
-    def __init__(self, phi: Callable[[np.ndarray], np.ndarray], label: str = ""):
+    def __init__(self, phi: Callable[[np.ndarray], np.ndarray], label: str = "") -> None:
         self.phi = phi
         self.label = label
         self._memo = np.zeros(0)
@@ -146,7 +146,7 @@ class CountStatistic(Statistic):
         values = np.asarray(self.phi(counts), dtype=np.float64)
         return np.where(counts == 0, 0.0, values)
 
-    def evaluate(self, counts: np.ndarray, n_configs=None) -> float:
+    def evaluate(self, counts: np.ndarray, n_configs: float | None = None) -> float:
         return float(self.values(counts).sum())
 
     def dense(self, n: int) -> np.ndarray:
@@ -185,14 +185,14 @@ class PriorStatistic(Statistic):
         The prior mass :math:`m > 0` (BDeu's equivalent sample size).
     """
 
-    def __init__(self, mass: float, label: str = ""):
+    def __init__(self, mass: float, label: str = "") -> None:
         self.mass = float(mass)
         self.label = label or f"prior mass {self.mass:g}"
 
     def __repr__(self) -> str:
         return f"PriorStatistic({self.mass!r})"
 
-    def evaluate(self, counts: np.ndarray, n_configs) -> float:
+    def evaluate(self, counts: np.ndarray, n_configs: float) -> float:
         a = self.mass / float(n_configs)
         return float(log_rising_array(a, np.asarray(counts, dtype=np.float64)).sum())
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -16,6 +17,17 @@ from . import _kernels
 from ._base import _StructureSearch
 from ._plans import make_plan, popcounts
 from .constraints import Constraints
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    import pandas as pd
+    from pgmpy.base import DAG
+    from pgmpy.models import DiscreteBayesianNetwork
+    from pgmpy.parameter_estimator import DiscreteParameterEstimator
+
+    from .._typing import ExpertKnowledgeLike, Graph, Score, ScoringMethod, StateNames
 
 __all__ = [
     "EXACT_MAX_VARIABLES",
@@ -227,17 +239,17 @@ class ExactSearch(_StructureSearch):
 
     def __init__(
         self,
-        scoring_method="fnml",
-        max_parents=None,
-        expert_knowledge=None,
-        parameter_estimator=None,
-        max_memory=None,
-        n_jobs=None,
-        show_progress=True,
-        method="auto",
-        time_limit=None,
-        start_dag=None,
-    ):
+        scoring_method: ScoringMethod = "fnml",
+        max_parents: int | None = None,
+        expert_knowledge: ExpertKnowledgeLike | None = None,
+        parameter_estimator: DiscreteParameterEstimator | None = None,
+        max_memory: int | str | None = None,
+        n_jobs: int | None = None,
+        show_progress: bool = True,
+        method: str = "auto",
+        time_limit: float | None = None,
+        start_dag: Graph | None = None,
+    ) -> None:
         self.scoring_method = scoring_method
         self.max_parents = max_parents
         self.expert_knowledge = expert_knowledge
@@ -404,7 +416,7 @@ class ExactSearch(_StructureSearch):
         timings["solver"] = time.perf_counter() - start
         return result.to_dag(), result.score, result.bound, None, report.plan, candidates, report
 
-    def fit(self, data=None):
+    def fit(self, data: pd.DataFrame | None = None) -> ExactSearch:
         """Learn the optimal structure.
 
         Parameters
@@ -493,13 +505,13 @@ def _apply_constraints(ls, constraints) -> None:
 
 
 def learn_exact(
-    data,
-    scoring_method="fnml",
-    parameter_estimator=None,
-    state_names=None,
-    score_params=None,
-    **options,
-):
+    data: pd.DataFrame,
+    scoring_method: ScoringMethod = "fnml",
+    parameter_estimator: DiscreteParameterEstimator | None = None,
+    state_names: StateNames | None = None,
+    score_params: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> DiscreteBayesianNetwork:
     """Learn the optimal network and fit its parameters in one call.
 
     Parameters
@@ -548,15 +560,15 @@ def learn_exact(
 
 
 def find_structure(
-    score,
-    data,
-    method="exact",
-    max_parents=None,
-    expert_knowledge=None,
-    start_dag=None,
-    show_progress=False,
-    **options,
-):
+    score: Score,
+    data: pd.DataFrame | None,
+    method: str = "exact",
+    max_parents: int | None = None,
+    expert_knowledge: ExpertKnowledgeLike | None = None,
+    start_dag: Graph | None = None,
+    show_progress: bool = False,
+    **options: Any,
+) -> DAG:
     """The best DAG for ``score``: exact search, hill climbing or tabu search.
 
     The one place where the package's tools (command line, ESS, saturation)

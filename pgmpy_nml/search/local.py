@@ -10,6 +10,7 @@ from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
@@ -21,6 +22,12 @@ from ..scores.pgmpy_adapters import contract_for
 from . import _local_kernels as _k
 from ._base import _StructureSearch
 from .constraints import Constraints
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pgmpy.parameter_estimator import DiscreteParameterEstimator
+
+    from .._typing import ExpertKnowledgeLike, Graph, ScoringMethod
 
 __all__ = ["LocalSearch"]
 
@@ -638,22 +645,22 @@ class LocalSearch(_StructureSearch):
 
     def __init__(
         self,
-        scoring_method="fnml",
-        method="hill",
-        max_parents=None,
-        expert_knowledge=None,
-        start_dag=None,
-        tabu_length=10,
-        max_non_improving=None,
-        restarts=0,
-        perturb=1,
-        seed=0,
-        max_iter=1_000_000,
-        epsilon=1e-4,
-        parameter_estimator=None,
-        n_jobs=None,
-        show_progress=True,
-    ):
+        scoring_method: ScoringMethod = "fnml",
+        method: str = "hill",
+        max_parents: int | None = None,
+        expert_knowledge: ExpertKnowledgeLike | None = None,
+        start_dag: Graph | None = None,
+        tabu_length: int = 10,
+        max_non_improving: int | None = None,
+        restarts: int = 0,
+        perturb: int = 1,
+        seed: int = 0,
+        max_iter: int = 1_000_000,
+        epsilon: float = 1e-4,
+        parameter_estimator: DiscreteParameterEstimator | None = None,
+        n_jobs: int | None = None,
+        show_progress: bool = True,
+    ) -> None:
         self.scoring_method = scoring_method
         self.method = method
         self.max_parents = max_parents
@@ -815,7 +822,7 @@ class LocalSearch(_StructureSearch):
         engine.restore(best_state)
         return n_iter, ends
 
-    def fit(self, data=None):
+    def fit(self, data: pd.DataFrame | None = None) -> LocalSearch:
         """Learn a structure by local search.
 
         Parameters

@@ -24,11 +24,22 @@ import time
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .._validate import as_integer
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+    from typing import Any
+
+    from pgmpy.models import DiscreteBayesianNetwork
+    from pgmpy.parameter_estimator import DiscreteParameterEstimator
+
+    from .._typing import RandomState, ScoringMethod, SearchLike, StateNames
+    from ._procedure import LearningProcedure
 
 __all__ = [
     "CVComparison",
@@ -42,7 +53,14 @@ __all__ = [
 LOSSES = ("log-loss", "error")
 
 
-def cv_splits(n_samples, method="k-fold", k=10, runs=1, test_size=None, random_state=None):
+def cv_splits(
+    n_samples: int,
+    method: str = "k-fold",
+    k: int = 10,
+    runs: int = 1,
+    test_size: int | float | None = None,
+    random_state: RandomState = None,
+) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
     """Train and test rows of every split, drawn once from one random generator.
 
     Parameters
@@ -111,7 +129,9 @@ def cv_splits(n_samples, method="k-fold", k=10, runs=1, test_size=None, random_s
     return splits
 
 
-def predict_target(model, data, target):
+def predict_target(
+    model: DiscreteBayesianNetwork, data: pd.DataFrame, target: Hashable
+) -> pd.Series:
     r"""The most probable state of ``target`` given every other variable, for each row.
 
     .. math::
@@ -270,26 +290,26 @@ def _prepare(data, procedure, scoring_method, settings, loss, target, state_name
 
 
 def cross_validate(
-    data,
-    procedure="exact",
-    scoring_method=None,
+    data: pd.DataFrame,
+    procedure: SearchLike | LearningProcedure = "exact",
+    scoring_method: ScoringMethod | None = None,
     *,
-    method="k-fold",
-    k=10,
-    runs=1,
-    test_size=None,
-    loss="log-loss",
-    target=None,
-    score_params=None,
-    parameter_estimator="auto",
-    max_parents=None,
-    state_names=None,
-    missing="error",
-    base=math.e,
-    n_jobs=None,
-    random_state=None,
-    return_models=False,
-):
+    method: str = "k-fold",
+    k: int = 10,
+    runs: int = 1,
+    test_size: int | float | None = None,
+    loss: str = "log-loss",
+    target: Hashable | None = None,
+    score_params: Mapping[str, Any] | None = None,
+    parameter_estimator: DiscreteParameterEstimator | str | None = "auto",
+    max_parents: int | None = None,
+    state_names: StateNames | None = None,
+    missing: str = "error",
+    base: float = math.e,
+    n_jobs: int | None = None,
+    random_state: RandomState = None,
+    return_models: bool = False,
+) -> CVResult:
     """Cross-validate a learning procedure (bnlearn's ``bn.cv``).
 
     Every split learns the structure and the parameters on the training rows and
@@ -441,22 +461,22 @@ class CVComparison:
 
 
 def compare_procedures(
-    data,
-    procedures,
+    data: pd.DataFrame,
+    procedures: Mapping[str, LearningProcedure | str],
     *,
-    baseline=None,
-    method="k-fold",
-    k=10,
-    runs=1,
-    test_size=None,
-    loss="log-loss",
-    target=None,
-    state_names=None,
-    missing="error",
-    base=math.e,
-    n_jobs=None,
-    random_state=None,
-):
+    baseline: str | None = None,
+    method: str = "k-fold",
+    k: int = 10,
+    runs: int = 1,
+    test_size: int | float | None = None,
+    loss: str = "log-loss",
+    target: Hashable | None = None,
+    state_names: StateNames | None = None,
+    missing: str = "error",
+    base: float = math.e,
+    n_jobs: int | None = None,
+    random_state: RandomState = None,
+) -> CVComparison:
     r"""Cross-validate several learning procedures on the same splits, with paired differences.
 
     For split :math:`j` let :math:`d_j = L_j(\text{procedure}) - L_j(\text{baseline})`.
