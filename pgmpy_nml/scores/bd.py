@@ -36,7 +36,8 @@ from .contract import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable
+    from collections.abc import Mapping
+    from typing import Any
 
     import pandas as pd
 
@@ -157,14 +158,14 @@ class BDConstant(StatisticScore):
         self._statistics = constant_prior_statistics(self.alpha, self.encoded.arities)
         self._bound_statistics = {"observed": observed_statistic()}
 
-    def statistics(self) -> dict[Hashable, Statistic]:
+    def statistics(self) -> Mapping[Any, Statistic]:
         """``G`` with ``a`` per cell and, per child arity ``r``, ``("G", r)`` with ``r a``."""
         return self._statistics
 
     def local_from_statistics(self, families: Families) -> FloatOrArray:
         return bd_local(families.family["G"], families.parents["G", families.child_arity])
 
-    def bound_statistics(self) -> dict[Hashable, Statistic]:
+    def bound_statistics(self) -> Mapping[Any, Statistic]:
         """``observed``: the number of observed configurations, for :func:`bd_superset_bound`."""
         return self._bound_statistics
 
@@ -235,14 +236,14 @@ class BDeu(StatisticScore):
         self._statistics = {"G": PriorStatistic(self.equivalent_sample_size)}
         self._bound_statistics = {"observed": observed_statistic()}
 
-    def statistics(self) -> dict[Hashable, Statistic]:
+    def statistics(self) -> Mapping[Any, Statistic]:
         """``G`` with the prior mass spread evenly over the subset's configurations."""
         return self._statistics
 
     def local_from_statistics(self, families: Families) -> FloatOrArray:
         return bd_local(families.family["G"], families.parents["G"])
 
-    def bound_statistics(self) -> dict[Hashable, Statistic]:
+    def bound_statistics(self) -> Mapping[Any, Statistic]:
         """``observed``: the number of observed configurations, for :func:`bd_superset_bound`."""
         return self._bound_statistics
 

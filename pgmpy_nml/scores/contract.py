@@ -60,7 +60,10 @@ from ..numerics.gamma import log_rising_array
 from ._base import DiscreteScore
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from .._typing import FloatOrArray
+
 
 __all__ = [
     "CountStatistic",
@@ -339,7 +342,7 @@ class StatisticScore(DiscreteScore):
     candidate parent sets uses to stop enumerating supersets early.
     """
 
-    def statistics(self) -> dict[Hashable, Statistic]:
+    def statistics(self) -> Mapping[Any, Statistic]:
         """Every statistic the formula may read, by key (one object per key, reused)."""
         raise NotImplementedError
 
@@ -347,7 +350,7 @@ class StatisticScore(DiscreteScore):
         """The local score(s) of ``families``; elementwise for arrays."""
         raise NotImplementedError
 
-    def bound_statistics(self) -> dict[Hashable, Statistic]:
+    def bound_statistics(self) -> Mapping[Any, Statistic]:
         """Statistics that only :meth:`superset_bound` reads, by key (none by default).
 
         The candidate search counts them beside :meth:`statistics`; the exact

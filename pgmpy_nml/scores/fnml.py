@@ -12,7 +12,8 @@ from ._base import score_tags
 from .contract import CountStatistic, Families, StatisticScore, Supersets, entropy_statistic
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable
+    from collections.abc import Hashable, Mapping
+    from typing import Any
 
     import pandas as pd
 
@@ -102,7 +103,7 @@ class FNML(StatisticScore):
         for r in sorted({int(r) for r in self.encoded.arities}):
             self._statistics["regret", r] = _regret_statistic(r)
 
-    def statistics(self) -> dict[Hashable, Statistic]:
+    def statistics(self) -> Mapping[Any, Statistic]:
         """``H`` (``N log N``) and, per child arity ``r``, ``("regret", r)`` (``log C(r, N)``)."""
         return self._statistics
 

@@ -11,7 +11,8 @@ from ._base import score_tags
 from .contract import Families, StatisticScore, Supersets, entropy_statistic
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable
+    from collections.abc import Hashable, Mapping
+    from typing import Any
 
     import pandas as pd
 
@@ -120,7 +121,7 @@ class QNML(StatisticScore):
         self._statistics = {"H": entropy_statistic()}
         self._log_c_memo: dict = {}
 
-    def statistics(self) -> dict[Hashable, Statistic]:
+    def statistics(self) -> Mapping[Any, Statistic]:
         """``H`` (``N log N``); the regrets depend on ``|S|`` and ``N`` only."""
         return self._statistics
 

@@ -89,7 +89,7 @@ _LOOKUP: dict[str, str] = {}
 
 def register_score(
     name: str,
-    factory: Callable,
+    factory: Callable | str,
     *,
     params: dict | None = None,
     aliases: Sequence[str] = (),
@@ -103,8 +103,9 @@ def register_score(
     ----------
     name : str
         Canonical name (case-insensitive).
-    factory : callable
+    factory : callable or str
         ``factory(data, state_names=None, **params)``; a score class usually is one.
+        A string ``"module:name"`` names one in this package, imported on first use.
     params : dict, optional
         Accepted parameters and their defaults. By default, the keyword parameters
         of ``factory`` other than ``data`` and ``state_names``.

@@ -99,7 +99,7 @@ class CandidateParentSets:
     def __init__(
         self,
         variables: Sequence[Hashable],
-        parent_sets: Sequence[Sequence[tuple[int, ...]]],
+        parent_sets: Sequence[Sequence[Sequence[int]]],
         scores: Sequence[ArrayLike],
     ) -> None:
         variables = tuple(variables)
