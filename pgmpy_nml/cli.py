@@ -529,19 +529,40 @@ def _choose_method(args, n_vars):
     return "exact", limit, described
 
 
-def _exact_search(args, data, knowledge, max_parents):
-    from .search import ExactSearch, ExactSearchMemoryError
+def _make_search(args, score, method, max_parents, knowledge, show_progress, restarts=0):
+    """The structure search of ``learn`` (``method``: ``"exact"``, ``"hill"`` or ``"tabu"``),
+    with the search options of the command line; the bootstrap reruns the same one."""
+    from .search import ExactSearch, LocalSearch
 
-    score = _score(args.score, data, args.ess)
-    search = ExactSearch(
+    if method == "exact":
+        return ExactSearch(
+            score,
+            max_parents=max_parents,
+            expert_knowledge=knowledge,
+            max_memory=args.max_memory,
+            n_jobs=args.n_jobs,
+            show_progress=show_progress,
+            time_limit=args.time_limit,
+        )
+    return LocalSearch(
         score,
+        method=method,
         max_parents=max_parents,
         expert_knowledge=knowledge,
-        max_memory=args.max_memory,
+        restarts=restarts,
+        perturb=args.perturb,
+        tabu_length=args.tabu_length,
+        seed=0 if args.seed is None else args.seed,
         n_jobs=args.n_jobs,
-        show_progress=sys.stderr.isatty(),
-        time_limit=args.time_limit,
+        show_progress=show_progress,
     )
+
+
+def _exact_search(args, data, knowledge, max_parents):
+    from .search import ExactSearchMemoryError
+
+    score = _score(args.score, data, args.ess)
+    search = _make_search(args, score, "exact", max_parents, knowledge, sys.stderr.isatty())
     try:
         search.fit(data)
     except ExactSearchMemoryError as err:
@@ -572,21 +593,10 @@ def _exact_search(args, data, knowledge, max_parents):
 
 
 def _local_search(args, data, knowledge, max_parents, method):
-    from .search import LocalSearch
-
     score = _score(args.score, data, args.ess)
     restarts = args.restarts if args.restarts is not None else (10 if args.method == "auto" else 0)
-    search = LocalSearch(
-        score,
-        method=method,
-        max_parents=max_parents,
-        expert_knowledge=knowledge,
-        restarts=restarts,
-        perturb=args.perturb,
-        tabu_length=args.tabu_length,
-        seed=0 if args.seed is None else args.seed,
-        n_jobs=args.n_jobs,
-        show_progress=sys.stderr.isatty(),
+    search = _make_search(
+        args, score, method, max_parents, knowledge, sys.stderr.isatty(), restarts
     )
     search.fit(data)
     info = {"optimal": False, "restarts": restarts, "iterations": int(search.n_iter_)}
@@ -677,6 +687,11 @@ def _table(header, rows):
 
 
 # -- commands ---------------------------------------------------------------------
+def _data_summary(command, source, notes, data) -> dict:
+    """The first fields of every command's JSON summary: the command and its data."""
+    return {"command": command, "data": source, "data_notes": notes, "n_samples": len(data)}
+
+
 def cmd_learn(args):
     kind = _output_format(args.out, fitted=args.params != "none")
     _check_directory(args.json, "--json")
@@ -707,10 +722,7 @@ def cmd_learn(args):
     print(f"edges ({dag.number_of_edges()}): {_edges_text(dag)}")
     print(f"{args.score} score: {total:.4f} ({proof}; {seconds:.1f} s)")
     summary = {
-        "command": "learn",
-        "data": source,
-        "data_notes": notes,
-        "n_samples": len(data),
+        **_data_summary("learn", source, notes, data),
         "variables": variables,
         "score": args.score,
         "score_parameters": _score_parameters(score),
@@ -751,32 +763,7 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
     from .study import LearningProcedure, averaged_network, bootstrap_strength
 
     knowledge = _knowledge(required, forbidden, tiers)
-    if method == "exact":
-        from .search import ExactSearch
-
-        search = ExactSearch(
-            score,
-            max_parents=max_parents,
-            expert_knowledge=knowledge,
-            max_memory=args.max_memory,
-            n_jobs=args.n_jobs,
-            show_progress=False,
-            time_limit=args.time_limit,
-        )
-    else:
-        from .search import LocalSearch
-
-        search = LocalSearch(
-            score,
-            method=method,
-            max_parents=max_parents,
-            expert_knowledge=knowledge,
-            restarts=args.restarts or 0,
-            perturb=args.perturb,
-            tabu_length=args.tabu_length,
-            seed=0 if args.seed is None else args.seed,
-            show_progress=False,
-        )
+    search = _make_search(args, score, method, max_parents, knowledge, False, args.restarts or 0)
     seed = 0 if args.seed is None else args.seed
     kind = "half-size subsamples without replacement" if args.subsample else "resamples"
     print(f"bootstrap: learning {args.bootstrap} {kind} (seed {seed})", flush=True)
@@ -938,10 +925,7 @@ def cmd_cv(args):
         )
     )
     summary = {
-        "command": "cv",
-        "data": source,
-        "data_notes": notes,
-        "n_samples": len(data),
+        **_data_summary("cv", source, notes, data),
         "method": method,
         "search": described,
         "scheme": "hold-out" if args.hold_out else "k-fold",
@@ -987,10 +971,7 @@ def cmd_score(args):
     rows.append(["total", ""] + [f"{totals[n]:.3f}" for n in names])
     print(_table(["node", "parents", *names], rows))
     summary = {
-        "command": "score",
-        "data": source,
-        "data_notes": notes,
-        "n_samples": len(data),
+        **_data_summary("score", source, notes, data),
         "edges": [list(e) for e in sorted(dag.edges())],
         "score_parameters": {name: _score_parameters(s) for name, s in scores.items()},
         "local_scores": per_node,
@@ -1014,10 +995,7 @@ def cmd_fit(args):
     print(f"network: {_edges_text(dag)}")
     print(f"parameters: {args.estimator}, {n_parameters(fitted)} free")
     summary = {
-        "command": "fit",
-        "data": source,
-        "data_notes": notes,
-        "n_samples": len(data),
+        **_data_summary("fit", source, notes, data),
         "edges": [list(e) for e in sorted(dag.edges())],
         "estimator": args.estimator,
         "estimator_parameters": {"ess": args.ess} if args.estimator == "bdeu" else {},
@@ -1071,10 +1049,7 @@ def cmd_evaluate(args):
     _print_data(source, data, notes, what="test data")
     print(f"log-loss: {loss:.4f} {unit} per row; {n_parameters(model)} free parameters")
     summary = {
-        "command": "evaluate",
-        "data": source,
-        "data_notes": notes,
-        "n_samples": len(data),
+        **_data_summary("evaluate", source, notes, data),
         "model": args.model,
         "log_loss": loss,
         "unit": unit,
