@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 
+from .._estimator import fitted_attribute
 from .._validate import as_n_jobs
 from ..models import fit_network
 from ..scores.registry import get_score_spec, make_score
@@ -19,7 +20,16 @@ __all__: list[str] = []
 
 
 class _StructureSearch(BaseEstimator):
-    """Base of the searches: resolves ``scoring_method`` and fits the learned network."""
+    """Base of the searches: resolves ``scoring_method`` and fits the learned network.
+
+    A subclass's ``fit`` stores a result with the fields ``dag`` and ``model``
+    (see :mod:`pgmpy_nml._estimator`), read by the attributes below.
+    """
+
+    dag_ = fitted_attribute("dag", "Alias of ``causal_graph_``.")
+    model_ = fitted_attribute(
+        "model", "DiscreteBayesianNetwork or None: the fitted network (with parameter_estimator)."
+    )
 
     def _resolve_score(self, data: pd.DataFrame | None):
         """The score object, bound to the data ``fit`` learns from."""

@@ -262,11 +262,7 @@ class ExactSearch(_StructureSearch):
         self.start_dag = start_dag
 
     causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the optimal structure.")
-    dag_ = fitted_attribute("dag", "Alias of ``causal_graph_``.")
     score_ = fitted_attribute("score", "float: its score, the sum of its local scores.")
-    model_ = fitted_attribute(
-        "model", "DiscreteBayesianNetwork or None: the fitted network (with parameter_estimator)."
-    )
     timings_ = fitted_attribute("timings", "dict: seconds spent in each phase.")
     memory_estimate_ = fitted_attribute(
         "memory_estimate", "int: bytes the run was estimated to need."

@@ -678,15 +678,11 @@ class LocalSearch(_StructureSearch):
         self.show_progress = show_progress
 
     causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the best network found.")
-    dag_ = fitted_attribute("dag", "Alias of ``causal_graph_``.")
     score_ = fitted_attribute("score", "float: its score (local scores plus structure prior).")
     n_iter_ = fitted_attribute("n_iter", "int: moves made by the searches.")
     history_ = fitted_attribute("history", "ndarray: the score after every move.")
     restart_scores_ = fitted_attribute(
         "restart_scores", "ndarray: the score each search (first, then restarts) ended with."
-    )
-    model_ = fitted_attribute(
-        "model", "DiscreteBayesianNetwork or None: the fitted network (with parameter_estimator)."
     )
     timings_ = fitted_attribute("timings", "dict: seconds per part of the search.")
     plan_ = fitted_attribute(
