@@ -48,7 +48,7 @@ _INTEGER = re.compile(r"[0-9]+\Z")
 class CandidateParentSets:
     r"""Per variable, the parent sets a search may choose from and their local scores.
 
-    The exact solver (:func:`pgmpy_nml.search._solver.solve`) picks one
+    The exact solver (:func:`pgmpy_nml.search.solver.solve`) picks one
     candidate per variable so that the chosen families form a DAG and the sum
     of their local scores is largest. Parent sets a search must not use (too
     many parents, forbidden or missing required edges, pruned because a subset
