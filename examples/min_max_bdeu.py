@@ -59,6 +59,7 @@ from pgmpy.structure_score import BDeu
 
 from pgmpy_nml import ExactSearch, MaxBDeu, MinBDeu, learning_saturation, log_loss
 from pgmpy_nml.datasets import sample_network
+from pgmpy_nml.models import fit_network
 
 ESS, EPSILON, MAX_PARENTS = 1.0, 0.5, 3
 FULL = {"network": "child", "sizes": [10 * 2**i for i in (1, 2, 3, 5, 7, 9)], "n_test": 10_000}
@@ -83,12 +84,10 @@ def moral_hamming(dag_a, dag_b, nodes):
 
 def fit_parameters(dag, train, states):
     """The learned structure with BDeu (ESS 1) parameters, as in the paper."""
-    model = DiscreteBayesianNetwork(dag.edges())
-    model.add_nodes_from(dag.nodes())
     estimator = DiscreteBayesianEstimator(
         state_names=states, prior_type="BDeu", equivalent_sample_size=ESS
     )
-    return model.fit(train, estimator=estimator)
+    return fit_network(dag, train, estimator)
 
 
 def run(network, sizes, n_test, seed=0):

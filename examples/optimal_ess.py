@@ -30,23 +30,21 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from _summary import write_summary
-from pgmpy.models import DiscreteBayesianNetwork
 from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 from pgmpy.structure_score import BDeu
 
 from pgmpy_nml import ExactSearch, OptimalESS, log_loss
 from pgmpy_nml.datasets import sample_network
+from pgmpy_nml.models import fit_network
 
 
 def held_out(train, test, alpha, state_names):
     """Test log-likelihood per row of the BDeu(alpha)-optimal network with BDeu(alpha) CPDs."""
     dag = ExactSearch(BDeu(train, equivalent_sample_size=alpha), show_progress=False).fit().dag_
-    model = DiscreteBayesianNetwork(dag.edges())
-    model.add_nodes_from(dag.nodes())
     estimator = DiscreteBayesianEstimator(
         prior_type="BDeu", equivalent_sample_size=alpha, state_names=state_names
     )
-    model.fit(train, estimator=estimator)
+    model = fit_network(dag, train, estimator)
     return -log_loss(model, test), dag.number_of_edges()
 
 

@@ -65,7 +65,6 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from _summary import write_summary
-from pgmpy.models import DiscreteBayesianNetwork
 from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 from pgmpy.structure_score import BDeu
 
@@ -79,6 +78,7 @@ from pgmpy_nml import (
     n_parameters,
 )
 from pgmpy_nml.datasets import sample_network
+from pgmpy_nml.models import fit_network
 
 FULL = {"network": "sachs", "sizes": [25, 50, 100, 200, 500, 1000, 2000], "splits": 10}
 QUICK = {"network": "sachs", "sizes": [50, 500], "splits": 2}
@@ -124,9 +124,7 @@ def learn(method, train, states):
     """Optimal structure for the method's score, fitted with its parameter estimator."""
     make_score, make_estimator = METHODS[method]
     search = ExactSearch(make_score(train, states), n_jobs=1, show_progress=False).fit()
-    model = DiscreteBayesianNetwork(search.dag_.edges())
-    model.add_nodes_from(search.dag_.nodes())
-    return model.fit(train, estimator=make_estimator(states))
+    return fit_network(search.dag_, train, make_estimator(states))
 
 
 def run(config, seed):

@@ -53,16 +53,14 @@ print(f"Max-BDeu - Min-BDeu of the learned graph: {gap:.2f} nats")
 
 # fsNML parameters on the learned structure, then a pgmpy inference query.
 from pgmpy.inference import VariableElimination  # noqa: E402
-from pgmpy.models import DiscreteBayesianNetwork  # noqa: E402
 
 from pgmpy_nml import FSNMLEstimator, log_loss, n_parameters  # noqa: E402
+from pgmpy_nml.models import bayesian_network  # noqa: E402
 
 train, test = data.iloc[:4000], data.iloc[4000:]
 dag = HillClimbSearch(scoring_method=FNML(train), return_type="dag", show_progress=False)
 dag = dag.fit(train).causal_graph_
-model = DiscreteBayesianNetwork(dag.edges())
-model.add_nodes_from(dag.nodes())
-model.fit(train, estimator=FSNMLEstimator())
+model = bayesian_network(dag).fit(train, estimator=FSNMLEstimator())
 print(VariableElimination(model).query(["T"], evidence={"A": "young"}))
 bits = log_loss(model, test, base=2)
 print(f"test log-loss {bits:.3f} bits per row with {n_parameters(model)} free parameters")

@@ -21,6 +21,10 @@ Study tools (:mod:`pgmpy_nml.study`): :func:`bootstrap_strength` and
 :func:`default_parameter_estimator` (the parameters that match a score).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 from ._version import __version__
 
 # Lazy attributes (PEP 562): ``import pgmpy_nml`` imports neither pgmpy nor numba, so
@@ -63,6 +67,50 @@ _LAZY = {
     "local_scores": "study",
 }
 _SUBMODULES = {"ess", "forest", "regret", "snml", "study"}
+
+
+if TYPE_CHECKING:  # what the lazy names are, for type checkers (py.typed)
+    from typing import Any
+
+    from . import ess as ess
+    from . import forest as forest
+    from . import regret as regret
+    from . import snml as snml
+    from . import study as study
+    from ._data import UnknownStateError as UnknownStateError
+    from .analysis.ess import OptimalESS as OptimalESS
+    from .analysis.ess import optimal_ess as optimal_ess
+    from .analysis.forest import forest_log_normalizer as forest_log_normalizer
+    from .analysis.forest import forest_nml as forest_nml
+    from .analysis.saturation import learning_saturation as learning_saturation
+    from .estimators import FSNMLEstimator as FSNMLEstimator
+    from .evaluate import fsnml_code_length as fsnml_code_length
+    from .evaluate import log_loss as log_loss
+    from .evaluate import n_parameters as n_parameters
+    from .models import default_parameter_estimator as default_parameter_estimator
+    from .scores import FNML as FNML
+    from .scores import QNML as QNML
+    from .scores import BDConstant as BDConstant
+    from .scores import BDeu as BDeu
+    from .scores import MaxBDeu as MaxBDeu
+    from .scores import MinBDeu as MinBDeu
+    from .scores import bdeu_sensitivity as bdeu_sensitivity
+    from .scores import make_score as make_score
+    from .scores import score_names as score_names
+    from .search import ExactSearch as ExactSearch
+    from .search import ExactSearchMemoryError as ExactSearchMemoryError
+    from .search import LocalSearch as LocalSearch
+    from .search import learn_exact as learn_exact
+    from .study import Discretizer as Discretizer
+    from .study import LearningProcedure as LearningProcedure
+    from .study import averaged_network as averaged_network
+    from .study import bootstrap_strength as bootstrap_strength
+    from .study import compare_procedures as compare_procedures
+    from .study import compare_structures as compare_structures
+    from .study import cpdag as cpdag
+    from .study import cross_validate as cross_validate
+    from .study import discretize as discretize
+    from .study import local_scores as local_scores
 
 __all__ = [
     "FNML",
@@ -108,7 +156,7 @@ __all__ = [
 ]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     import importlib
 
     if name in _SUBMODULES:
@@ -120,5 +168,5 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))

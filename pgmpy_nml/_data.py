@@ -29,7 +29,7 @@ class UnknownStateError(ValueError):
     values (each once), ``states`` the declared ones.
     """
 
-    def __init__(self, message: str, variable: Hashable, values: list, states: list):
+    def __init__(self, message: str, variable: Hashable, values: list, states: list) -> None:
         super().__init__(message)
         self.variable = variable
         self.values = values

@@ -33,6 +33,7 @@ __all__ = [
     "as_integer",
     "as_integer_array",
     "as_integer_list",
+    "as_integer_vector",
     "as_memory_size",
     "as_n_jobs",
     "as_real",
@@ -415,6 +416,25 @@ def as_count_array(counts: Any, name: str = "counts", *, ndim: int | None = None
     return out
 
 
+def as_integer_vector(values: Any, name: str) -> np.ndarray:
+    """``values`` as a one-dimensional array, its entries still to check (meant: integers).
+
+    Examples
+    --------
+    >>> as_integer_vector([[0, 1]], "groups")
+    Traceback (most recent call last):
+    ...
+    ValueError: groups must be one-dimensional, got an array of shape (1, 2)
+    """
+    try:
+        arr = np.asarray(values)
+    except (ValueError, TypeError) as exc:
+        raise TypeError(f"{name} must be a 1-D array-like of integers: {exc}") from exc
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got an array of shape {arr.shape}")
+    return arr
+
+
 def as_code_sequence(sequence: Any, K: int, name: str = "sequence") -> np.ndarray:
     """A 1-D sequence of codes in ``0..K-1``, as int64.
 
@@ -427,12 +447,7 @@ def as_code_sequence(sequence: Any, K: int, name: str = "sequence") -> np.ndarra
     ...
     ValueError: sequence values must lie in 0..2 (K = 3), found 3 at position 1
     """
-    try:
-        arr = np.asarray(sequence)
-    except (ValueError, TypeError) as exc:
-        raise TypeError(f"{name} must be a 1-D array-like of integers: {exc}") from exc
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got an array of shape {arr.shape}")
+    arr = as_integer_vector(sequence, name)
     kind = arr.dtype.kind
     if kind == "b":
         raise TypeError(f"{name} must contain integers in 0..K-1, got a boolean array")

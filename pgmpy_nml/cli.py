@@ -529,19 +529,40 @@ def _choose_method(args, n_vars):
     return "exact", limit, described
 
 
-def _exact_search(args, data, knowledge, max_parents):
-    from .search import ExactSearch, ExactSearchMemoryError
+def _make_search(args, score, method, max_parents, knowledge, show_progress, restarts=0):
+    """The structure search of ``learn`` (``method``: ``"exact"``, ``"hill"`` or ``"tabu"``),
+    with the search options of the command line; the bootstrap reruns the same one."""
+    from .search import ExactSearch, LocalSearch
 
-    score = _score(args.score, data, args.ess)
-    search = ExactSearch(
+    if method == "exact":
+        return ExactSearch(
+            score,
+            max_parents=max_parents,
+            expert_knowledge=knowledge,
+            max_memory=args.max_memory,
+            n_jobs=args.n_jobs,
+            show_progress=show_progress,
+            time_limit=args.time_limit,
+        )
+    return LocalSearch(
         score,
+        method=method,
         max_parents=max_parents,
         expert_knowledge=knowledge,
-        max_memory=args.max_memory,
+        restarts=restarts,
+        perturb=args.perturb,
+        tabu_length=args.tabu_length,
+        seed=0 if args.seed is None else args.seed,
         n_jobs=args.n_jobs,
-        show_progress=sys.stderr.isatty(),
-        time_limit=args.time_limit,
+        show_progress=show_progress,
     )
+
+
+def _exact_search(args, data, knowledge, max_parents):
+    from .search import ExactSearchMemoryError
+
+    score = _score(args.score, data, args.ess)
+    search = _make_search(args, score, "exact", max_parents, knowledge, sys.stderr.isatty())
     try:
         search.fit(data)
     except ExactSearchMemoryError as err:
@@ -572,21 +593,10 @@ def _exact_search(args, data, knowledge, max_parents):
 
 
 def _local_search(args, data, knowledge, max_parents, method):
-    from .search import LocalSearch
-
     score = _score(args.score, data, args.ess)
     restarts = args.restarts if args.restarts is not None else (10 if args.method == "auto" else 0)
-    search = LocalSearch(
-        score,
-        method=method,
-        max_parents=max_parents,
-        expert_knowledge=knowledge,
-        restarts=restarts,
-        perturb=args.perturb,
-        tabu_length=args.tabu_length,
-        seed=0 if args.seed is None else args.seed,
-        n_jobs=args.n_jobs,
-        show_progress=sys.stderr.isatty(),
+    search = _make_search(
+        args, score, method, max_parents, knowledge, sys.stderr.isatty(), restarts
     )
     search.fit(data)
     info = {"optimal": False, "restarts": restarts, "iterations": int(search.n_iter_)}
@@ -677,6 +687,11 @@ def _table(header, rows):
 
 
 # -- commands ---------------------------------------------------------------------
+def _data_summary(command, source, notes, data) -> dict:
+    """The first fields of every command's JSON summary: the command and its data."""
+    return {"command": command, "data": source, "data_notes": notes, "n_samples": len(data)}
+
+
 def cmd_learn(args):
     kind = _output_format(args.out, fitted=args.params != "none")
     _check_directory(args.json, "--json")
@@ -707,10 +722,7 @@ def cmd_learn(args):
     print(f"edges ({dag.number_of_edges()}): {_edges_text(dag)}")
     print(f"{args.score} score: {total:.4f} ({proof}; {seconds:.1f} s)")
     summary = {
-        "command": "learn",
-        "data": source,
-        "data_notes": notes,
-        "n_samples": len(data),
+        **_data_summary("learn", source, notes, data),
         "variables": variables,
         "score": args.score,
         "score_parameters": _score_parameters(score),
@@ -751,32 +763,7 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
     from .study import LearningProcedure, averaged_network, bootstrap_strength
 
     knowledge = _knowledge(required, forbidden, tiers)
-    if method == "exact":
-        from .search import ExactSearch
-
-        search = ExactSearch(
-            score,
-            max_parents=max_parents,
-            expert_knowledge=knowledge,
-            max_memory=args.max_memory,
-            n_jobs=args.n_jobs,
-            show_progress=False,
-            time_limit=args.time_limit,
-        )
-    else:
-        from .search import LocalSearch
-
-        search = LocalSearch(
-            score,
-            method=method,
-            max_parents=max_parents,
-            expert_knowledge=knowledge,
-            restarts=args.restarts or 0,
-            perturb=args.perturb,
-            tabu_length=args.tabu_length,
-            seed=0 if args.seed is None else args.seed,
-            show_progress=False,
-        )
+    search = _make_search(args, score, method, max_parents, knowledge, False, args.restarts or 0)
     seed = 0 if args.seed is None else args.seed
     kind = "half-size subsamples without replacement" if args.subsample else "resamples"
     print(f"bootstrap: learning {args.bootstrap} {kind} (seed {seed})", flush=True)
@@ -938,10 +925,7 @@ def cmd_cv(args):
         )
     )
     summary = {
-        "command": "cv",
-        "data": source,
-        "data_notes": notes,
-        "n_samples": len(data),
+        **_data_summary("cv", source, notes, data),
         "method": method,
         "search": described,
         "scheme": "hold-out" if args.hold_out else "k-fold",
@@ -987,10 +971,7 @@ def cmd_score(args):
     rows.append(["total", ""] + [f"{totals[n]:.3f}" for n in names])
     print(_table(["node", "parents", *names], rows))
     summary = {
-        "command": "score",
-        "data": source,
-        "data_notes": notes,
-        "n_samples": len(data),
+        **_data_summary("score", source, notes, data),
         "edges": [list(e) for e in sorted(dag.edges())],
         "score_parameters": {name: _score_parameters(s) for name, s in scores.items()},
         "local_scores": per_node,
@@ -1014,10 +995,7 @@ def cmd_fit(args):
     print(f"network: {_edges_text(dag)}")
     print(f"parameters: {args.estimator}, {n_parameters(fitted)} free")
     summary = {
-        "command": "fit",
-        "data": source,
-        "data_notes": notes,
-        "n_samples": len(data),
+        **_data_summary("fit", source, notes, data),
         "edges": [list(e) for e in sorted(dag.edges())],
         "estimator": args.estimator,
         "estimator_parameters": {"ess": args.ess} if args.estimator == "bdeu" else {},
@@ -1071,10 +1049,7 @@ def cmd_evaluate(args):
     _print_data(source, data, notes, what="test data")
     print(f"log-loss: {loss:.4f} {unit} per row; {n_parameters(model)} free parameters")
     summary = {
-        "command": "evaluate",
-        "data": source,
-        "data_notes": notes,
-        "n_samples": len(data),
+        **_data_summary("evaluate", source, notes, data),
         "model": args.model,
         "log_loss": loss,
         "unit": unit,
@@ -1203,6 +1178,41 @@ def _ess_arg(parser):
     )
 
 
+def _max_parents_arg(parser):
+    parser.add_argument(
+        "--max-parents",
+        type=_non_negative_int,
+        default=None,
+        metavar="K",
+        help="largest number of parents of a variable (default: no limit)",
+    )
+
+
+def _structure_args(parser, what):
+    """``--model`` or ``--edges``: the given structure (``what`` names it in the help)."""
+    parser.add_argument("--model", metavar="BIF", help=f"the {what} (.bif or .xml)")
+    parser.add_argument("--edges", action="append", metavar="A->B[,C->D]", help="or its edges")
+
+
+def _output_args(parser, network=True):
+    """``--out`` (the network, when the command writes one) and ``--json`` (the summary)."""
+    if network:
+        parser.add_argument(
+            "--out",
+            metavar="FILE",
+            help="write the network: .bif, .xml (XMLBIF) or .dot (structure)",
+        )
+    parser.add_argument("--json", metavar="FILE", help="write a JSON summary")
+
+
+def _command(sub, name, func, what="the data", **texts):
+    """A subcommand running ``func``: its data-file options (``what`` names the data) and help."""
+    parser = sub.add_parser(name, epilog=_DATA_EPILOG, **texts)
+    _data_args(parser, what)
+    parser.set_defaults(func=func)
+    return parser
+
+
 def build_parser():
     parser = _Parser(
         prog="pgmpy-nml",
@@ -1214,25 +1224,19 @@ def build_parser():
     parser.add_argument("--version", action="version", version=f"pgmpy-nml {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
-    learn = sub.add_parser(
+    learn = _command(
+        sub,
         "learn",
+        cmd_learn,
         help="learn a network (structure and parameters) from data",
         description="Learn a network's structure, then its parameters, from a CSV file.",
-        epilog=_DATA_EPILOG,
     )
-    _data_args(learn)
     search = learn.add_argument_group("structure search")
     search.add_argument(
         "--score", choices=_score_names(), default="fnml", metavar="NAME", help=_score_help("fnml")
     )
     _method_arg(search)
-    search.add_argument(
-        "--max-parents",
-        type=_non_negative_int,
-        default=None,
-        metavar="K",
-        help="largest number of parents of a variable (default: no limit)",
-    )
+    _max_parents_arg(search)
     search.add_argument("--require", action="append", metavar="A->B[,C->D]", help="required edges")
     search.add_argument("--forbid", action="append", metavar="A->B[,C->D]", help="forbidden edges")
     search.add_argument(
@@ -1285,21 +1289,16 @@ def build_parser():
     )
     _discretize_arg(learn)
     _ess_arg(learn)
-    learn.add_argument(
-        "--out", metavar="FILE", help="write the network: .bif, .xml (XMLBIF) or .dot (structure)"
-    )
-    learn.add_argument("--json", metavar="FILE", help="write a JSON summary")
-    learn.set_defaults(func=cmd_learn)
+    _output_args(learn)
 
-    score = sub.add_parser(
+    score = _command(
+        sub,
         "score",
+        cmd_score,
         help="score a given network, per node and in total",
         description="Score a given network on data, per node and in total.",
-        epilog=_DATA_EPILOG,
     )
-    _data_args(score)
-    score.add_argument("--model", metavar="BIF", help="the network (.bif or .xml)")
-    score.add_argument("--edges", action="append", metavar="A->B[,C->D]", help="or its edges")
+    _structure_args(score, "network")
     score.add_argument(
         "--scores",
         nargs="+",
@@ -1308,33 +1307,28 @@ def build_parser():
         help=_score_help("fnml qnml bdeu bic"),
     )
     _ess_arg(score)
-    score.add_argument("--json", metavar="FILE", help="write a JSON summary")
-    score.set_defaults(func=cmd_score)
+    _output_args(score, network=False)
 
-    fit = sub.add_parser(
+    fit = _command(
+        sub,
         "fit",
+        cmd_fit,
         help="fit the parameters of a given structure",
         description="Fit the parameters of a given structure.",
-        epilog=_DATA_EPILOG,
     )
-    _data_args(fit)
-    fit.add_argument("--model", metavar="BIF", help="the structure (.bif or .xml)")
-    fit.add_argument("--edges", action="append", metavar="A->B[,C->D]", help="or its edges")
+    _structure_args(fit, "structure")
     fit.add_argument("--estimator", choices=ESTIMATORS, default="fsnml", help="default fsnml")
     _ess_arg(fit)
-    fit.add_argument(
-        "--out", metavar="FILE", help="write the network: .bif, .xml (XMLBIF) or .dot (structure)"
-    )
-    fit.add_argument("--json", metavar="FILE", help="write a JSON summary")
-    fit.set_defaults(func=cmd_fit)
+    _output_args(fit)
 
-    evaluate = sub.add_parser(
+    evaluate = _command(
+        sub,
         "evaluate",
+        cmd_evaluate,
+        "the test data",
         help="log-loss of a fitted network on test data",
         description="Average negative log-probability of test rows under a fitted network.",
-        epilog=_DATA_EPILOG,
     )
-    _data_args(evaluate, "the test data")
     evaluate.add_argument("--model", metavar="BIF", required=True, help="the fitted network")
     evaluate.add_argument("--bits", action="store_true", help="report bits instead of nats")
     evaluate.add_argument(
@@ -1343,18 +1337,17 @@ def build_parser():
         help="cut continuous test columns where training was cut: the JSON summary of "
         "learn --discretize (or a JSON object column -> cut points)",
     )
-    evaluate.add_argument("--json", metavar="FILE", help="write a JSON summary")
-    evaluate.set_defaults(func=cmd_evaluate)
+    _output_args(evaluate, network=False)
 
-    cv = sub.add_parser(
+    cv = _command(
+        sub,
         "cv",
+        cmd_cv,
         help="cross-validate learning procedures (search + score + parameters) side by side",
         description="Cross-validate whole learning procedures on the same splits and compare "
         "them pairwise: each split learns the structure and the parameters on its training "
         "rows and measures the loss on its test rows.",
-        epilog=_DATA_EPILOG,
     )
-    _data_args(cv)
     procedure = cv.add_argument_group("procedures")
     procedure.add_argument(
         "--scores",
@@ -1364,13 +1357,7 @@ def build_parser():
         help="one procedure per score, the first the baseline: " + _score_help("fnml qnml bdeu"),
     )
     _method_arg(procedure)
-    procedure.add_argument(
-        "--max-parents",
-        type=_non_negative_int,
-        default=None,
-        metavar="K",
-        help="largest number of parents of a variable (default: no limit)",
-    )
+    _max_parents_arg(procedure)
     procedure.add_argument(
         "--params",
         choices=["auto", *ESTIMATORS],
@@ -1407,8 +1394,7 @@ def build_parser():
     splits.add_argument(
         "--seed", type=_non_negative_int, metavar="N", help="seed of the splits (default 0)"
     )
-    cv.add_argument("--json", metavar="FILE", help="write a JSON summary")
-    cv.set_defaults(func=cmd_cv)
+    _output_args(cv, network=False)
     return parser
 
 

@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ._counting import configuration_index, dense_ids
 from ._data import UnknownStateError, encode_data
 from .numerics.snml import fsnml_code_length_grouped
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    from ._typing import Graph, StateNames
 
 __all__ = ["fsnml_code_length", "log_loss", "n_parameters"]
 
@@ -25,7 +32,38 @@ def _fitted_cpds(model):
     return nodes, cpds
 
 
-def log_loss(model, data, base=math.e):
+def _encode_for_model(model, data):
+    """The fitted model's nodes and CPDs, and ``data`` encoded in the CPDs' states."""
+    nodes, cpds = _fitted_cpds(model)
+    names = {v: list(cpds[v].state_names[v]) for v in nodes}
+    if hasattr(data, "columns"):
+        missing = [v for v in nodes if v not in set(data.columns)]
+        if missing:
+            raise ValueError(f"The data has no column for node(s) {missing!r}.")
+        data = data[nodes]
+    try:
+        encoded = encode_data(data, names)
+    except UnknownStateError as err:
+        raise UnknownStateError(
+            f"{err} The model's CPDs do not know these states: declare every possible state "
+            "when fitting, e.g. FSNMLEstimator(state_names={...}).",
+            err.variable,
+            err.values,
+            err.states,
+        ) from None
+    return nodes, cpds, encoded
+
+
+def _cpd_log_prob(cpd, encoded, codes: np.ndarray) -> np.ndarray:
+    """log P(x_v | x_pa) under ``cpd`` for every row of ``codes`` (``encoded``'s layout)."""
+    values = np.asarray(cpd.get_values(), dtype=float)  # (r, q), first evidence slowest
+    evidence = [encoded.index[p] for p in cpd.variables[1:]]
+    config = configuration_index(codes, encoded.arities, evidence)
+    with np.errstate(divide="ignore"):
+        return np.log(values[codes[encoded.index[cpd.variable]], config])
+
+
+def log_loss(model: DiscreteBayesianNetwork, data: pd.DataFrame, base: float = math.e) -> float:
     r"""Average negative log predictive probability of the rows of ``data``.
 
     .. math::
@@ -69,36 +107,16 @@ def log_loss(model, data, base=math.e):
     """
     if not (isinstance(base, (int, float)) and base > 0 and base != 1):
         raise ValueError(f"base must be a positive number other than 1, got {base!r}.")
-    nodes, cpds = _fitted_cpds(model)
-    names = {v: list(cpds[v].state_names[v]) for v in nodes}
-    columns = set(getattr(data, "columns", ()))
-    missing = [v for v in nodes if v not in columns]
-    if missing and hasattr(data, "columns"):
-        raise ValueError(f"The data has no column for node(s) {missing!r}.")
-    try:
-        encoded = encode_data(data[nodes] if hasattr(data, "columns") else data, names)
-    except UnknownStateError as err:
-        raise UnknownStateError(
-            f"{err} The model's CPDs do not know these states: declare every possible state "
-            "when fitting, e.g. FSNMLEstimator(state_names={...}).",
-            err.variable,
-            err.values,
-            err.states,
-        ) from None
+    nodes, cpds, encoded = _encode_for_model(model, data)
     total = np.zeros(encoded.n_samples)
     for node in nodes:
-        cpd = cpds[node]
-        evidence = list(cpd.variables[1:])
-        values = np.asarray(cpd.get_values(), dtype=float)  # (r, q), first evidence slowest
-        config = configuration_index(
-            encoded.codes, encoded.arities, [encoded.index[p] for p in evidence]
-        )
-        with np.errstate(divide="ignore"):
-            total += np.log(values[encoded.codes[encoded.index[node]], config])
+        total += _cpd_log_prob(cpds[node], encoded, encoded.codes)
     return float(-total.mean() / math.log(base))
 
 
-def n_parameters(model, data=None, state_names=None) -> int:
+def n_parameters(
+    model: Graph, data: pd.DataFrame | None = None, state_names: StateNames | None = None
+) -> int:
     r"""Number of free parameters :math:`\sum_i q_i (r_i - 1)` of a discrete network.
 
     Parameters
@@ -135,7 +153,9 @@ def n_parameters(model, data=None, state_names=None) -> int:
     return sum((card[v] - 1) * math.prod(card[p] for p in model.predecessors(v)) for v in nodes)
 
 
-def fsnml_code_length(model, data, state_names=None, base=math.e) -> float:
+def fsnml_code_length(
+    model: Graph, data: pd.DataFrame, state_names: StateNames | None = None, base: float = math.e
+) -> float:
     r"""Sequential (prequential) code length of ``data`` under fsNML for a structure.
 
     Each data column is coded row by row, within each parent configuration, with

@@ -7,6 +7,17 @@ the command line and the study tools take their default from it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    import pandas as pd
+    from pgmpy.models import DiscreteBayesianNetwork
+    from pgmpy.parameter_estimator import DiscreteParameterEstimator
+
+    from ._typing import Graph, ScoringMethod, StateNames
+
 __all__ = ["bayesian_network", "default_parameter_estimator", "fit_network"]
 
 #: Registered score -> how its parameters are estimated by default (see
@@ -28,7 +39,9 @@ _PARAMETERS_BY_SCORE = {
 }
 
 
-def default_parameter_estimator(scoring_method="fnml", state_names=None, **params):
+def default_parameter_estimator(
+    scoring_method: ScoringMethod = "fnml", state_names: StateNames | None = None, **params: Any
+) -> DiscreteParameterEstimator:
     r"""The parameter estimator that matches a structure score: the score's own prior.
 
     ========================================  ===========================================
@@ -118,7 +131,7 @@ def default_parameter_estimator(scoring_method="fnml", state_names=None, **param
     )
 
 
-def bayesian_network(dag):
+def bayesian_network(dag: Graph) -> DiscreteBayesianNetwork:
     """A ``DiscreteBayesianNetwork`` with the nodes and edges of ``dag`` (isolated nodes kept).
 
     Parameters
@@ -146,7 +159,12 @@ def bayesian_network(dag):
     return model
 
 
-def fit_network(dag, data, estimator=None, state_names=None):
+def fit_network(
+    dag: Graph,
+    data: pd.DataFrame,
+    estimator: DiscreteParameterEstimator | None = None,
+    state_names: StateNames | None = None,
+) -> DiscreteBayesianNetwork:
     """Fit the parameters of ``dag`` on ``data``.
 
     Parameters

@@ -48,7 +48,7 @@ import math
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -61,6 +61,13 @@ from .._estimator import fitted_attribute
 from .._limits import AUTO_EXACT_MAX_VARIABLES
 from .._validate import as_choice, as_integer, as_real
 from ..scores._dirichlet import table_log_bd_rows
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Sequence
+
+    import pandas as pd
+
+    from .._typing import ArrayLike, Graph, StateNames
 
 __all__ = [
     "ESSStep",
@@ -118,7 +125,7 @@ def _pair_table(counts, n_parent_configs) -> tuple[np.ndarray, float, int]:
     return table, total, q_all
 
 
-def uniformity(counts, n_parent_configs=None) -> float:
+def uniformity(counts: ArrayLike, n_parent_configs: int | None = None) -> float:
     r"""The uniformity measure :math:`U(p(A, B \mid \Pi))` of Steck (2008), Eq. 4-5.
 
     For the joint distribution :math:`p(a, b, \pi)` of two variables :math:`A, B` and
@@ -198,7 +205,9 @@ def uniformity(counts, n_parent_configs=None) -> float:
     return float(q_all * r_a * r_b * np.sum(interaction * interaction))
 
 
-def large_ess_log_bayes_factor(counts, equivalent_sample_size, n_parent_configs=None) -> float:
+def large_ess_log_bayes_factor(
+    counts: ArrayLike, equivalent_sample_size: float, n_parent_configs: int | None = None
+) -> float:
     r"""Leading-order BDeu log Bayes factor of one edge for a large ESS (Proposition 2).
 
     For graphs :math:`G^+` and :math:`G^-` that differ only in the edge
@@ -253,7 +262,13 @@ def large_ess_log_bayes_factor(counts, equivalent_sample_size, n_parent_configs=
     return float(total / (2.0 * alpha) * (total * u - d_f))
 
 
-def pair_counts(data, a, b, given=(), state_names=None) -> tuple[np.ndarray, int]:
+def pair_counts(
+    data: pd.DataFrame,
+    a: Hashable,
+    b: Hashable,
+    given: Sequence[Hashable] = (),
+    state_names: StateNames | None = None,
+) -> tuple[np.ndarray, int]:
     r"""Counts ``N[pi, a, b]`` of two variables and a conditioning set, from data.
 
     Parameters
@@ -378,7 +393,7 @@ def _eq18(families: list[_Family], n: int) -> float:
     return d_eff / denominator
 
 
-def optimal_ess(data, dag, state_names=None) -> float:
+def optimal_ess(data: pd.DataFrame, dag: Graph, state_names: StateNames | None = None) -> float:
     r"""Steck's analytic approximation of the optimal ESS of a graph (Eq. 18).
 
     .. math::
@@ -497,7 +512,12 @@ def _check_bounds(bounds) -> tuple[float, float]:
     return lo, hi
 
 
-def marginal_likelihood_ess(data, dag, state_names=None, bounds=(1e-3, 1e5)) -> float:
+def marginal_likelihood_ess(
+    data: pd.DataFrame,
+    dag: Graph,
+    state_names: StateNames | None = None,
+    bounds: tuple[float, float] = (1e-3, 1e5),
+) -> float:
     r"""The ESS that maximizes the graph's BDeu marginal likelihood, numerically.
 
     .. math::
@@ -660,15 +680,15 @@ class OptimalESS(BaseEstimator):
 
     def __init__(
         self,
-        search="auto",
-        tol=0.1,
-        max_iter=20,
-        update="eq18",
-        max_parents=None,
-        state_names=None,
-        bounds=(1e-3, 1e5),
-        show_progress=False,
-    ):
+        search: str = "auto",
+        tol: float = 0.1,
+        max_iter: int = 20,
+        update: str = "eq18",
+        max_parents: int | None = None,
+        state_names: StateNames | None = None,
+        bounds: tuple[float, float] = (1e-3, 1e5),
+        show_progress: bool = False,
+    ) -> None:
         self.search = search
         self.tol = tol
         self.max_iter = max_iter
@@ -714,7 +734,7 @@ class OptimalESS(BaseEstimator):
     converged_ = fitted_attribute("converged", "bool: whether the tolerance was met.")
     search_ = fitted_attribute("search", 'str: the search used, "exact" or "hill".')
 
-    def fit(self, data):
+    def fit(self, data: pd.DataFrame) -> OptimalESS:
         """Alternate BDeu structure search and the ESS update until the ESS settles.
 
         Parameters

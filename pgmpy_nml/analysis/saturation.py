@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 
@@ -13,6 +15,11 @@ from ..models import default_parameter_estimator, fit_network
 from ..scores import MaxBDeu, MinBDeu
 from ..scores.registry import get_score_spec, make_score
 from ..search.exact import find_structure
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .._typing import Graph, RandomState, StateNames
 
 __all__ = ["learning_saturation"]
 
@@ -28,19 +35,19 @@ def _learn(subset, scoring_method, search, max_parents):
 
 
 def learning_saturation(
-    data,
-    sample_sizes,
-    scoring_method="bdeu",
-    equivalent_sample_size=1.0,
-    epsilon=0.5,
-    search="auto",
-    max_parents=None,
-    state_names=None,
-    shuffle=False,
-    random_state=None,
-    test_data=None,
-    true_model=None,
-):
+    data: pd.DataFrame,
+    sample_sizes: Sequence[int],
+    scoring_method: str = "bdeu",
+    equivalent_sample_size: float = 1.0,
+    epsilon: float = 0.5,
+    search: str = "auto",
+    max_parents: int | None = None,
+    state_names: StateNames | None = None,
+    shuffle: bool = False,
+    random_state: RandomState = None,
+    test_data: pd.DataFrame | None = None,
+    true_model: Graph | None = None,
+) -> pd.DataFrame:
     r"""BDeu's prior sensitivity of the networks learned from growing samples.
 
     For each sample size :math:`n` the first :math:`n` rows (or a random

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from pgmpy.factors.discrete import TabularCPD
 from pgmpy.parameter_estimator.base import DiscreteParameterEstimator
@@ -9,6 +11,12 @@ from pgmpy.parameter_estimator.base import DiscreteParameterEstimator
 from .._counting import full_family_table
 from .._data import encode_data
 from ..numerics.snml import fsnml_parameters
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    from .._typing import ArrayLike
 
 __all__ = ["FSNMLEstimator"]
 
@@ -104,7 +112,12 @@ class FSNMLEstimator(DiscreteParameterEstimator):
     def __init__(self, state_names: dict | None = None) -> None:
         super().__init__(state_names=state_names)
 
-    def fit(self, model, data, sample_weight=None):
+    def fit(
+        self,
+        model: DiscreteBayesianNetwork,
+        data: pd.DataFrame,
+        sample_weight: ArrayLike | None = None,
+    ) -> FSNMLEstimator:
         """Compute the fsNML CPDs of ``model`` from ``data``.
 
         Parameters

@@ -63,10 +63,14 @@ References
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._jit import njit
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike
 
 __all__ = ["log_rising", "log_rising_array"]
 
@@ -164,7 +168,7 @@ def _log_rising_loop(a, n, out):  # pragma: no cover - compiled
     return out
 
 
-def log_rising_array(a, n):
+def log_rising_array(a: ArrayLike, n: ArrayLike) -> np.ndarray:
     r"""Vectorized :func:`log_rising`: :math:`\log\Gamma(a+n) - \log\Gamma(a)` elementwise.
 
     Parameters

@@ -22,12 +22,16 @@ meant to be called directly from other compiled code (they do no validation).
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.special import gammaln
 
 from .._jit import njit
 from .._validate import as_integer, as_integer_array
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike, FloatOrArray
 
 __all__ = ["log_regret", "log_regret_szpankowski", "regret"]
 
@@ -207,7 +211,7 @@ def _as_n(n) -> tuple[int | np.ndarray, bool]:
 # --------------------------------------------------------------------------------------
 # Public API
 # --------------------------------------------------------------------------------------
-def log_regret(K, n):
+def log_regret(K: float, n: ArrayLike) -> FloatOrArray:
     r"""Natural logarithm of the multinomial NML normalizer :math:`C(K, n)`.
 
     .. math::
@@ -309,7 +313,7 @@ def log_regret(K, n):
     return out.reshape(arr.shape)
 
 
-def regret(K, n):
+def regret(K: float, n: ArrayLike) -> FloatOrArray:
     r"""The multinomial NML normalizer :math:`C(K, n) = \exp(\log C(K, n))`.
 
     Convenience wrapper around :func:`log_regret`; see there for the
@@ -387,7 +391,7 @@ def _k_times_d(K: float) -> float:
     return acc
 
 
-def log_regret_szpankowski(K, n):
+def log_regret_szpankowski(K: float, n: ArrayLike) -> FloatOrArray:
     r"""Szpankowski's asymptotic expansion of :math:`\log C(K, n)` for fixed K, large n.
 
     .. math::

@@ -43,12 +43,16 @@ from __future__ import annotations
 
 import decimal
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._jit import njit
-from .._validate import as_code_sequence, as_count_array, as_integer
+from .._validate import as_code_sequence, as_count_array, as_integer, as_integer_vector
 from .summation import neumaier_add
+
+if TYPE_CHECKING:
+    from .._typing import ArrayLike
 
 __all__ = [
     "fsnml_code_length_grouped",
@@ -207,7 +211,7 @@ def _run(seq: np.ndarray, groups, K: int) -> tuple[float, float]:
 # --------------------------------------------------------------------------------------
 # Public API
 # --------------------------------------------------------------------------------------
-def fsnml_parameters(counts):
+def fsnml_parameters(counts: ArrayLike) -> np.ndarray:
     r"""sNML predictive distributions (fsNML parameters) from count vectors.
 
     For each count vector :math:`c = (c_1, \dots, c_K)` on the last axis,
@@ -285,7 +289,7 @@ def _snml_weights(m: np.ndarray) -> np.ndarray:
     return (m + 1.0) * np.exp(m * np.log1p(1.0 / np.maximum(m, 1.0)))
 
 
-def snml_regret(sequence, K):
+def snml_regret(sequence: ArrayLike, K: int) -> float:
     r"""Regret of the sNML model on an integer sequence, in nats.
 
     .. math::
@@ -343,7 +347,7 @@ def snml_regret(sequence, K):
     return _run(as_code_sequence(sequence, K), None, K)[0]
 
 
-def snml_code_length(sequence, K):
+def snml_code_length(sequence: ArrayLike, K: int) -> float:
     r"""sNML code length :math:`-\log P_{\mathrm{sNML}}(D)` of an integer sequence, in nats.
 
     .. math::
@@ -396,7 +400,7 @@ def snml_code_length(sequence, K):
     return regret + ml_code_length
 
 
-def fsnml_code_length_grouped(groups, sequence, K):
+def fsnml_code_length_grouped(groups: ArrayLike, sequence: ArrayLike, K: int) -> float:
     r"""Summed sNML code lengths of the subsequences of ``sequence`` with equal ``groups``.
 
     .. math::
@@ -448,12 +452,7 @@ def fsnml_code_length_grouped(groups, sequence, K):
     """
     K = as_integer(K, "K", 1)
     seq = as_code_sequence(sequence, K)
-    try:
-        grp = np.asarray(groups)
-    except (ValueError, TypeError) as exc:
-        raise TypeError(f"groups must be a 1-D array-like of integers: {exc}") from exc
-    if grp.ndim != 1:
-        raise ValueError(f"groups must be one-dimensional, got an array of shape {grp.shape}")
+    grp = as_integer_vector(groups, "groups")
     if grp.shape[0] != seq.shape[0]:
         raise ValueError(
             f"groups and sequence must have the same length, got {grp.shape[0]} and {seq.shape[0]}"

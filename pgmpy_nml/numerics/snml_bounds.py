@@ -33,12 +33,18 @@ References
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._jit import njit
 from .._validate import as_bool, as_integer, as_integer_list, as_real, as_real_array
 from .summation import neumaier_add
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from .._typing import ArrayLike, FloatOrArray
 
 __all__ = ["fsnml_regret_bound", "snml_regret_bound", "snml_regret_bound_bernoulli"]
 
@@ -78,7 +84,7 @@ def _bound_many(ns, k_max):  # pragma: no cover - compiled
     return out
 
 
-def snml_regret_bound_bernoulli(N):
+def snml_regret_bound_bernoulli(N: ArrayLike) -> FloatOrArray:
     r"""Theorem 4 of [1]_ (Takimoto & Warmuth [2]_): sNML regret bound for binary data.
 
     For every binary sequence :math:`D` of length :math:`N`,
@@ -128,7 +134,7 @@ def snml_regret_bound_bernoulli(N):
     return 0.5 * np.log1p(as_real_array(N, "N")) + 0.5
 
 
-def snml_regret_bound(N, K, relaxed=False):
+def snml_regret_bound(N: ArrayLike, K: int, relaxed: bool = False) -> FloatOrArray:
     r"""Theorem 5 of [1]_: upper bound on the sNML regret of categorical data.
 
     For every sequence :math:`D` of length :math:`N` over :math:`K` values,
@@ -226,7 +232,9 @@ def _family_bound(N: float, q: int, r: int) -> float:
     return N / r * (math.lgamma(r) + (r - 1) * (log_inv_x + 1.0))
 
 
-def fsnml_regret_bound(arities, parent_configurations, N):
+def fsnml_regret_bound(
+    arities: Sequence[int], parent_configurations: Sequence[int], N: int
+) -> float:
     r"""Theorem 6 of [1]_: regret bound of fsNML for a Bayesian network structure.
 
     For every :math:`N \times m` data matrix :math:`D`,

@@ -6,14 +6,12 @@ Every score is built on data and answers ``local_score(variable, parents)``.
 per-subset statistics and local formula, which the searches use to count in bulk.
 """
 
-from .registry import (
-    get_score_spec,
-    make_score,
-    register_score,
-    score_names,
-    spec_for_score,
-    unregister_score,
-)
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import registry as _registry
+from .registry import *  # noqa: F403  (the registry's functions, listed in its __all__)
 
 # The score classes load on first use (PEP 562), like the package's top level: the
 # registry (the command line's --help lists its names) must not import pgmpy.
@@ -29,26 +27,24 @@ _LAZY = {
     "QNML": "qnml",
 }
 
-__all__ = [
-    "FNML",
-    "QNML",
-    "BDConstant",
-    "BDeu",
-    "DiscreteScore",
-    "MaxBDeu",
-    "MinBDeu",
-    "StatisticScore",
-    "bdeu_sensitivity",
-    "get_score_spec",
-    "make_score",
-    "register_score",
-    "score_names",
-    "spec_for_score",
-    "unregister_score",
-]
+
+if TYPE_CHECKING:  # what the lazy names are, for type checkers (py.typed)
+    from typing import Any
+
+    from ._base import DiscreteScore as DiscreteScore
+    from .bd import BDConstant as BDConstant
+    from .bd import BDeu as BDeu
+    from .bdeu_bounds import MaxBDeu as MaxBDeu
+    from .bdeu_bounds import MinBDeu as MinBDeu
+    from .bdeu_bounds import bdeu_sensitivity as bdeu_sensitivity
+    from .contract import StatisticScore as StatisticScore
+    from .fnml import FNML as FNML
+    from .qnml import QNML as QNML
+
+__all__ = [*_LAZY, *_registry.__all__]
 
 
-def __getattr__(name):
+def __getattr__(name: str) -> Any:
     import importlib
 
     if name in _LAZY:
@@ -58,5 +54,5 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def __dir__():
+def __dir__() -> list[str]:
     return sorted(set(globals()) | set(__all__))

@@ -11,12 +11,20 @@ from __future__ import annotations
 
 import warnings
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
 from .._counting import family_table
 from .._data import EncodedData, encode_data
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Iterable
+
+    import pandas as pd
+
+    from .._typing import Graph, StateNames
 
 with warnings.catch_warnings():
     # Importing the legacy base class makes pgmpy announce its deprecation; our
@@ -27,6 +35,19 @@ with warnings.catch_warnings():
 __all__ = ["DiscreteScore"]
 
 _CACHE_SIZE = 1 << 17
+
+
+def score_tags(name: str | None, *, parametric: bool = False) -> dict:
+    """pgmpy's tags of a discrete structure score (``_tags``): its registry name and kind.
+
+    pgmpy spells the last key ``is_parameteric``; keep its spelling.
+    """
+    return {
+        "name": name,
+        "supported_datatype": "discrete",
+        "default_for": None,
+        "is_parameteric": parametric,
+    }
 
 
 class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
@@ -47,18 +68,13 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         count in the variable's arity.
     """
 
-    _tags = {
-        "name": None,
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": False,
-    }
+    _tags = score_tags(None)
 
     #: the input boundary's missing-value policy (:func:`~pgmpy_nml._data.encode_data`):
     #: "error" for every score but those written for incomplete data ("available")
     _missing = "error"
 
-    def __init__(self, data, state_names=None):
+    def __init__(self, data: pd.DataFrame, state_names: StateNames | None = None) -> None:
         # skbase's BaseObject.__init__ would chain into the legacy base's
         # __init__(data); set up its flags directly instead.
         self._init_flags(flag_attr_name="_tags")
@@ -85,7 +101,7 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         """The validated data as integer codes, arities and state names."""
         return self._encoded
 
-    def local_score(self, variable, parents=()) -> float:
+    def local_score(self, variable: Hashable, parents: Iterable[Hashable] = ()) -> float:
         """Local score of ``variable`` given ``parents`` (list or tuple, any order).
 
         A repeated query costs one dictionary lookup: the first call validates the
@@ -130,7 +146,7 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         """
         raise NotImplementedError
 
-    def score(self, model) -> float:
+    def score(self, model: Graph) -> float:
         """Total score of a model: the sum of its nodes' local scores.
 
         Parameters

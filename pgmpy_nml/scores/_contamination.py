@@ -408,13 +408,16 @@ def max_bdeu_rows(counts, beta, epsilon):
     r"""Per-row Max-BDeu value :math:`\max_{\alpha_j\in A} s_j(\alpha_j)`.
 
     ``log_bd_rows(counts, max_bdeu_prior(counts, beta, epsilon))``; see
-    :func:`max_bdeu_prior` for the parameters.
+    :func:`max_bdeu_prior` for the parameters. Never below :func:`min_bdeu_rows`.
 
     Examples
     --------
     >>> import numpy as np
-    >>> np.round(max_bdeu_rows(np.array([[3, 1, 1], [0, 2, 5]]), 1.5, 0.5), 6)
+    >>> counts = np.array([[3, 1, 1], [0, 2, 5]])
+    >>> np.round(max_bdeu_rows(counts, 1.5, 0.5), 6)
     array([-6.447592, -5.793841])
+    >>> bool((max_bdeu_rows(counts, 1.5, 0.5) >= min_bdeu_rows(counts, 1.5, 0.5)).all())
+    True
     """
     return table_max_bdeu_rows(as_count_array(counts, ndim=2), beta, epsilon)
 

@@ -19,11 +19,13 @@ from __future__ import annotations
 
 import math
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._validate import as_real
 from ..numerics.gamma import log_rising_array
+from ._base import score_tags
 from .contract import (
     CountStatistic,
     Families,
@@ -33,15 +35,26 @@ from .contract import (
     observed_statistic,
 )
 
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    import pandas as pd
+
+    from .._typing import ArrayLike, FloatOrArray, StateNames
+    from .contract import Statistic
+
 __all__ = ["BDConstant", "BDeu", "bd_local", "bd_superset_bound"]
 
 
-def bd_local(g_family, g_parents):
+def bd_local(g_family: FloatOrArray, g_parents: FloatOrArray) -> FloatOrArray:
     """The BD local score ``G(P + v) - G(P)`` from the two subset statistics (elementwise)."""
     return g_family - g_parents
 
 
-def bd_superset_bound(observed_cells, child_arity, log_likelihood_max):
+def bd_superset_bound(
+    observed_cells: FloatOrArray, child_arity: FloatOrArray, log_likelihood_max: FloatOrArray
+) -> FloatOrArray:
     r"""Upper bound on the BD local score of every superset :math:`P'` of a parent set :math:`P`.
 
     .. math::
@@ -79,7 +92,7 @@ def bd_superset_bound(observed_cells, child_arity, log_likelihood_max):
     return np.minimum(log_likelihood_max, -observed_cells * math.log(child_arity))
 
 
-def constant_prior_statistics(alpha: float, arities) -> dict:
+def constant_prior_statistics(alpha: float, arities: ArrayLike) -> dict:
     """BD's statistics for a constant hyperparameter ``alpha`` and children of the given arities.
 
     ``"G"``: :math:`G` with ``alpha`` per cell, for the family; ``("G", r)``: with
@@ -135,31 +148,28 @@ class BDConstant(StatisticScore):
        probabilistic networks from data". Machine Learning 9, 1992 (K2, a = 1).
     """
 
-    _tags = {
-        "name": "bd",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": True,
-    }
+    _tags = score_tags("bd", parametric=True)
 
-    def __init__(self, data, alpha=0.5, state_names=None):
+    def __init__(
+        self, data: pd.DataFrame, alpha: float = 0.5, state_names: StateNames | None = None
+    ) -> None:
         self.alpha = as_real(alpha, "alpha", low_open=True, owner="BDConstant")
         super().__init__(data, state_names=state_names)
         self._statistics = constant_prior_statistics(self.alpha, self.encoded.arities)
         self._bound_statistics = {"observed": observed_statistic()}
 
-    def statistics(self):
+    def statistics(self) -> Mapping[Any, Statistic]:
         """``G`` with ``a`` per cell and, per child arity ``r``, ``("G", r)`` with ``r a``."""
         return self._statistics
 
-    def local_from_statistics(self, families: Families):
+    def local_from_statistics(self, families: Families) -> FloatOrArray:
         return bd_local(families.family["G"], families.parents["G", families.child_arity])
 
-    def bound_statistics(self):
+    def bound_statistics(self) -> Mapping[Any, Statistic]:
         """``observed``: the number of observed configurations, for :func:`bd_superset_bound`."""
         return self._bound_statistics
 
-    def superset_bound(self, families: Families, supersets: Supersets):
+    def superset_bound(self, families: Families, supersets: Supersets) -> FloatOrArray:
         """:func:`bd_superset_bound`: at most ``-log r`` per observed cell of the family."""
         return bd_superset_bound(
             families.family["observed"], families.child_arity, supersets.log_likelihood_max
@@ -211,14 +221,14 @@ class BDeu(StatisticScore):
        the combination of knowledge and statistical data". Machine Learning 20, 1995.
     """
 
-    _tags = {
-        "name": "bdeu",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": True,
-    }
+    _tags = score_tags("bdeu", parametric=True)
 
-    def __init__(self, data, equivalent_sample_size=1.0, state_names=None):
+    def __init__(
+        self,
+        data: pd.DataFrame,
+        equivalent_sample_size: float = 1.0,
+        state_names: StateNames | None = None,
+    ) -> None:
         self.equivalent_sample_size = as_real(
             equivalent_sample_size, "equivalent_sample_size", low_open=True, owner="BDeu"
         )
@@ -226,18 +236,18 @@ class BDeu(StatisticScore):
         self._statistics = {"G": PriorStatistic(self.equivalent_sample_size)}
         self._bound_statistics = {"observed": observed_statistic()}
 
-    def statistics(self):
+    def statistics(self) -> Mapping[Any, Statistic]:
         """``G`` with the prior mass spread evenly over the subset's configurations."""
         return self._statistics
 
-    def local_from_statistics(self, families: Families):
+    def local_from_statistics(self, families: Families) -> FloatOrArray:
         return bd_local(families.family["G"], families.parents["G"])
 
-    def bound_statistics(self):
+    def bound_statistics(self) -> Mapping[Any, Statistic]:
         """``observed``: the number of observed configurations, for :func:`bd_superset_bound`."""
         return self._bound_statistics
 
-    def superset_bound(self, families: Families, supersets: Supersets):
+    def superset_bound(self, families: Families, supersets: Supersets) -> FloatOrArray:
         """:func:`bd_superset_bound`: at most ``-log r`` per observed cell of the family."""
         return bd_superset_bound(
             families.family["observed"], families.child_arity, supersets.log_likelihood_max

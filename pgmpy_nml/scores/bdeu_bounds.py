@@ -2,16 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from .._validate import as_real
-from ._base import DiscreteScore
+from ._base import DiscreteScore, score_tags
 from ._contamination import (
     table_max_bdeu_prior,
     table_max_bdeu_rows,
     table_min_bdeu_prior,
     table_min_bdeu_rows,
 )
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Iterable
+
+    import pandas as pd
+
+    from .._typing import Graph, StateNames
 
 __all__ = ["MaxBDeu", "MinBDeu", "bdeu_sensitivity"]
 
@@ -51,7 +60,13 @@ class _ContaminatedBDeu(DiscreteScore):
     _rows = None
     _prior = None
 
-    def __init__(self, data, equivalent_sample_size=1.0, epsilon=0.5, state_names=None):
+    def __init__(
+        self,
+        data: pd.DataFrame,
+        equivalent_sample_size: float = 1.0,
+        epsilon: float = 0.5,
+        state_names: StateNames | None = None,
+    ) -> None:
         name = type(self).__name__
         self.equivalent_sample_size = as_real(
             equivalent_sample_size, "equivalent_sample_size", low_open=True, owner=name
@@ -72,7 +87,9 @@ class _ContaminatedBDeu(DiscreteScore):
         rows = type(self)._rows(table, self._beta(n_parent_configs), self.epsilon)
         return float(rows.sum())
 
-    def optimal_prior(self, variable, parents=()):
+    def optimal_prior(
+        self, variable: Hashable, parents: Iterable[Hashable] = ()
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The optimizing Dirichlet prior of each observed parent configuration.
 
         Returns
@@ -128,12 +145,7 @@ class MinBDeu(_ContaminatedBDeu):
 """
         + _REFERENCE
     )
-    _tags = {
-        "name": "min-bdeu",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": True,
-    }
+    _tags = score_tags("min-bdeu", parametric=True)
     _epsilon_below_1 = True
     _why = " At epsilon = 1 the prior may put 0 on an observed state and Min-BDeu is -inf."
     _rows = staticmethod(table_min_bdeu_rows)
@@ -173,19 +185,19 @@ class MaxBDeu(_ContaminatedBDeu):
 """
         + _REFERENCE
     )
-    _tags = {
-        "name": "max-bdeu",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": True,
-    }
+    _tags = score_tags("max-bdeu", parametric=True)
     _rows = staticmethod(table_max_bdeu_rows)
     _prior = staticmethod(table_max_bdeu_prior)
 
 
 def bdeu_sensitivity(
-    data, model, equivalent_sample_size=1.0, epsilon=0.5, state_names=None, relative=False
-):
+    data: pd.DataFrame,
+    model: Graph,
+    equivalent_sample_size: float = 1.0,
+    epsilon: float = 0.5,
+    state_names: StateNames | None = None,
+    relative: bool = False,
+) -> float:
     r"""Max-BDeu minus Min-BDeu of a model: how much its BDeu score hinges on the prior.
 
     .. math::

@@ -51,12 +51,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.special import xlogy
 
 from ..numerics.gamma import log_rising_array
 from ._base import DiscreteScore
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from .._typing import FloatOrArray
+
 
 __all__ = [
     "CountStatistic",
@@ -76,7 +83,7 @@ class Statistic:
 
     label: str = ""
 
-    def evaluate(self, counts: np.ndarray, n_configs) -> float:
+    def evaluate(self, counts: np.ndarray, n_configs: float) -> float:
         """:math:`T` of one subset from the positive counts of its observed configurations."""
         raise NotImplementedError
 
@@ -102,7 +109,7 @@ class CountStatistic(Statistic):
     #: counts above this are evaluated one by one (keeps the memo <= 16 MB)
     DENSE_LIMIT = 1 << 21
 
-    def __init__(self, phi: Callable[[np.ndarray], np.ndarray], label: str = ""):
+    def __init__(self, phi: Callable[[np.ndarray], np.ndarray], label: str = "") -> None:
         self.phi = phi
         self.label = label
         self._memo = np.zeros(0)
@@ -142,7 +149,7 @@ class CountStatistic(Statistic):
         values = np.asarray(self.phi(counts), dtype=np.float64)
         return np.where(counts == 0, 0.0, values)
 
-    def evaluate(self, counts: np.ndarray, n_configs=None) -> float:
+    def evaluate(self, counts: np.ndarray, n_configs: float | None = None) -> float:
         return float(self.values(counts).sum())
 
     def dense(self, n: int) -> np.ndarray:
@@ -181,16 +188,29 @@ class PriorStatistic(Statistic):
         The prior mass :math:`m > 0` (BDeu's equivalent sample size).
     """
 
-    def __init__(self, mass: float, label: str = ""):
+    def __init__(self, mass: float, label: str = "") -> None:
         self.mass = float(mass)
         self.label = label or f"prior mass {self.mass:g}"
 
     def __repr__(self) -> str:
         return f"PriorStatistic({self.mass!r})"
 
-    def evaluate(self, counts: np.ndarray, n_configs) -> float:
+    def evaluate(self, counts: np.ndarray, n_configs: float) -> float:
         a = self.mass / float(n_configs)
         return float(log_rising_array(a, np.asarray(counts, dtype=np.float64)).sum())
+
+
+def check_statistic_kinds(statistics: Mapping[str, Statistic], driver: str) -> None:
+    """Raise ``TypeError`` unless every statistic is a :class:`CountStatistic` or a
+    :class:`PriorStatistic`, the two kinds the bulk drivers (``driver``) count."""
+    unknown = [
+        s for s in statistics.values() if not isinstance(s, (CountStatistic, PriorStatistic))
+    ]
+    if unknown:
+        raise TypeError(
+            f"Statistics {unknown!r} are neither CountStatistic nor PriorStatistic; the "
+            f"{driver} counts only these two kinds."
+        )
 
 
 @dataclass(frozen=True)
@@ -280,7 +300,9 @@ class _LazyStatistics(Mapping):
         return len(self._statistics)
 
 
-def family_statistics(score: StatisticScore, child, table: np.ndarray, q, n_parents) -> Families:
+def family_statistics(
+    score: StatisticScore, child: Hashable, table: np.ndarray, q: int, n_parents: int
+) -> Families:
     """The :class:`Families` view of one family from its count table.
 
     Parameters
@@ -320,15 +342,15 @@ class StatisticScore(DiscreteScore):
     candidate parent sets uses to stop enumerating supersets early.
     """
 
-    def statistics(self) -> dict[Hashable, Statistic]:
+    def statistics(self) -> Mapping[Any, Statistic]:
         """Every statistic the formula may read, by key (one object per key, reused)."""
         raise NotImplementedError
 
-    def local_from_statistics(self, families: Families):
+    def local_from_statistics(self, families: Families) -> FloatOrArray:
         """The local score(s) of ``families``; elementwise for arrays."""
         raise NotImplementedError
 
-    def bound_statistics(self) -> dict[Hashable, Statistic]:
+    def bound_statistics(self) -> Mapping[Any, Statistic]:
         """Statistics that only :meth:`superset_bound` reads, by key (none by default).
 
         The candidate search counts them beside :meth:`statistics`; the exact
@@ -348,7 +370,7 @@ class StatisticScore(DiscreteScore):
         """
         return ()
 
-    def superset_bound(self, families: Families, supersets: Supersets):
+    def superset_bound(self, families: Families, supersets: Supersets) -> FloatOrArray | None:
         r"""Upper bound(s) on the local score of every proper superset of each family's parents.
 
         For each family (child :math:`v`, parents :math:`P`) of ``families``, a

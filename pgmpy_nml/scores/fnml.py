@@ -3,16 +3,29 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..numerics.regret import _log_regret_many
+from ._base import score_tags
 from .contract import CountStatistic, Families, StatisticScore, Supersets, entropy_statistic
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Mapping
+    from typing import Any
+
+    import pandas as pd
+
+    from .._typing import FloatOrArray, StateNames
+    from .contract import Statistic
 
 __all__ = ["FNML", "fnml_local", "fnml_superset_bound"]
 
 
-def fnml_local(h_family, h_parents, regret_sum):
+def fnml_local(
+    h_family: FloatOrArray, h_parents: FloatOrArray, regret_sum: FloatOrArray
+) -> FloatOrArray:
     """The fNML local score from per-subset statistics.
 
     ``fNML(i | P) = [H(P + i) - H(P)] - sum_{j in obs(P)} log C(r_i, N_ij)``, where
@@ -22,7 +35,9 @@ def fnml_local(h_family, h_parents, regret_sum):
     return (h_family - h_parents) - regret_sum
 
 
-def fnml_superset_bound(regret_cells, regret_parents, log_likelihood_max):
+def fnml_superset_bound(
+    regret_cells: FloatOrArray, regret_parents: FloatOrArray, log_likelihood_max: FloatOrArray
+) -> FloatOrArray:
     r"""Upper bound on fNML(v | P') for every superset P' of P (elementwise).
 
     ``min(-sum_{c in obs(P+v)} log C(r, N_c), LL_max - sum_{j in obs(P)} log C(r, N_j))``:
@@ -80,35 +95,30 @@ class FNML(StatisticScore):
        likelihood criterion for learning Bayesian network structures", PGM 2008.)
     """
 
-    _tags = {
-        "name": "fnml",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": False,
-    }
+    _tags = score_tags("fnml")
 
-    def __init__(self, data, state_names=None):
+    def __init__(self, data: pd.DataFrame, state_names: StateNames | None = None) -> None:
         super().__init__(data, state_names=state_names)
         self._statistics = {"H": entropy_statistic()}
         for r in sorted({int(r) for r in self.encoded.arities}):
             self._statistics["regret", r] = _regret_statistic(r)
 
-    def statistics(self):
+    def statistics(self) -> Mapping[Any, Statistic]:
         """``H`` (``N log N``) and, per child arity ``r``, ``("regret", r)`` (``log C(r, N)``)."""
         return self._statistics
 
-    def local_from_statistics(self, families: Families):
+    def local_from_statistics(self, families: Families) -> FloatOrArray:
         return fnml_local(
             families.family["H"],
             families.parents["H"],
             families.parents["regret", families.child_arity],
         )
 
-    def monotone_family_statistics(self):
+    def monotone_family_statistics(self) -> tuple[Hashable, ...]:
         """``("H",)``: the score grows with :math:`H(P + v)` and reads no other family statistic."""
         return ("H",)
 
-    def superset_bound(self, families: Families, supersets: Supersets):
+    def superset_bound(self, families: Families, supersets: Supersets) -> FloatOrArray:
         r"""Upper bound on the fNML local score of every superset of each family's parents.
 
         For a child :math:`v` of arity :math:`r` and parents :math:`P \subseteq P'`,

@@ -38,12 +38,18 @@ References
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .._counting import family_table, sum_nlogn
 from .._validate import as_real
-from ._base import DiscreteScore
+from ._base import DiscreteScore, score_tags
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .._typing import StateNames
 
 __all__ = ["NAL", "PNAL"]
 
@@ -76,15 +82,15 @@ class PNAL(DiscreteScore):
     -0.2986
     """
 
-    _tags = {
-        "name": "pnal",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": False,
-    }
+    _tags = score_tags("pnal")
     _missing = "available"
 
-    def __init__(self, data, penalty=None, state_names=None):
+    def __init__(
+        self,
+        data: pd.DataFrame,
+        penalty: float | None = None,
+        state_names: StateNames | None = None,
+    ) -> None:
         super().__init__(data, state_names=state_names)
         if penalty is None:
             penalty = 0.5 * math.log(self.n_samples) if self.n_samples > 1 else 0.0
@@ -128,12 +134,7 @@ class NAL(PNAL):
     -0.673
     """
 
-    _tags = {
-        "name": "nal",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": False,
-    }
+    _tags = score_tags("nal")
 
-    def __init__(self, data, state_names=None):
+    def __init__(self, data: pd.DataFrame, state_names: StateNames | None = None) -> None:
         super().__init__(data, penalty=0.0, state_names=state_names)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import math
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.special import gammaln
@@ -33,6 +34,9 @@ with warnings.catch_warnings():
     from pgmpy import estimators as _legacy
 from pgmpy import structure_score as _new
 
+if TYPE_CHECKING:
+    from .._typing import FloatOrArray, Score
+
 __all__ = ["PgmpyScoreAdapter", "contract_for"]
 
 
@@ -47,7 +51,7 @@ class PgmpyScoreAdapter:
         Its data, encoded with its own state names.
     """
 
-    def __init__(self, score):
+    def __init__(self, score: Score) -> None:
         self.score = score
         self.encoded = encode_data(score.data, {v: list(s) for v, s in score.state_names.items()})
         self._statistics = self._declare()
@@ -70,7 +74,7 @@ class PgmpyScoreAdapter:
     def statistics(self) -> dict:
         return self._statistics
 
-    def local_from_statistics(self, families: Families):
+    def local_from_statistics(self, families: Families) -> FloatOrArray:
         raise NotImplementedError
 
     def bound_statistics(self) -> dict:
@@ -81,7 +85,7 @@ class PgmpyScoreAdapter:
         """See :class:`~.contract.StatisticScore` (none by default)."""
         return ()
 
-    def superset_bound(self, families: Families, supersets: Supersets):
+    def superset_bound(self, families: Families, supersets: Supersets) -> FloatOrArray | None:
         """Bound on the score of every proper superset (see :class:`~.contract.StatisticScore`)."""
         return None
 
@@ -214,7 +218,7 @@ _ADAPTERS[_new.LogLikelihood] = _Penalized
 _ADAPTERS[importlib.import_module("pgmpy.estimators.StructureScore").LogLikeliHood] = _Penalized
 
 
-def contract_for(score):
+def contract_for(score: Score) -> StatisticScore | PgmpyScoreAdapter | None:
     """The score-contract view of ``score``, or None if it has none.
 
     This package's statistic scores are their own contract; pgmpy's ``BDeu``,

@@ -2,15 +2,32 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..numerics.regret import log_regret
+from ._base import score_tags
 from .contract import Families, StatisticScore, Supersets, entropy_statistic
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Mapping
+    from typing import Any
+
+    import pandas as pd
+
+    from .._typing import FloatOrArray, StateNames
+    from .contract import Statistic
 
 __all__ = ["QNML", "qnml_local"]
 
 
-def qnml_local(h_family, h_parents, log_regret_family, log_regret_parents):
+def qnml_local(
+    h_family: FloatOrArray,
+    h_parents: FloatOrArray,
+    log_regret_family: FloatOrArray,
+    log_regret_parents: FloatOrArray,
+) -> FloatOrArray:
     """The qNML local score from per-subset statistics.
 
     ``qNML(i | P) = [H(P + i) - log C(q r, N)] - [H(P) - log C(q, N)]``: the
@@ -97,23 +114,18 @@ class QNML(StatisticScore):
        AISTATS 2018.
     """
 
-    _tags = {
-        "name": "qnml",
-        "supported_datatype": "discrete",
-        "default_for": None,
-        "is_parameteric": False,
-    }
+    _tags = score_tags("qnml")
 
-    def __init__(self, data, state_names=None):
+    def __init__(self, data: pd.DataFrame, state_names: StateNames | None = None) -> None:
         super().__init__(data, state_names=state_names)
         self._statistics = {"H": entropy_statistic()}
         self._log_c_memo: dict = {}
 
-    def statistics(self):
+    def statistics(self) -> Mapping[Any, Statistic]:
         """``H`` (``N log N``); the regrets depend on ``|S|`` and ``N`` only."""
         return self._statistics
 
-    def local_from_statistics(self, families: Families):
+    def local_from_statistics(self, families: Families) -> FloatOrArray:
         q = families.n_parent_configs
         return qnml_local(
             families.family["H"],
@@ -122,11 +134,11 @@ class QNML(StatisticScore):
             self._log_c(q),
         )
 
-    def monotone_family_statistics(self):
+    def monotone_family_statistics(self) -> tuple[Hashable, ...]:
         """``("H",)``: the score grows with :math:`H(P + v)` and reads no other family statistic."""
         return ("H",)
 
-    def superset_bound(self, families: Families, supersets: Supersets):
+    def superset_bound(self, families: Families, supersets: Supersets) -> FloatOrArray:
         r"""Upper bound on the qNML local score of every proper superset of each family's parents.
 
         With :math:`\Delta(q) = \log \mathcal{C}(q r, N) - \log \mathcal{C}(q, N)` the

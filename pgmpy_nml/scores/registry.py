@@ -15,6 +15,15 @@ import inspect
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Any
+
+    import pandas as pd
+
+    from .._typing import Score, StateNames
 
 __all__ = [
     "ScoreSpec",
@@ -80,10 +89,10 @@ _LOOKUP: dict[str, str] = {}
 
 def register_score(
     name: str,
-    factory: Callable,
+    factory: Callable | str,
     *,
     params: dict | None = None,
-    aliases=(),
+    aliases: Sequence[str] = (),
     score_equivalent: bool | None = None,
     description: str = "",
     replace: bool = False,
@@ -94,8 +103,9 @@ def register_score(
     ----------
     name : str
         Canonical name (case-insensitive).
-    factory : callable
+    factory : callable or str
         ``factory(data, state_names=None, **params)``; a score class usually is one.
+        A string ``"module:name"`` names one in this package, imported on first use.
     params : dict, optional
         Accepted parameters and their defaults. By default, the keyword parameters
         of ``factory`` other than ``data`` and ``state_names``.
@@ -235,7 +245,7 @@ def get_score_spec(name: str, argument: str = "score") -> ScoreSpec:
     return _SPECS[_LOOKUP[key]]
 
 
-def spec_for_score(score) -> ScoreSpec | None:
+def spec_for_score(score: Any) -> ScoreSpec | None:
     """The registration a score object (or name) was built from, or None if unknown.
 
     A name or alias gives its spec. An object matches the spec whose factory is its
@@ -265,7 +275,9 @@ def spec_for_score(score) -> ScoreSpec | None:
     return None
 
 
-def make_score(name: str, data, state_names=None, **params):
+def make_score(
+    name: str, data: pd.DataFrame, state_names: StateNames | None = None, **params: Any
+) -> Score:
     """Build the score called ``name`` on ``data``.
 
     Parameters
@@ -380,30 +392,20 @@ def _register_builtin() -> None:
         score_equivalent=False,
         description="node-average likelihood, for missing values (Balov 2013)",
     )
-    register_score(
-        "bic-d",
-        _pgmpy("BIC"),
-        params={},
-        aliases=("bic",),
-        score_equivalent=True,
-        description="BIC (pgmpy)",
-    )
-    register_score(
-        "aic-d",
-        _pgmpy("AIC"),
-        params={},
-        aliases=("aic",),
-        score_equivalent=True,
-        description="AIC (pgmpy)",
-    )
-    register_score(
-        "ll-d",
-        _pgmpy("LogLikelihood"),
-        params={},
-        aliases=("ll",),
-        score_equivalent=True,
-        description="log-likelihood (pgmpy)",
-    )
+    # pgmpy's likelihood-based scores, under pgmpy's names and the short ones
+    for name, cls_name, what in (
+        ("bic-d", "BIC", "BIC"),
+        ("aic-d", "AIC", "AIC"),
+        ("ll-d", "LogLikelihood", "log-likelihood"),
+    ):
+        register_score(
+            name,
+            _pgmpy(cls_name),
+            params={},
+            aliases=(name.removesuffix("-d"),),
+            score_equivalent=True,
+            description=f"{what} (pgmpy)",
+        )
     register_score(
         "bds",
         _pgmpy("BDs"),

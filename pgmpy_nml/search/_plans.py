@@ -15,7 +15,7 @@ import time
 import numpy as np
 
 from .._data import EncodedData
-from ..scores.contract import CountStatistic, Families, PriorStatistic
+from ..scores.contract import CountStatistic, Families, PriorStatistic, check_statistic_kinds
 from ..scores.pgmpy_adapters import contract_for
 from . import _kernels
 
@@ -102,14 +102,7 @@ class StatisticPlan(Plan):
         statistics = dict(contract.statistics())
         for key, statistic in (extra_statistics or {}).items():
             statistics.setdefault(key, statistic)
-        unknown = [
-            s for s in statistics.values() if not isinstance(s, (CountStatistic, PriorStatistic))
-        ]
-        if unknown:
-            raise TypeError(
-                f"Statistics {unknown!r} are neither CountStatistic nor PriorStatistic; the "
-                "exact search counts only these two kinds."
-            )
+        check_statistic_kinds(statistics, "exact search")
         self._count_keys = [k for k, s in statistics.items() if isinstance(s, CountStatistic)]
         self._prior_keys = [k for k, s in statistics.items() if isinstance(s, PriorStatistic)]
         self._statistics = statistics

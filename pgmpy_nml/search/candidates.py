@@ -31,8 +31,14 @@ import math
 import os
 import re
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Iterable
+
+    from .._typing import ArrayLike
 
 __all__ = ["CandidateParentSets", "read_score_file", "write_score_file"]
 
@@ -90,7 +96,12 @@ class CandidateParentSets:
     -8.0
     """
 
-    def __init__(self, variables, parent_sets, scores):
+    def __init__(
+        self,
+        variables: Sequence[Hashable],
+        parent_sets: Sequence[Sequence[Sequence[int]]],
+        scores: Sequence[ArrayLike],
+    ) -> None:
         variables = tuple(variables)
         n = len(variables)
         if n == 0:
@@ -193,14 +204,14 @@ class CandidateParentSets:
         """Number of candidate parent sets of each variable (int array, variables' order)."""
         return np.array([len(p) for p in self.parent_sets], dtype=np.int64)
 
-    def position(self, variable) -> int:
+    def position(self, variable: Hashable) -> int:
         """Position of ``variable`` in :attr:`variables`."""
         try:
             return self._index[variable]
         except (KeyError, TypeError):
             raise ValueError(f"{variable!r} is not one of the variables.") from None
 
-    def index(self, variable, parents) -> int:
+    def index(self, variable: Hashable, parents: Iterable[Hashable]) -> int:
         """Position of the candidate ``parents`` (names) among ``variable``'s candidates."""
         v = self.position(variable)
         key = tuple(sorted(self.position(p) for p in parents))
@@ -211,7 +222,7 @@ class CandidateParentSets:
                 f"{tuple(parents)!r} is not a candidate parent set of {variable!r}."
             ) from None
 
-    def local_score(self, variable, parents) -> float:
+    def local_score(self, variable: Hashable, parents: Iterable[Hashable]) -> float:
         """Local score of ``variable`` with the candidate ``parents`` (names)."""
         return float(self.scores[self.position(variable)][self.index(variable, parents)])
 
@@ -233,7 +244,10 @@ class CandidateParentSets:
 
     # -- transformations -----------------------------------------------------------
     def restrict(
-        self, required_edges=(), forbidden_edges=(), max_parents=None
+        self,
+        required_edges: Iterable[tuple[Hashable, Hashable]] = (),
+        forbidden_edges: Iterable[tuple[Hashable, Hashable]] = (),
+        max_parents: int | None = None,
     ) -> CandidateParentSets:
         """The candidates that respect expert knowledge, as a new object.
 
@@ -294,11 +308,13 @@ class CandidateParentSets:
 
     # -- files ---------------------------------------------------------------------
     @classmethod
-    def from_file(cls, path, variables=None) -> CandidateParentSets:
+    def from_file(
+        cls, path: str | os.PathLike, variables: Sequence[Hashable] | None = None
+    ) -> CandidateParentSets:
         """Same as :func:`read_score_file`."""
         return read_score_file(path, variables=variables)
 
-    def to_file(self, path, labels: str = "names") -> None:
+    def to_file(self, path: str | os.PathLike, labels: str = "names") -> None:
         """Same as :func:`write_score_file`."""
         write_score_file(self, path, labels=labels)
 
@@ -351,7 +367,9 @@ def _parent_tuple(parents, v, n, variables):
     return t
 
 
-def write_score_file(candidates: CandidateParentSets, path, labels: str = "names") -> None:
+def write_score_file(
+    candidates: CandidateParentSets, path: str | os.PathLike, labels: str = "names"
+) -> None:
     """Write candidate parent sets in the GOBNILP / CPBayes / URLearning ("jkl") format.
 
     The first line is the number of variables; then, per variable, a line
@@ -420,7 +438,9 @@ def write_score_file(candidates: CandidateParentSets, path, labels: str = "names
         fh.write("\n".join(lines) + "\n")
 
 
-def read_score_file(path, variables=None) -> CandidateParentSets:
+def read_score_file(
+    path: str | os.PathLike, variables: Sequence[Hashable] | None = None
+) -> CandidateParentSets:
     """Read candidate parent sets written in the GOBNILP / CPBayes / URLearning ("jkl") format.
 
     See :func:`write_score_file` for the layout. Blank lines and lines starting

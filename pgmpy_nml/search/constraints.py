@@ -10,16 +10,24 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import numpy as np
 
 from .._validate import as_integer
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+    from pgmpy.causal_discovery import ExpertKnowledge
+
+    from .._typing import ExpertKnowledgeLike, Graph
+
 __all__ = ["Constraints", "as_expert_knowledge"]
 
 
-def as_expert_knowledge(expert_knowledge):
+def as_expert_knowledge(expert_knowledge: ExpertKnowledgeLike | None) -> ExpertKnowledge | None:
     """``None``, a pgmpy ``ExpertKnowledge`` or a dict of its arguments -> ExpertKnowledge or None.
 
     A dict takes ``ExpertKnowledge``'s keyword arguments (``forbidden_edges``,
@@ -72,7 +80,10 @@ class Constraints:
 
     @classmethod
     def from_knowledge(
-        cls, variables: Sequence[Hashable], max_parents=None, expert_knowledge=None
+        cls,
+        variables: Sequence[Hashable],
+        max_parents: int | None = None,
+        expert_knowledge: ExpertKnowledgeLike | None = None,
     ) -> Constraints:
         """Validate a parent limit and expert knowledge against ``variables``.
 
@@ -156,7 +167,7 @@ class Constraints:
         n = len(self.variables)
         return self.max_parents >= n - 1 and not any(self.required) and not any(self.forbidden)
 
-    def allows(self, v: int, parents) -> bool:
+    def allows(self, v: int, parents: Iterable[int]) -> bool:
         """Whether ``parents`` (positions) is an admissible parent set of ``v``."""
         parents = set(parents)
         return (
@@ -175,7 +186,7 @@ class Constraints:
         required = np.array([sum(1 << u for u in s) for s in self.required], dtype=np.int64)
         return forbidden.reshape(n), required.reshape(n)
 
-    def violations(self, dag) -> list[str]:
+    def violations(self, dag: Graph) -> list[str]:
         """The constraints ``dag`` (over the variable names) breaks, one line each."""
         index = {v: i for i, v in enumerate(self.variables)}
         found = []

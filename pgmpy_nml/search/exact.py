@@ -5,18 +5,29 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sklearn.base import BaseEstimator
 
 from .._estimator import fitted_attribute
 from .._limits import AUTO_EXACT_MAX_VARIABLES
-from .._validate import as_choice, as_memory_size, as_n_jobs, as_time_limit
-from ..models import fit_network
-from ..scores.registry import get_score_spec, make_score
+from .._validate import as_choice, as_memory_size, as_time_limit
+from ..scores.registry import make_score
 from . import _kernels
+from ._base import _StructureSearch
 from ._plans import make_plan, popcounts
 from .constraints import Constraints
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    import pandas as pd
+    from pgmpy.base import DAG
+    from pgmpy.models import DiscreteBayesianNetwork
+    from pgmpy.parameter_estimator import DiscreteParameterEstimator
+
+    from .._typing import ExpertKnowledgeLike, Graph, Score, ScoringMethod, StateNames
 
 __all__ = [
     "EXACT_MAX_VARIABLES",
@@ -85,7 +96,7 @@ class _Result:
 _COST_PARENT_STEP, _COST_SINK_STEP = 2e-9, 2e-9
 
 
-class ExactSearch(BaseEstimator):
+class ExactSearch(_StructureSearch):
     r"""Globally optimal DAG for a decomposable score: subset DP, or integer programming.
 
     Two exact methods, chosen by ``method``:
@@ -228,17 +239,17 @@ class ExactSearch(BaseEstimator):
 
     def __init__(
         self,
-        scoring_method="fnml",
-        max_parents=None,
-        expert_knowledge=None,
-        parameter_estimator=None,
-        max_memory=None,
-        n_jobs=None,
-        show_progress=True,
-        method="auto",
-        time_limit=None,
-        start_dag=None,
-    ):
+        scoring_method: ScoringMethod = "fnml",
+        max_parents: int | None = None,
+        expert_knowledge: ExpertKnowledgeLike | None = None,
+        parameter_estimator: DiscreteParameterEstimator | None = None,
+        max_memory: int | str | None = None,
+        n_jobs: int | None = None,
+        show_progress: bool = True,
+        method: str = "auto",
+        time_limit: float | None = None,
+        start_dag: Graph | None = None,
+    ) -> None:
         self.scoring_method = scoring_method
         self.max_parents = max_parents
         self.expert_knowledge = expert_knowledge
@@ -251,11 +262,7 @@ class ExactSearch(BaseEstimator):
         self.start_dag = start_dag
 
     causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the optimal structure.")
-    dag_ = fitted_attribute("dag", "Alias of ``causal_graph_``.")
     score_ = fitted_attribute("score", "float: its score, the sum of its local scores.")
-    model_ = fitted_attribute(
-        "model", "DiscreteBayesianNetwork or None: the fitted network (with parameter_estimator)."
-    )
     timings_ = fitted_attribute("timings", "dict: seconds spent in each phase.")
     memory_estimate_ = fitted_attribute(
         "memory_estimate", "int: bytes the run was estimated to need."
@@ -277,26 +284,6 @@ class ExactSearch(BaseEstimator):
     )
 
     # -- the steps of fit -----------------------------------------------------------------
-    def _resolve_score(self, data):
-        """The score object, bound to the data ``fit`` learns from."""
-        method = self.scoring_method
-        if isinstance(method, str):
-            if data is None:
-                raise ValueError("fit() needs data when scoring_method is a score name.")
-            get_score_spec(method, argument="scoring_method")
-            return make_score(method, data)
-        if not hasattr(method, "local_score"):
-            raise TypeError(
-                f"scoring_method must be a score name or a score object with local_score(), "
-                f"got {type(method).__name__}."
-            )
-        if data is not None:
-            _check_same_data(method, data)
-        return method
-
-    def _threads(self) -> int:
-        return as_n_jobs(self.n_jobs)
-
     def _memory_limit(self) -> float:
         if self.max_memory is None:
             return 0.9 * _available_memory()
@@ -425,7 +412,7 @@ class ExactSearch(BaseEstimator):
         timings["solver"] = time.perf_counter() - start
         return result.to_dag(), result.score, result.bound, None, report.plan, candidates, report
 
-    def fit(self, data=None):
+    def fit(self, data: pd.DataFrame | None = None) -> ExactSearch:
         """Learn the optimal structure.
 
         Parameters
@@ -450,11 +437,7 @@ class ExactSearch(BaseEstimator):
                 dag, total, bound, need, plan, candidates, report = self._fit_solver(score, timings)
         except KeyboardInterrupt:
             raise KeyboardInterrupt("ExactSearch interrupted; nothing was fitted.") from None
-        model = None
-        if self.parameter_estimator is not None:
-            fit_data = data if data is not None else score.data
-            names = getattr(score, "state_names", None)
-            model = fit_network(dag, fit_data, self.parameter_estimator, names)
+        model = self._fitted_model(dag, score, data)
         gap = (bound - total) / max(abs(total), 1e-12) if bound > total else 0.0
         self._result = _Result(
             dag, total, model, timings, need, plan, method, bound, gap, candidates, report
@@ -485,28 +468,6 @@ def _initial_choice(candidates, dag) -> dict:
             )
         chosen[v] = tuple(candidates.variables[u] for u in subsets[0])  # best first
     return chosen
-
-
-def _check_same_data(score, data) -> None:
-    """A score object must be built on the data ``fit`` gets (or ``fit`` gets none)."""
-    theirs = getattr(score, "data", None)
-    if theirs is None or theirs is data:
-        return
-    shape = getattr(data, "shape", None)
-    if shape != theirs.shape or list(data.columns) != list(theirs.columns):
-        raise ValueError(
-            f"The score was built on columns {list(theirs.columns)!r} ({len(theirs)} rows), but "
-            f"fit() got {list(data.columns)!r} ({len(data)} rows): build the score on the data "
-            "you fit, or call fit() without data to learn from the score's data."
-        )
-    same = theirs.equals(data) or np.array_equal(
-        theirs.to_numpy(dtype=object), data.to_numpy(dtype=object)
-    )
-    if not same:
-        raise ValueError(
-            "The score was built on other values than the data fit() got (same shape and "
-            "columns): build the score on the data you fit, or call fit() without data."
-        )
 
 
 def _parents_from_sinks(sink, best, n_vars) -> list[list[int]]:
@@ -540,13 +501,13 @@ def _apply_constraints(ls, constraints) -> None:
 
 
 def learn_exact(
-    data,
-    scoring_method="fnml",
-    parameter_estimator=None,
-    state_names=None,
-    score_params=None,
-    **options,
-):
+    data: pd.DataFrame,
+    scoring_method: ScoringMethod = "fnml",
+    parameter_estimator: DiscreteParameterEstimator | None = None,
+    state_names: StateNames | None = None,
+    score_params: Mapping[str, Any] | None = None,
+    **options: Any,
+) -> DiscreteBayesianNetwork:
     """Learn the optimal network and fit its parameters in one call.
 
     Parameters
@@ -595,15 +556,15 @@ def learn_exact(
 
 
 def find_structure(
-    score,
-    data,
-    method="exact",
-    max_parents=None,
-    expert_knowledge=None,
-    start_dag=None,
-    show_progress=False,
-    **options,
-):
+    score: Score,
+    data: pd.DataFrame | None,
+    method: str = "exact",
+    max_parents: int | None = None,
+    expert_knowledge: ExpertKnowledgeLike | None = None,
+    start_dag: Graph | None = None,
+    show_progress: bool = False,
+    **options: Any,
+) -> DAG:
     """The best DAG for ``score``: exact search, hill climbing or tabu search.
 
     The one place where the package's tools (command line, ESS, saturation)

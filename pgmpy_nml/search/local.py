@@ -10,19 +10,24 @@ from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
-from sklearn.base import BaseEstimator
 
 from .._estimator import fitted_attribute
 from .._validate import as_choice, as_integer, as_real
-from ..models import fit_network
-from ..scores.contract import CountStatistic, Families, PriorStatistic
+from ..scores.contract import CountStatistic, Families, check_statistic_kinds
 from ..scores.pgmpy_adapters import contract_for
 from . import _local_kernels as _k
+from ._base import _StructureSearch
 from .constraints import Constraints
-from .exact import ExactSearch
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from pgmpy.parameter_estimator import DiscreteParameterEstimator
+
+    from .._typing import ExpertKnowledgeLike, Graph, ScoringMethod
 
 __all__ = ["LocalSearch"]
 
@@ -98,14 +103,7 @@ class _StatisticRows:
         n_vars, n = self.codes.shape
         self.n_samples = n
         statistics = contract.statistics()
-        unknown = [
-            s for s in statistics.values() if not isinstance(s, (CountStatistic, PriorStatistic))
-        ]
-        if unknown:
-            raise TypeError(
-                f"Statistics {unknown!r} are neither CountStatistic nor PriorStatistic; the "
-                "local search counts only these two kinds."
-            )
+        check_statistic_kinds(statistics, "local search")
         self.statistics = statistics
         self.keys = list(statistics)
         self.count_keys = [k for k in self.keys if isinstance(statistics[k], CountStatistic)]
@@ -521,7 +519,7 @@ class _Result:
 _METHODS = ("hill", "tabu")
 
 
-class LocalSearch(BaseEstimator):
+class LocalSearch(_StructureSearch):
     r"""Greedy hill climbing or tabu search over DAGs, compiled, for any decomposable score.
 
     Starting from an empty network (or ``start_dag``), each step applies the best
@@ -647,22 +645,22 @@ class LocalSearch(BaseEstimator):
 
     def __init__(
         self,
-        scoring_method="fnml",
-        method="hill",
-        max_parents=None,
-        expert_knowledge=None,
-        start_dag=None,
-        tabu_length=10,
-        max_non_improving=None,
-        restarts=0,
-        perturb=1,
-        seed=0,
-        max_iter=1_000_000,
-        epsilon=1e-4,
-        parameter_estimator=None,
-        n_jobs=None,
-        show_progress=True,
-    ):
+        scoring_method: ScoringMethod = "fnml",
+        method: str = "hill",
+        max_parents: int | None = None,
+        expert_knowledge: ExpertKnowledgeLike | None = None,
+        start_dag: Graph | None = None,
+        tabu_length: int = 10,
+        max_non_improving: int | None = None,
+        restarts: int = 0,
+        perturb: int = 1,
+        seed: int = 0,
+        max_iter: int = 1_000_000,
+        epsilon: float = 1e-4,
+        parameter_estimator: DiscreteParameterEstimator | None = None,
+        n_jobs: int | None = None,
+        show_progress: bool = True,
+    ) -> None:
         self.scoring_method = scoring_method
         self.method = method
         self.max_parents = max_parents
@@ -680,15 +678,11 @@ class LocalSearch(BaseEstimator):
         self.show_progress = show_progress
 
     causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the best network found.")
-    dag_ = fitted_attribute("dag", "Alias of ``causal_graph_``.")
     score_ = fitted_attribute("score", "float: its score (local scores plus structure prior).")
     n_iter_ = fitted_attribute("n_iter", "int: moves made by the searches.")
     history_ = fitted_attribute("history", "ndarray: the score after every move.")
     restart_scores_ = fitted_attribute(
         "restart_scores", "ndarray: the score each search (first, then restarts) ended with."
-    )
-    model_ = fitted_attribute(
-        "model", "DiscreteBayesianNetwork or None: the fitted network (with parameter_estimator)."
     )
     timings_ = fitted_attribute("timings", "dict: seconds per part of the search.")
     plan_ = fitted_attribute(
@@ -824,15 +818,15 @@ class LocalSearch(BaseEstimator):
         engine.restore(best_state)
         return n_iter, ends
 
-    def fit(self, data=None):
+    def fit(self, data: pd.DataFrame | None = None) -> LocalSearch:
         """Learn a structure by local search.
 
         Parameters
         ----------
         data : pandas.DataFrame, optional
-            The data to learn from. May be omitted when ``scoring_method`` is a
-            score object (its data are used); if given, it must be the data the
-            score was built on.
+            The data to learn from, as in :meth:`ExactSearch.fit`: optional when
+            ``scoring_method`` is a score object (which brings its data), and
+            then only the data that score was built on.
 
         Returns
         -------
@@ -841,10 +835,10 @@ class LocalSearch(BaseEstimator):
         self._result = None
         started = time.perf_counter()
         settings = self._settings()
-        score = ExactSearch._resolve_score(self, data)
+        score = self._resolve_score(data)
         contract = contract_for(score)
         if contract is not None:
-            threads = 1 if self.n_jobs is None else ExactSearch._threads(self)
+            threads = 1 if self.n_jobs is None else self._threads()
             rows = _StatisticRows(contract, threads)
         else:
             rows = _GenericRows(score, list(score.variables))
@@ -872,11 +866,7 @@ class LocalSearch(BaseEstimator):
             rows.close()
         dag = _to_dag(engine.parents, variables)
         total = engine.total()
-        model = None
-        if self.parameter_estimator is not None:
-            fit_data = data if data is not None else score.data
-            names = getattr(score, "state_names", None)
-            model = fit_network(dag, fit_data, self.parameter_estimator, names)
+        model = self._fitted_model(dag, score, data)
         elapsed = time.perf_counter() - started
         timings = {
             "local scores": engine.row_seconds,

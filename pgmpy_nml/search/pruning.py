@@ -42,6 +42,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -52,6 +53,11 @@ from . import _kernels
 from ._plans import StatisticPlan
 from .candidates import CandidateParentSets
 from .constraints import Constraints
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .._typing import ExpertKnowledgeLike, Score
 
 __all__ = ["PruningReport", "candidate_parent_sets"]
 
@@ -130,7 +136,7 @@ class PruningReport:
         """Admissible sets never scored: a subset's bound proved them dominated."""
         return self.n_admissible - self.n_scored
 
-    def to_frame(self):
+    def to_frame(self) -> pd.DataFrame:
         """One row per variable: admissible, scored, skipped, dominated, kept."""
         import pandas as pd
 
@@ -157,7 +163,11 @@ class PruningReport:
 
 
 def candidate_parent_sets(
-    score, max_parents=None, expert_knowledge=None, n_jobs=None, show_progress=False
+    score: Score,
+    max_parents: int | None = None,
+    expert_knowledge: ExpertKnowledgeLike | None = None,
+    n_jobs: int | None = None,
+    show_progress: bool = False,
 ) -> tuple[CandidateParentSets, PruningReport]:
     r"""The parent sets of every variable that can be optimal, with their local scores.
 

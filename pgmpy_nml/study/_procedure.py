@@ -16,10 +16,20 @@ from __future__ import annotations
 
 import inspect
 import warnings
+from typing import TYPE_CHECKING
 
 from sklearn.base import BaseEstimator
 
 from .._estimator import fitted_attribute
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    import pandas as pd
+    from pgmpy.parameter_estimator import DiscreteParameterEstimator
+
+    from .._typing import Score, ScoringMethod, SearchLike, StateNames
 
 __all__ = ["LearningProcedure", "as_procedure", "rebind_score", "score_of"]
 
@@ -43,7 +53,7 @@ def _score_params(score) -> dict:
     return params
 
 
-def rebind_score(score, data):
+def rebind_score(score: Score, data: pd.DataFrame) -> Score:
     """A score of the same class and parameters as ``score``, built on ``data``.
 
     The declared states of ``score`` (its ``state_names``, which for the scores of
@@ -159,15 +169,15 @@ class LearningProcedure(BaseEstimator):
 
     def __init__(
         self,
-        search="exact",
-        scoring_method=None,
-        score_params=None,
-        parameter_estimator="auto",
-        state_names=None,
-        max_parents=None,
-        missing="error",
-        return_type="dag",
-    ):
+        search: SearchLike = "exact",
+        scoring_method: ScoringMethod | None = None,
+        score_params: Mapping[str, Any] | None = None,
+        parameter_estimator: DiscreteParameterEstimator | str | None = "auto",
+        state_names: StateNames | None = None,
+        max_parents: int | None = None,
+        missing: str = "error",
+        return_type: str = "dag",
+    ) -> None:
         self.search = search
         self.scoring_method = scoring_method
         self.score_params = score_params
@@ -193,7 +203,7 @@ class LearningProcedure(BaseEstimator):
             )
         return method
 
-    def score_for(self, data):
+    def score_for(self, data: pd.DataFrame) -> Score:
         """The score of this procedure built on ``data`` (None if the search owns it)."""
         method = self._score_spec()
         if method is None:
@@ -211,7 +221,7 @@ class LearningProcedure(BaseEstimator):
         score = rebind_score(method, data)
         return score
 
-    def search_for(self, score):
+    def search_for(self, score: Score) -> Any:
         """A fresh search object that optimizes ``score``."""
         search = self.search
         if isinstance(search, str):
@@ -241,11 +251,11 @@ class LearningProcedure(BaseEstimator):
             params["scoring_method"] = score
         return type(search)(**params)
 
-    def fresh(self):
+    def fresh(self) -> LearningProcedure:
         """An unfitted copy with the same parameters (shared, never modified by ``fit``)."""
         return type(self)(**self.get_params(deep=False))
 
-    def fit(self, data):
+    def fit(self, data: pd.DataFrame) -> LearningProcedure:
         """Learn the structure, and the parameters unless ``parameter_estimator`` is None.
 
         Parameters
@@ -307,7 +317,7 @@ class _Fitted:
         self.graph, self.dag, self.model = graph, dag, model
 
 
-def apply_missing_policy(data, missing):
+def apply_missing_policy(data: pd.DataFrame, missing: str) -> pd.DataFrame:
     """``data`` under a missing-value policy: as is, or its complete rows (reported)."""
     from .._data import MISSING_POLICIES, _drop_incomplete
 

@@ -14,11 +14,30 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .._validate import as_integer
+
+if TYPE_CHECKING:
+    import os
+    from collections.abc import Hashable, Mapping, Sequence
+    from typing import Any
+
+    from matplotlib.axes import Axes
+
+    from .._typing import (
+        ArrayLike,
+        Graph,
+        LearnedGraph,
+        RandomState,
+        ScoringMethod,
+        SearchLike,
+        StateNames,
+    )
+    from ._procedure import LearningProcedure
 
 __all__ = [
     "averaged_network",
@@ -49,7 +68,12 @@ def _edge_lists(graph):
     return [], list(graph.edges())
 
 
-def custom_strength(networks, nodes, weights=None, cpdag=False) -> pd.DataFrame:
+def custom_strength(
+    networks: Sequence[Graph],
+    nodes: Sequence[Hashable],
+    weights: ArrayLike | None = None,
+    cpdag: bool = False,
+) -> pd.DataFrame:
     r"""Arc strength and direction from a list of networks (bnlearn's ``custom.strength``).
 
     With weights :math:`w_b` (default 1) normalized to sum to one, and
@@ -162,7 +186,7 @@ def _pair_strengths(strength) -> np.ndarray:
     return strength["strength"].to_numpy(dtype=float)[keep]
 
 
-def strength_threshold(strength) -> float:
+def strength_threshold(strength: pd.DataFrame) -> float:
     r"""The significance threshold of arc strengths of Scutari and Nagarajan (2013).
 
     Let :math:`\hat F` be the empirical distribution function of the strengths
@@ -238,7 +262,9 @@ def _weighted_median_midpoint(values, weights) -> float:
     return float(values[k])
 
 
-def averaged_network(strength, threshold=None, return_type="dag"):
+def averaged_network(
+    strength: pd.DataFrame, threshold: float | None = None, return_type: str = "dag"
+) -> LearnedGraph:
     """The averaged network: the arcs whose strength exceeds the threshold.
 
     A pair of nodes is kept if its strength is above ``threshold`` (or equals 1),
@@ -324,22 +350,22 @@ def averaged_network(strength, threshold=None, return_type="dag"):
 
 
 def bootstrap_strength(
-    data,
-    search="exact",
-    scoring_method=None,
+    data: pd.DataFrame,
+    search: SearchLike | LearningProcedure = "exact",
+    scoring_method: ScoringMethod | None = None,
     *,
-    n_bootstrap=200,
-    sample_size=None,
-    replace=True,
-    cpdag="auto",
-    score_params=None,
-    max_parents=None,
-    state_names=None,
-    missing="error",
-    n_jobs=None,
-    random_state=None,
-    return_networks=False,
-):
+    n_bootstrap: int = 200,
+    sample_size: int | float | None = None,
+    replace: bool = True,
+    cpdag: bool | str = "auto",
+    score_params: Mapping[str, Any] | None = None,
+    max_parents: int | None = None,
+    state_names: StateNames | None = None,
+    missing: str = "error",
+    n_jobs: int | None = None,
+    random_state: RandomState = None,
+    return_networks: bool = False,
+) -> pd.DataFrame | tuple[pd.DataFrame, list[LearnedGraph]]:
     r"""Bootstrap arc strengths and directions of a learning procedure (bnlearn's boot.strength).
 
     Resample ``sample_size`` rows with replacement ``n_bootstrap`` times, learn a
@@ -480,14 +506,14 @@ def _learn_structure(procedure, data):
 
 
 def plot_strength(
-    strength,
-    reference=None,
-    threshold=None,
-    ax=None,
-    pos=None,
-    path=None,
-    title=None,
-):
+    strength: pd.DataFrame,
+    reference: Graph | None = None,
+    threshold: float | None = None,
+    ax: Axes | None = None,
+    pos: Mapping[Hashable, tuple[float, float]] | None = None,
+    path: str | os.PathLike | None = None,
+    title: str | None = None,
+) -> Axes:
     """Draw the averaged network with arc widths by strength (bnlearn's ``strength.plot``).
 
     Every pair stronger than ``threshold`` is drawn, with width and opacity growing

@@ -24,11 +24,22 @@ import time
 import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .._validate import as_integer
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+    from typing import Any
+
+    from pgmpy.models import DiscreteBayesianNetwork
+    from pgmpy.parameter_estimator import DiscreteParameterEstimator
+
+    from .._typing import RandomState, ScoringMethod, SearchLike, StateNames
+    from ._procedure import LearningProcedure
 
 __all__ = [
     "CVComparison",
@@ -42,7 +53,14 @@ __all__ = [
 LOSSES = ("log-loss", "error")
 
 
-def cv_splits(n_samples, method="k-fold", k=10, runs=1, test_size=None, random_state=None):
+def cv_splits(
+    n_samples: int,
+    method: str = "k-fold",
+    k: int = 10,
+    runs: int = 1,
+    test_size: int | float | None = None,
+    random_state: RandomState = None,
+) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
     """Train and test rows of every split, drawn once from one random generator.
 
     Parameters
@@ -111,30 +129,9 @@ def cv_splits(n_samples, method="k-fold", k=10, runs=1, test_size=None, random_s
     return splits
 
 
-def _cpd_log_prob(cpd, encoded, codes):
-    """log P(x_v | x_pa) under ``cpd`` for every row of ``codes`` (encoded's layout)."""
-    from .._counting import configuration_index
-
-    values = np.asarray(cpd.get_values(), dtype=float)  # (r, q), first evidence slowest
-    evidence = [encoded.index[p] for p in cpd.variables[1:]]
-    config = configuration_index(codes, encoded.arities, evidence)
-    with np.errstate(divide="ignore"):
-        return np.log(values[codes[encoded.index[cpd.variable]], config])
-
-
-def _encode_for_model(model, data):
-    from .._data import encode_data
-    from ..evaluate import _fitted_cpds
-
-    nodes, cpds = _fitted_cpds(model)
-    missing = [v for v in nodes if v not in data.columns]
-    if missing:
-        raise ValueError(f"The data has no column for node(s) {missing!r}.")
-    names = {v: list(cpds[v].state_names[v]) for v in nodes}
-    return nodes, cpds, encode_data(data[nodes], names)
-
-
-def predict_target(model, data, target):
+def predict_target(
+    model: DiscreteBayesianNetwork, data: pd.DataFrame, target: Hashable
+) -> pd.Series:
     r"""The most probable state of ``target`` given every other variable, for each row.
 
     .. math::
@@ -176,6 +173,8 @@ def predict_target(model, data, target):
     cpd_target = {cpd.variable: cpd for cpd in model.get_cpds()}.get(target)
     if cpd_target is None:
         raise ValueError(f"The model has no CPD for {target!r}: fit it first.")
+    from ..evaluate import _cpd_log_prob, _encode_for_model
+
     states = list(cpd_target.state_names[target])
     frame[target] = states[0]  # the target's own value is not used
     _, cpds, encoded = _encode_for_model(model, frame)
@@ -291,26 +290,26 @@ def _prepare(data, procedure, scoring_method, settings, loss, target, state_name
 
 
 def cross_validate(
-    data,
-    procedure="exact",
-    scoring_method=None,
+    data: pd.DataFrame,
+    procedure: SearchLike | LearningProcedure = "exact",
+    scoring_method: ScoringMethod | None = None,
     *,
-    method="k-fold",
-    k=10,
-    runs=1,
-    test_size=None,
-    loss="log-loss",
-    target=None,
-    score_params=None,
-    parameter_estimator="auto",
-    max_parents=None,
-    state_names=None,
-    missing="error",
-    base=math.e,
-    n_jobs=None,
-    random_state=None,
-    return_models=False,
-):
+    method: str = "k-fold",
+    k: int = 10,
+    runs: int = 1,
+    test_size: int | float | None = None,
+    loss: str = "log-loss",
+    target: Hashable | None = None,
+    score_params: Mapping[str, Any] | None = None,
+    parameter_estimator: DiscreteParameterEstimator | str | None = "auto",
+    max_parents: int | None = None,
+    state_names: StateNames | None = None,
+    missing: str = "error",
+    base: float = math.e,
+    n_jobs: int | None = None,
+    random_state: RandomState = None,
+    return_models: bool = False,
+) -> CVResult:
     """Cross-validate a learning procedure (bnlearn's ``bn.cv``).
 
     Every split learns the structure and the parameters on the training rows and
@@ -462,22 +461,22 @@ class CVComparison:
 
 
 def compare_procedures(
-    data,
-    procedures,
+    data: pd.DataFrame,
+    procedures: Mapping[str, LearningProcedure | str],
     *,
-    baseline=None,
-    method="k-fold",
-    k=10,
-    runs=1,
-    test_size=None,
-    loss="log-loss",
-    target=None,
-    state_names=None,
-    missing="error",
-    base=math.e,
-    n_jobs=None,
-    random_state=None,
-):
+    baseline: str | None = None,
+    method: str = "k-fold",
+    k: int = 10,
+    runs: int = 1,
+    test_size: int | float | None = None,
+    loss: str = "log-loss",
+    target: Hashable | None = None,
+    state_names: StateNames | None = None,
+    missing: str = "error",
+    base: float = math.e,
+    n_jobs: int | None = None,
+    random_state: RandomState = None,
+) -> CVComparison:
     r"""Cross-validate several learning procedures on the same splits, with paired differences.
 
     For split :math:`j` let :math:`d_j = L_j(\text{procedure}) - L_j(\text{baseline})`.

@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -29,12 +30,18 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from .._estimator import fitted_attribute
 from .._validate import as_integer
 
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Mapping, Sequence
+    from typing import Any
+
+    from .._typing import ArrayLike
+
 __all__ = ["Discretizer", "discretize", "hartemink_merges", "mutual_information"]
 
 METHODS = ("hartemink", "quantile", "interval")
 
 
-def mutual_information(x, y) -> float:
+def mutual_information(x: ArrayLike, y: ArrayLike) -> float:
     r"""Empirical mutual information of two integer-coded columns, in nats.
 
     .. math::
@@ -93,7 +100,12 @@ def _merge_losses(x, n_bins, others) -> np.ndarray:
     return loss
 
 
-def hartemink_merges(initial_codes, initial_bins, others, n_bins) -> list[np.ndarray]:
+def hartemink_merges(
+    initial_codes: np.ndarray,
+    initial_bins: Sequence[int],
+    others: Sequence[np.ndarray],
+    n_bins: int,
+) -> list[np.ndarray]:
     """Hartemink's merging of adjacent intervals, on integer-coded columns.
 
     Parameters
@@ -237,8 +249,13 @@ class Discretizer(TransformerMixin, BaseEstimator):
     """
 
     def __init__(
-        self, method="hartemink", n_bins=3, initial_bins=None, columns=None, labels="interval"
-    ):
+        self,
+        method: str = "hartemink",
+        n_bins: int = 3,
+        initial_bins: int | None = None,
+        columns: Sequence[Hashable] | None = None,
+        labels: str = "interval",
+    ) -> None:
         self.method = method
         self.n_bins = n_bins
         self.initial_bins = initial_bins
@@ -269,7 +286,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
                 raise ValueError(f"columns {bad!r} are not numeric: only numbers can be cut.")
         return n_bins, columns
 
-    def fit(self, data, y=None):
+    def fit(self, data: pd.DataFrame, y: Any = None) -> Discretizer:
         """Learn the cut points of the continuous columns of ``data``.
 
         Parameters
@@ -346,7 +363,9 @@ class Discretizer(TransformerMixin, BaseEstimator):
         return {c: initial_cuts[i][kept[i]] for i, c in enumerate(columns)}
 
     @classmethod
-    def from_cut_points(cls, cut_points, labels="interval"):
+    def from_cut_points(
+        cls, cut_points: Mapping[Hashable, Sequence[float]], labels: str = "interval"
+    ) -> Discretizer:
         """A fitted Discretizer with the given cut points (e.g. saved from another fit).
 
         Parameters
@@ -383,7 +402,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
         disc._result = _Cuts(cuts, list(cuts), states)
         return disc
 
-    def transform(self, data):
+    def transform(self, data: pd.DataFrame) -> pd.DataFrame:
         """Map the continuous columns of ``data`` to their intervals.
 
         Parameters
@@ -426,7 +445,9 @@ class _Cuts:
         self.cut_points, self.columns, self.states = cut_points, columns, states
 
 
-def discretize(data, method="hartemink", n_bins=3, **options):
+def discretize(
+    data: pd.DataFrame, method: str = "hartemink", n_bins: int = 3, **options: Any
+) -> pd.DataFrame:
     """Discretize the continuous columns of ``data`` (bnlearn's ``discretize()``).
 
     ``Discretizer(method, n_bins, **options).fit_transform(data)``; keep the

@@ -13,6 +13,12 @@ from __future__ import annotations
 
 import math
 import warnings
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pgmpy.base import PDAG
+
+    from .._typing import Graph
 
 __all__ = [
     "compare_structures",
@@ -33,7 +39,9 @@ def _nodes(true_dag, learned_dag):
     return nodes
 
 
-def structural_hamming_distance(true_dag, learned_dag, reversal_penalty=1) -> int:
+def structural_hamming_distance(
+    true_dag: Graph, learned_dag: Graph | PDAG, reversal_penalty: float = 1
+) -> int:
     """Arcs to add, delete or reverse to turn ``learned_dag`` into ``true_dag`` (SHD).
 
     Computed by pgmpy's ``pgmpy.metrics.SHD``: a missing or extra arc costs 1, a
@@ -84,7 +92,7 @@ def _moral_edges(dag) -> set:
     return edges
 
 
-def moral_hamming_distance(true_dag, learned_dag) -> int:
+def moral_hamming_distance(true_dag: Graph, learned_dag: Graph) -> int:
     r"""Pairs of nodes adjacent in one moral graph but not in the other.
 
     The moral graph links every parent to its child and every two parents of a
@@ -117,7 +125,9 @@ def moral_hamming_distance(true_dag, learned_dag) -> int:
     return len(_moral_edges(true_dag) ^ _moral_edges(learned_dag))
 
 
-def edge_precision_recall(true_dag, learned_dag, directed=True) -> dict:
+def edge_precision_recall(
+    true_dag: Graph, learned_dag: Graph | PDAG, directed: bool = True
+) -> dict:
     r"""Precision, recall and F1 of the learned arcs against the true ones.
 
     .. math::
@@ -175,7 +185,7 @@ def edge_precision_recall(true_dag, learned_dag, directed=True) -> dict:
     }
 
 
-def compare_structures(true_dag, learned_dag) -> dict:
+def compare_structures(true_dag: Graph, learned_dag: Graph | PDAG) -> dict:
     """SHD, moral Hamming distance and arc/skeleton precision and recall, in one dict.
 
     Parameters

@@ -8,8 +8,16 @@ says for which scores the equivalence class is all a search can learn.
 from __future__ import annotations
 
 import warnings
+from typing import TYPE_CHECKING
 
 import pandas as pd
+
+if TYPE_CHECKING:
+    from typing import Any
+
+    from pgmpy.base import PDAG
+
+    from .._typing import Graph, ScoringMethod, StateNames
 
 __all__ = ["cpdag", "is_score_equivalent", "local_scores"]
 
@@ -35,7 +43,13 @@ def _score_object(scoring_method, data, state_names, params):
     return scoring_method
 
 
-def local_scores(model, data=None, scoring_method="fnml", state_names=None, **params):
+def local_scores(
+    model: Graph,
+    data: pd.DataFrame | None = None,
+    scoring_method: ScoringMethod = "fnml",
+    state_names: StateNames | None = None,
+    **params: Any,
+) -> pd.Series:
     r"""The local score of every node of a model, as a pandas Series (bnlearn's ``by.node``).
 
     .. math::
@@ -88,7 +102,7 @@ def local_scores(model, data=None, scoring_method="fnml", state_names=None, **pa
     return pd.Series(values, index=pd.Index(nodes, name="node"), name=name, dtype=float)
 
 
-def is_score_equivalent(scoring_method) -> bool | None:
+def is_score_equivalent(scoring_method: ScoringMethod) -> bool | None:
     """Whether a score gives Markov-equivalent DAGs the same value.
 
     Read from the score registry (:func:`~pgmpy_nml.scores.get_score_spec`): qNML,
@@ -118,7 +132,7 @@ def is_score_equivalent(scoring_method) -> bool | None:
     return None if spec is None else spec.score_equivalent
 
 
-def cpdag(dag):
+def cpdag(dag: Graph) -> PDAG:
     """The equivalence class of a DAG as its CPDAG (completed partially directed graph).
 
     Edges that have the same direction in every DAG of the Markov equivalence

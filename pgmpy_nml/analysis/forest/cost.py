@@ -8,9 +8,15 @@ it starts rather than after an hour.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 from ..._validate import as_integer, as_real
 from ._structure import _Forest, _forest, _is_inner
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Mapping
+
+    from ..._typing import Graph, StateNames
 
 __all__ = ["DEFAULT_MAX_OPERATIONS", "MAX_MEMORY_BYTES", "ForestCostError", "forest_cost"]
 
@@ -150,7 +156,13 @@ def _plan(forest: _Forest, n: int, limit=None):
     return out
 
 
-def forest_cost(model, n, arities=None, *, state_names=None) -> int:
+def forest_cost(
+    model: Graph,
+    n: int,
+    arities: Mapping[Hashable, int] | None = None,
+    *,
+    state_names: StateNames | None = None,
+) -> int:
     r"""Number of elementary operations :func:`forest_log_normalizer` would perform.
 
     An elementary operation is one multiply-add of an inner loop; listing a

@@ -7,6 +7,7 @@ The algorithm, its corrections to the paper and its cost are described in
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -28,6 +29,13 @@ from ._kernels import (
 )
 from ._structure import _Forest, _forest, _is_inner, _model_nodes_in
 from .cost import DEFAULT_MAX_OPERATIONS, _check_cost, _inner_walk
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable, Mapping
+
+    import pandas as pd
+
+    from ..._typing import Graph, StateNames
 
 __all__ = ["forest_log_normalizer", "forest_nml"]
 
@@ -114,12 +122,12 @@ def _log_normalizer(forest: _Forest, n: int, plan: dict) -> float:
 
 
 def forest_log_normalizer(
-    model,
-    n,
-    arities=None,
+    model: Graph,
+    n: int,
+    arities: Mapping[Hashable, int] | None = None,
     *,
-    state_names=None,
-    max_operations=DEFAULT_MAX_OPERATIONS,
+    state_names: StateNames | None = None,
+    max_operations: float | None = DEFAULT_MAX_OPERATIONS,
 ) -> float:
     r"""Exact :math:`\log \mathcal{C}(G, n)`, the NML normalizer of a Bayesian forest.
 
@@ -194,7 +202,13 @@ def forest_log_normalizer(
     return _log_normalizer(forest, n, plan)
 
 
-def forest_nml(data, model, state_names=None, *, max_operations=DEFAULT_MAX_OPERATIONS) -> float:
+def forest_nml(
+    data: pd.DataFrame,
+    model: Graph,
+    state_names: StateNames | None = None,
+    *,
+    max_operations: float | None = DEFAULT_MAX_OPERATIONS,
+) -> float:
     r"""Exact NML score :math:`\log P_{\mathrm{NML}}(D \mid G)` of data under a Bayesian forest.
 
     .. math::
