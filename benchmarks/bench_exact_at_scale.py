@@ -37,7 +37,9 @@ one score object, and compared with the true network
 ``get_example_model(name)``). The parent prints a markdown table row per
 instance with the load average before and after it, and rewrites the JSON file
 (``--json``) after every instance, so that a partial run is usable. The known
-hardest instance, alarm N = 5000 with fNML, runs last.
+hardest instance, alarm N = 5000 with fNML, runs last. The data's columns are
+sorted by name and the children run with ``PYTHONHASHSEED=0`` (unless set), so that
+the local searches' tie-breaking, and with it their results, repeat from run to run.
 """
 
 from __future__ import annotations
@@ -77,7 +79,18 @@ DEFAULT_DP_JSON = os.path.join(HERE, "results", "exact_at_scale_check_dp.json")
 
 def network_score(score, dag) -> float:
     """Sum of the local scores of ``dag``'s families under ``score``."""
-    return float(sum(score.local_score(v, sorted(dag.predecessors(v))) for v in dag.nodes()))
+    return float(sum(score.local_score(v, tuple(sorted(dag.predecessors(v)))) for v in dag.nodes()))
+
+
+def sample_sorted(name, n):
+    """``bench_solver.sample`` with the columns sorted by name.
+
+    pgmpy's ``simulate`` returns the columns in an order that changes from process to
+    process (hash order of the node names); the local searches break ties by column
+    order, so without sorting their results would not be reproducible.
+    """
+    data = sample(name, n)
+    return data[sorted(data.columns)]
 
 
 def true_model(name):
@@ -93,7 +106,7 @@ def warm_up() -> float:
     from pgmpy_nml import ExactSearch, LocalSearch
 
     start = time.perf_counter()
-    data = sample("asia", 200)
+    data = sample_sorted("asia", 200)
     score = make("fnml", data)
     ExactSearch(score, max_parents=2, method="solver", show_progress=False).fit(data)
     LocalSearch(score, method="tabu", max_parents=2, show_progress=False).fit(data)
@@ -109,7 +122,7 @@ def run_one(args):
     out["warm_up_s"] = warm_up()
     out["peak_mb_before"] = peak_rss_mb()
     start = time.perf_counter()
-    data = sample(args.network, args.n)
+    data = sample_sorted(args.network, args.n)
     score = make(args.score, data)
     out["data_s"] = time.perf_counter() - start
     out["variables"] = data.shape[1]
@@ -187,7 +200,9 @@ def child(network, n, score, args):
     cmd += ["--time-limit", str(args.time_limit)]
     if args.skip_hill:
         cmd.append("--skip-hill")
-    proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
+    # pgmpy's HillClimbSearch breaks ties in set order: fix the hash seed to repeat it
+    env = dict(os.environ, PYTHONHASHSEED=os.environ.get("PYTHONHASHSEED", "0"))
+    proc = subprocess.run(cmd, capture_output=True, text=True, check=False, env=env)
     lines = [line for line in proc.stdout.splitlines() if line.startswith("{")]
     if proc.returncode or not lines:
         return {"error": (proc.stderr or proc.stdout)[-800:]}
