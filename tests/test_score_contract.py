@@ -126,3 +126,22 @@ def test_registry_cli_names_and_pgmpy_hill_climbing(data, registered):
 def test_unknown_names_list_the_registry(data):
     with pytest.raises(ValueError, match="fnml"):
         make_score("no-such-score", pd.DataFrame({"A": [0, 1]}))
+
+
+def test_count_statistic_memo_gives_the_direct_sum_in_any_order():
+    """evaluate's memoized fast path (one family of local_score) against phi summed directly:
+    counts first seen, seen again, beyond the memo, zeros, empty, and non-integer input."""
+    statistic = entropy_statistic()
+    rng = np.random.default_rng(0)
+    arrays = [rng.integers(0, top, size) for top, size in [(5, 7), (50, 3), (5, 7), (3000, 4)]]
+    arrays += [np.zeros(3, dtype=np.int64), np.zeros(0, dtype=np.int64), np.array([1, 2, 4000])]
+    for counts in arrays + arrays[::-1]:
+        direct = _sum_n_log_n(counts)
+        assert statistic.evaluate(counts) == pytest.approx(direct, rel=1e-12, abs=1e-12)
+        assert statistic.evaluate(counts.astype(float)) == pytest.approx(direct, rel=1e-12)
+    big = np.array([statistic.DENSE_LIMIT + 5, 3])
+    assert statistic.evaluate(big) == pytest.approx(_sum_n_log_n(big), rel=1e-12)
+
+
+def _sum_n_log_n(counts):
+    return math.fsum(float(c) * math.log(c) for c in counts if c > 0)

@@ -114,6 +114,8 @@ class CountStatistic(Statistic):
         self.label = label
         self._memo = np.zeros(0)
         self._known = np.zeros(0, dtype=bool)
+        # the memo with NaN where unknown and one NaN past the end: evaluate's fast path
+        self._lookup = np.full(1, np.nan)
 
     def __repr__(self) -> str:
         return f"CountStatistic({self.label or self.phi!r})"
@@ -143,6 +145,7 @@ class CountStatistic(Statistic):
             todo = np.unique(counts[missing])
             self._memo[todo] = self._phi(todo)
             self._known[todo] = True
+            self._lookup = np.append(np.where(self._known, self._memo, np.nan), np.nan)
         return self._memo[counts]
 
     def _phi(self, counts: np.ndarray) -> np.ndarray:
@@ -150,6 +153,13 @@ class CountStatistic(Statistic):
         return np.where(counts == 0, 0.0, values)
 
     def evaluate(self, counts: np.ndarray, n_configs: float | None = None) -> float:
+        # Fast path (one family's local_score): every count already memoized. A count
+        # not yet known, or past the memo (clipped onto the trailing NaN), makes the sum
+        # NaN, and the general path fills the memo.
+        if isinstance(counts, np.ndarray) and counts.dtype.kind in "iu":
+            total = float(self._lookup.take(counts, mode="clip").sum())
+            if total == total:
+                return total
         return float(self.values(counts).sum())
 
     def dense(self, n: int) -> np.ndarray:
@@ -319,7 +329,7 @@ def family_statistics(
     """
     statistics = score.statistics()
     r = table.shape[1]
-    cells = table[table > 0]
+    cells = table.ravel()  # empty cells add 0 to every statistic (phi(0) = 0, G's too)
     rows = table.sum(axis=1)
     return Families(
         child=child,

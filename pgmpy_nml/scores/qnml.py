@@ -185,11 +185,11 @@ class QNML(StatisticScore):
         ``K`` comes as an exact int for one family and as integral floats (exact below
         2**53, the nearest float above) for the exact search's arrays.
         """
-        memo, n = self._log_c_memo, self.n_samples
-        if np.ndim(n_configs) == 0:
-            key = n_configs
-            if key not in memo:
-                memo[key] = log_regret(key, n)
-            return memo[key]
+        memo = self._log_c_memo
+        if isinstance(n_configs, (int, float, np.number)):
+            value = memo.get(n_configs)
+            if value is None:
+                value = memo[n_configs] = log_regret(n_configs, self.n_samples)
+            return value
         uniq, inverse = np.unique(n_configs, return_inverse=True)
         return np.array([self._log_c(float(k)) for k in uniq])[inverse].reshape(np.shape(n_configs))
