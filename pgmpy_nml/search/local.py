@@ -592,8 +592,13 @@ class LocalSearch(_StructureSearch):
         stops (default ``tabu_length``, bnlearn's ``max.tabu``).
     restarts : int, default 0
         Number of perturbed restarts after the first search.
-    perturb : int, default 1
-        Random moves applied to the best network before each restart.
+    perturb : int, default 10
+        Random moves applied to the best network before each restart. bnlearn's
+        default is 1, after which the search mostly climbs straight back: with
+        10 restarts of tabu search on 24 networks, sample sizes and scores (27-56
+        variables, 10 seeds each), 10 moves ended higher than 1 in 78 of 240
+        runs and lower in 3 (0-179 nats higher on average), for a median 0.04 s
+        of CPU per fit instead of 0.02 s.
     seed : int or None, default 0
         Seed of the perturbations (None: fresh entropy, not reproducible).
         Without restarts the search uses no randomness at all.
@@ -665,7 +670,7 @@ class LocalSearch(_StructureSearch):
         tabu_length: int = 10,
         max_non_improving: int | None = None,
         restarts: int = 0,
-        perturb: int = 1,
+        perturb: int = 10,
         seed: int = 0,
         max_iter: int = 1_000_000,
         epsilon: float = 1e-4,
