@@ -307,6 +307,158 @@ def test_tabu_search_moves_through_worse_networks_and_returns_the_best(network_s
     assert tabu.score_ >= greedy.score_ - 1e-9
 
 
+def reference_tabu(
+    score, variables, max_parents, tabu_length, max_non_improving, epsilon,
+    restarts=0, perturb=0, seed=0,
+):  # fmt: skip
+    """Slow tabu search from the empty network, from the definition: score every legal
+    add/delete/reverse neighbour with ``local_score``, skip those among the last
+    ``tabu_length`` visited networks (and additions and deletions that change the score
+    by less than ``epsilon``), move to the best (even if worse; ties to the first in the
+    order add < delete < reverse, tail, head), stop after ``max_non_improving`` moves
+    without a new best. Then ``restarts`` times: apply ``perturb`` random legal moves
+    (uniform, drawn with ``seed``) to the best network so far and search again.
+    Returns the score after every move and perturbation, and the best network."""
+    n = len(variables)
+    cache = {}
+
+    def local(v, parents):
+        key = (v, parents)
+        if key not in cache:
+            cache[key] = score.local_score(
+                variables[v], tuple(variables[w] for w in sorted(parents))
+            )
+        return cache[key]
+
+    def total(net):
+        return sum(local(v, frozenset(u for u, w in net if w == v)) for v in range(n))
+
+    def acyclic(net):
+        return nx.is_directed_acyclic_graph(nx.DiGraph(list(net)))
+
+    def neighbours(net):
+        indegree = [sum(1 for _, w in net if w == v) for v in range(n)]
+        for u, v in itertools.permutations(range(n), 2):  # add u -> v
+            if (u, v) not in net and (v, u) not in net and indegree[v] < max_parents:
+                yield 0, u, v, net | {(u, v)}
+        for u, v in itertools.permutations(range(n), 2):  # delete u -> v
+            if (u, v) in net:
+                yield 1, u, v, net - {(u, v)}
+        for u, v in itertools.permutations(range(n), 2):  # reverse u -> v
+            if (u, v) in net and indegree[u] < max_parents:
+                yield 2, u, v, (net - {(u, v)}) | {(v, u)}
+
+    scores = []
+
+    def climb(current):
+        best_net, best_score = current, total(current)
+        visited = [current]
+        stale = 0
+        while True:
+            tabu = set(visited[-tabu_length:])
+            start = total(current)
+            chosen, chosen_delta = None, -np.inf
+            for kind, _, _, net in neighbours(current):
+                if net in tabu or not acyclic(net):
+                    continue
+                delta = total(net) - start
+                if kind != 2 and abs(delta) < epsilon:
+                    continue
+                if chosen is None or delta > chosen_delta + 1e-9 * max(1.0, abs(chosen_delta)):
+                    chosen, chosen_delta = net, delta
+            if chosen is None:
+                return best_net, best_score
+            current = chosen
+            visited.append(current)
+            scores.append(total(current))
+            if scores[-1] > best_score + epsilon:
+                best_net, best_score, stale = current, scores[-1], 0
+            else:
+                stale += 1
+                if stale >= max_non_improving:
+                    return best_net, best_score
+
+    scores.append(total(frozenset()))
+    best_net, best_score = climb(frozenset())
+    rng = np.random.default_rng(seed)
+    for _ in range(restarts):
+        current = best_net
+        for _ in range(perturb):
+            moves = [net for *_, net in neighbours(current) if acyclic(net)]
+            current = moves[rng.integers(len(moves))]
+        assert current != best_net or perturb == 0
+        scores.append(total(current))
+        net, value = climb(current)
+        if value > best_score + 1e-9 * max(1.0, abs(best_score)):
+            best_net, best_score = net, value
+    return scores, {(variables[u], variables[v]) for u, v in best_net}
+
+
+@pytest.mark.parametrize(
+    ("source", "score_name", "tabu_length", "max_non_improving"),
+    [
+        ("asia", "bdeu", 10, 10),
+        ("asia", "fnml", 3, 12),
+        ("child", "qnml", 10, 15),
+        ("child", "pgmpy-bic", 30, 30),
+        ("random", "fnml", 5, 20),
+        ("random", "bdeu", 1, 8),
+        ("constant", "qnml", 30, 30),
+        ("constant", "pgmpy-bic", 10, 10),
+    ],
+)
+def test_tabu_trajectory_equals_a_slow_reference(
+    source, score_name, tabu_length, max_non_improving, network_sample, random_data,
+    make_test_score,
+):  # fmt: skip
+    """Move by move, the compiled tabu search takes the reference's path: the same
+    score after every move (through worse networks), and ends in the same network.
+    A constant column makes every edge at it score-neutral: the search must not
+    spend its non-improving moves on them."""
+    if source == "random":
+        data = random_data(400, 7, seed=8)
+    elif source == "constant":
+        _, data = network_sample("asia", 600, seed=7)
+        data = data[sorted(data.columns)[:7]].assign(Const="yes")
+    else:
+        _, data = network_sample(source, 600, seed=7)
+        data = data[sorted(data.columns)[:9]]
+    score = make_test_score(score_name, data)
+    options = {"tabu_length": tabu_length, "max_non_improving": max_non_improving}
+    ours = search(score, method="tabu", max_parents=2, **options)
+    scores, best = reference_tabu(
+        score, list(data.columns), 2, tabu_length, max_non_improving, EPSILON
+    )
+    assert np.any(np.diff(scores) < EPSILON), "the search never went past a local optimum"
+    np.testing.assert_allclose(ours.history_, scores, rtol=1e-10, atol=1e-8)
+    assert set(ours.causal_graph_.edges()) == best
+    assert ours.score_ == pytest.approx(max(scores), abs=1e-8)
+
+
+@pytest.mark.parametrize(
+    ("score_name", "perturb", "seed"), [("bdeu", 3, 3), ("fnml", 1, 3), ("pgmpy-bic", 6, 4)]
+)
+def test_restarts_follow_the_slow_reference(
+    score_name, perturb, seed, network_sample, make_test_score
+):
+    """Restarts perturb the best network so far by ``perturb`` random legal moves and
+    search again: the same scores after every move and perturbation as the reference.
+    (With BIC a restart ends below the best, so the next one must go back to it.)"""
+    _, data = network_sample("child", 600, seed=7)
+    data = data[sorted(data.columns)[:8]]
+    score = make_test_score(score_name, data)
+    options = {"tabu_length": 10, "max_non_improving": 10, "restarts": 4, "perturb": perturb}
+    ours = search(score, method="tabu", max_parents=2, seed=seed, **options)
+    scores, best = reference_tabu(
+        score, list(data.columns), 2, epsilon=EPSILON, seed=seed, **options
+    )
+    np.testing.assert_allclose(ours.history_, scores, rtol=1e-10, atol=1e-8)
+    assert set(ours.causal_graph_.edges()) == best
+    ends = ours.restart_scores_
+    if score_name == "pgmpy-bic":
+        assert any(ends[k] < ends[:k].max() - 1 for k in range(1, len(ends)))
+
+
 def test_same_seed_same_network_even_in_other_processes(network_sample):
     code = textwrap.dedent(
         """

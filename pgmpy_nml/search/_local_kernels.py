@@ -763,6 +763,7 @@ def best_move(
     network_hash,
     tabu,
     rtol,
+    neutral,
 ):
     """The best legal move and its score change: ``(kind, u, v, delta)``, kind -1 if none.
 
@@ -771,7 +772,8 @@ def best_move(
     best so far only if its change is larger by more than ``rtol`` (relative, at
     least absolute ``rtol``), so ties up to rounding go to the first. A move whose
     resulting network's hash (``network_hash`` with ``keys`` of the toggled
-    edges XOR-ed in) is in ``tabu`` is skipped.
+    edges XOR-ed in) is in ``tabu`` is skipped, and so is an addition or deletion
+    whose change is smaller than ``neutral`` in absolute value (0: none is).
     """
     n = parents.shape[0]
     best = -np.inf
@@ -787,6 +789,8 @@ def best_move(
                 elif not parents[v, u]:
                     continue
                 d = move_delta(kind, u, v, local, offsets)
+                if kind != REVERSE and abs(d) < neutral:
+                    continue
                 if bk >= 0 and d <= best + rtol * max(1.0, abs(best)):
                     continue
                 if not is_legal(

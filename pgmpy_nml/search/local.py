@@ -459,7 +459,7 @@ class _Engine:
         self.dirty[:] = False
 
     # -- moves ---------------------------------------------------------------------------
-    def best(self, tabu, rtol):
+    def best(self, tabu, rtol, neutral=0.0):
         kind, u, v, delta = _k.best_move(
             self.parents,
             self.n_parents,
@@ -473,6 +473,7 @@ class _Engine:
             self.hash,
             tabu,
             rtol,
+            neutral,
         )
         return int(kind), int(u), int(v), float(delta)
 
@@ -549,6 +550,16 @@ class LocalSearch(_StructureSearch):
       best move to a network not among the last ``tabu_length`` visited, even
       if it lowers the score, and stops after ``max_non_improving``
       consecutive moves without a new best; returns the best network seen.
+      Unlike bnlearn, it never adds or deletes an edge that changes the score
+      by less than ``epsilon`` (either way), such as any edge at a column with
+      a single observed value: there are many such moves, none changes the fit,
+      and at a local optimum they would be preferred to every move that lowers
+      the score, so the search would spend its ``max_non_improving`` moves on
+      them without leaving the optimum's score (on insurance, N = 1000, whose
+      ``Theft`` column is constant, tabu search without restarts then ended at
+      the greedy score under fNML, qNML, BDeu and BIC). Reversals that keep the score (of a
+      covered edge under a score-equivalent score) are still taken: they walk
+      the equivalence class, which opens other moves.
     - ``restarts``, ``perturb``: as bnlearn's ``hc(restart=, perturb=)``:
       after each search, perturb the best network found so far by ``perturb``
       random legal moves (drawn with ``seed``) and search again; the best
@@ -581,15 +592,21 @@ class LocalSearch(_StructureSearch):
         stops (default ``tabu_length``, bnlearn's ``max.tabu``).
     restarts : int, default 0
         Number of perturbed restarts after the first search.
-    perturb : int, default 1
-        Random moves applied to the best network before each restart.
+    perturb : int, default 10
+        Random moves applied to the best network before each restart. bnlearn's
+        default is 1, after which the search mostly climbs straight back: with
+        10 restarts of tabu search on 24 networks, sample sizes and scores (27-56
+        variables, 10 seeds each), 10 moves ended higher than 1 in 78 of 240
+        runs and lower in 3 (0-179 nats higher on average), for a median 0.04 s
+        of CPU per fit instead of 0.02 s.
     seed : int or None, default 0
         Seed of the perturbations (None: fresh entropy, not reproducible).
         Without restarts the search uses no randomness at all.
     max_iter : int, default 1000000
         Largest number of moves of each search.
     epsilon : float, default 1e-4
-        Smallest score change that counts as an improvement (pgmpy's default).
+        Smallest score change that counts as an improvement (pgmpy's default);
+        tabu search takes no addition or deletion that changes the score by less.
     parameter_estimator : pgmpy DiscreteParameterEstimator, optional
         If given (e.g. :class:`~pgmpy_nml.FSNMLEstimator`), the learned network
         is fitted and returned in ``model_``.
@@ -653,7 +670,7 @@ class LocalSearch(_StructureSearch):
         tabu_length: int = 10,
         max_non_improving: int | None = None,
         restarts: int = 0,
-        perturb: int = 1,
+        perturb: int = 10,
         seed: int = 0,
         max_iter: int = 1_000_000,
         epsilon: float = 1e-4,
@@ -761,10 +778,13 @@ class LocalSearch(_StructureSearch):
         best_state = None  # None: the current network is the best so far
         visited = deque([engine.hash], maxlen=settings["tabu_length"])
         no_tabu = np.zeros(0, dtype=np.int64)
+        # tabu search: no additions or deletions that leave the score unchanged (see the
+        # class docstring); greedy search takes no move below epsilon anyway
+        neutral = epsilon if tabu_mode else 0.0
         stale = moves = 0
         while moves < settings["max_iter"]:
             tabu = np.array(visited, dtype=np.int64) if tabu_mode else no_tabu
-            kind, u, v, delta = engine.best(tabu, TIE_RTOL)
+            kind, u, v, delta = engine.best(tabu, TIE_RTOL, neutral)
             if kind < 0 or (not tabu_mode and delta < epsilon):
                 break
             if tabu_mode and best_state is None:
