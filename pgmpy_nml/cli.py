@@ -1156,9 +1156,9 @@ def _local_search_args(parser):
     parser.add_argument(
         "--perturb",
         type=_non_negative_int,
-        default=1,
+        default=10,
         metavar="K",
-        help="random edge changes before each restart (default 1)",
+        help="random edge changes before each restart (default 10)",
     )
     parser.add_argument(
         "--tabu-length",
