@@ -35,10 +35,10 @@ ordered pair whose both directions are candidate arrows, the pairs where the
 search must decide which way the edge goes. Fixing an arrow splits the
 families of :math:`v` into those with :math:`u` and those without, where
 fixing one family to 0 barely moves the bound. On alarm (37 variables, 8276
-candidates, fNML, N = 5000) family branching was still 0.48% apart after
-135 s of CPU; arrow branching proves the optimum in about 90-115 s. Arrows for
-every linked pair (one-way ones too) enlarge the LP and made the root 2-3
-times slower on smaller instances, to no benefit.
+candidates, fNML, N = 5000) family branching was still 0.27% apart after
+300 s of CPU; arrow branching proves the optimum in 80-91 s (435-516 nodes,
+two seeds). Arrows for every linked pair (one-way ones too) enlarge the LP and
+made the root up to 2.5 times slower on smaller instances, to no benefit.
 
 A sink-finding primal heuristic guided by the LP solution (after GOBNILP's
 ``heur_sinks``: the variable placed last is the one whose placement destroys
