@@ -13,6 +13,7 @@ from pgmpy_nml import FNML, QNML, ExactSearch
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.search import _kernels
 from pgmpy_nml.search._solver import (
+    _arrows,
     _Families,
     _greedy,
     _improve,
@@ -304,6 +305,27 @@ def test_cluster_separation_finds_cycles_and_fractional_violations():
     # at 0.6 each, 1.8 <= 2: no violated cluster
     z = np.where(y == 0.8, 0.6, np.where(y == 0.2, 0.4, y))
     assert _violated_clusters(fam, z) == []
+
+
+def test_arrows_group_families_by_parent_and_child():
+    cands = random_candidates(7, seed=3)
+    fam = _Families(cands)
+    pairs, members, of_family = _arrows(fam)
+    assert len(set(pairs)) == len(pairs)
+    # brute force: the families of v with u among their parents, for every ordered pair
+    linked = {}
+    for f in range(len(fam)):
+        for u in fam.parents[f]:
+            linked.setdefault((int(u), int(fam.child[f])), set()).add(f)
+    expected = {(u, v): fams for (u, v), fams in linked.items() if (v, u) in linked}
+    assert expected  # the instance has pairs linked both ways
+    assert len(expected) < len(linked)  # and one-way pairs, which get no arrow
+    assert {pair: set(m.tolist()) for pair, m in zip(pairs, members, strict=True)} == expected
+    for f in range(len(fam)):
+        v = int(fam.child[f])
+        assert sorted(pairs[a] for a in of_family[f]) == sorted(
+            (int(u), v) for u in fam.parents[f] if (int(u), v) in expected
+        )
 
 
 def test_set_packing_constraints_are_valid_and_found():
