@@ -15,12 +15,11 @@ Targets (issue 12): data sampled from pgmpy's offline example networks
 Each instance runs in a fresh subprocess that reports its own peak resident
 set (``VmHWM``) and CPU time. Phases:
 
-1. *scores*: the local score of every parent set of at most 3 parents, from
-   per-subset counts in compiled code and the package's own local-score
-   formulas (``benchmarks/_enumerate.py``; a stand-in for the package's
-   pruning engine, which is built separately);
-2. *pruning*: a parent set is dropped when a proper subset scores at least as
-   well (the classic dominance rule only; bound-based pruning prunes more);
+1. *scores*: :func:`pgmpy_nml.search.pruning.candidate_parent_sets` with a parent
+   limit of 3 (compiled counting and the package's local-score formulas; the
+   score's superset bounds skip what they can), less its last phase;
+2. *pruning*: that last phase, bounds and dominance (a parent set goes when a
+   proper subset scores at least as well);
 3. *solve*: :func:`pgmpy_nml.search._solver.solve` (SCIP through PySCIPOpt),
    and with ``--cpsat`` OR-Tools CP-SAT on the same candidates
    (``benchmarks/_cpsat.py``; ``pip install ortools``), read back from the
@@ -92,17 +91,16 @@ def run_one(args):
     out = {"network": args.network, "n": args.n, "score": args.score, "engine": args.engine}
     path = args.file
     if args.engine == "scip":
-        from _enumerate import all_parent_sets, prune_dominated
+        from bench_pruning import make
+
+        from pgmpy_nml.search.pruning import candidate_parent_sets
 
         data = sample(args.network, args.n)
-        t = time.perf_counter()
-        table = all_parent_sets(data, args.score, 3)
-        out["t_scores"] = time.perf_counter() - t
-        out["n_all"] = sum(len(p) for p in table[1])
-        t = time.perf_counter()
-        cands = prune_dominated(*table)
-        out["t_pruning"] = time.perf_counter() - t
-        del table
+        cands, report = candidate_parent_sets(make(args.score, data), max_parents=3)
+        pruning = report.timings["bounds and dominance"]
+        out["t_scores"] = report.timings["total"] - pruning
+        out["t_pruning"] = pruning
+        out["n_all"] = int(report.n_admissible.sum())
         cands.to_file(path)
         cpu0 = cpu_seconds()
         t = time.perf_counter()
@@ -209,12 +207,13 @@ def targets_table(args):
 
 def check_dp(args):
     """The solver's optimum against ExactSearch's on every instance with <= 22 variables."""
-    from _enumerate import SCORES, candidates
+    from bench_pruning import make
     from bench_scores import random_data
 
     from pgmpy_nml import ExactSearch
     from pgmpy_nml.datasets import available_networks, sample_network
     from pgmpy_nml.search._solver import solve
+    from pgmpy_nml.search.pruning import candidate_parent_sets
 
     datasets = [(name, sample_network(name, 2000, seed=SEED)[1]) for name in available_networks()]
     datasets += [(f"random{m}", random_data(1000, m, SEED)) for m in (10, 15, 20)]
@@ -225,9 +224,11 @@ def check_dp(args):
         if data.shape[1] > 22:
             continue
         for score_name in SCORE_NAMES:
-            cands = candidates(data, score_name, 3)
+            cands, _ = candidate_parent_sets(make(score_name, data), max_parents=3)
             result = solve(cands, show_progress=False)
-            dp = ExactSearch(SCORES[score_name](data), max_parents=3, show_progress=False)
+            dp = ExactSearch(
+                make(score_name, data), max_parents=3, method="dp", show_progress=False
+            )
             dp.fit(data)
             diff = result.score - dp.score_
             worst = max(worst, abs(diff) / abs(dp.score_))
