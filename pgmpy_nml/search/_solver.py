@@ -60,7 +60,9 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy.sparse import csr_matrix
@@ -69,6 +71,9 @@ from scipy.sparse.csgraph import connected_components
 from .._jit import njit
 from .._validate import as_time_limit
 from .candidates import CandidateParentSets
+
+if TYPE_CHECKING:
+    from pgmpy.base import DAG
 
 __all__ = ["SolverResult", "solve"]
 
@@ -123,7 +128,7 @@ class SolverResult:
     timings: dict = field(default_factory=dict)
     n_cuts: int = 0
 
-    def to_dag(self):
+    def to_dag(self) -> DAG:
         """The network as a pgmpy ``DAG`` with every variable as a node."""
         from pgmpy.base import DAG
 
@@ -686,7 +691,7 @@ def _initial_choice(fam: _Families, cands: CandidateParentSets, initial):
 def solve(
     candidates: CandidateParentSets,
     time_limit: float | None = None,
-    initial=None,
+    initial: Mapping[Hashable, Iterable[Hashable]] | Sequence[Iterable[Hashable]] | None = None,
     n_threads: int | None = None,
     show_progress: bool = True,
     gap_limit: float = 0.0,
