@@ -140,12 +140,14 @@ class CountStatistic(Statistic):
             known[: self._known.shape[0]] = self._known
             known[0] = True
             self._memo, self._known = memo, known
+            # grows by doubling, so rebuilding it here costs O(1) per count, amortized
+            self._lookup = np.append(np.where(known, memo, np.nan), np.nan)
         missing = ~self._known[counts]
         if missing.any():
             todo = np.unique(counts[missing])
             self._memo[todo] = self._phi(todo)
             self._known[todo] = True
-            self._lookup = np.append(np.where(self._known, self._memo, np.nan), np.nan)
+            self._lookup[todo] = self._memo[todo]
         return self._memo[counts]
 
     def _phi(self, counts: np.ndarray) -> np.ndarray:
