@@ -112,10 +112,9 @@ class CountStatistic(Statistic):
     def __init__(self, phi: Callable[[np.ndarray], np.ndarray], label: str = "") -> None:
         self.phi = phi
         self.label = label
-        self._memo = np.zeros(0)
-        self._known = np.zeros(0, dtype=bool)
-        # the memo with NaN where unknown and one NaN past the end: evaluate's fast path
-        self._lookup = np.full(1, np.nan)
+        # phi(0), phi(1), ... with NaN where not yet computed, and one NaN past the end
+        # (see evaluate): the memo of counts 0 .. len - 2
+        self._memo = np.full(1, np.nan)
 
     def __repr__(self) -> str:
         return f"CountStatistic({self.label or self.phi!r})"
@@ -132,23 +131,20 @@ class CountStatistic(Statistic):
             out[large] = self._phi(counts[large])
             out[~large] = self.values(counts[~large])
             return out
-        if top >= self._memo.shape[0]:
-            size = min(max(top + 1, 2 * self._memo.shape[0], 64), self.DENSE_LIMIT + 1)
-            memo = np.zeros(size)
-            known = np.zeros(size, dtype=bool)
-            memo[: self._memo.shape[0]] = self._memo
-            known[: self._known.shape[0]] = self._known
-            known[0] = True
-            self._memo, self._known = memo, known
-            # grows by doubling, so rebuilding it here costs O(1) per count, amortized
-            self._lookup = np.append(np.where(known, memo, np.nan), np.nan)
-        missing = ~self._known[counts]
+        n_memo = self._memo.shape[0] - 1
+        if top >= n_memo:  # grow by doubling: O(1) per count, amortized
+            size = min(max(top + 1, 2 * n_memo, 64), self.DENSE_LIMIT + 1)
+            memo = np.full(size + 1, np.nan)
+            memo[:n_memo] = self._memo[:n_memo]
+            memo[0] = 0.0
+            self._memo = memo
+        values = self._memo[counts]
+        missing = np.isnan(values)
         if missing.any():
             todo = np.unique(counts[missing])
             self._memo[todo] = self._phi(todo)
-            self._known[todo] = True
-            self._lookup[todo] = self._memo[todo]
-        return self._memo[counts]
+            values = self._memo[counts]
+        return values
 
     def _phi(self, counts: np.ndarray) -> np.ndarray:
         values = np.asarray(self.phi(counts), dtype=np.float64)
@@ -159,7 +155,7 @@ class CountStatistic(Statistic):
         # not yet known, or past the memo (clipped onto the trailing NaN), makes the sum
         # NaN, and the general path fills the memo.
         if isinstance(counts, np.ndarray) and counts.dtype.kind in "iu":
-            total = float(self._lookup.take(counts, mode="clip").sum())
+            total = float(self._memo.take(counts, mode="clip").sum())
             if total == total:
                 return total
         return float(self.values(counts).sum())
