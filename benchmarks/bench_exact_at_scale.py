@@ -113,10 +113,26 @@ def warm_up() -> float:
     return time.perf_counter() - start
 
 
+def timed_fit(search, data, out, prefix):
+    """Fit ``search``; record its wall and CPU seconds as ``{prefix}_wall_s``/``_cpu_s``."""
+    wall, cpu = time.perf_counter(), cpu_seconds()
+    search.fit(data)
+    out[f"{prefix}_wall_s"] = time.perf_counter() - wall
+    out[f"{prefix}_cpu_s"] = cpu_seconds() - cpu
+
+
+def record_network(dag, score, truth, out, prefix, score_key="score"):
+    """The network's score (sum of local scores), edges and SHD to ``truth``."""
+    from pgmpy_nml.study import structural_hamming_distance
+
+    out[f"{prefix}_{score_key}"] = network_score(score, dag)
+    out[f"{prefix}_edges"] = dag.number_of_edges()
+    out[f"{prefix}_shd"] = int(structural_hamming_distance(truth, dag))
+
+
 def run_one(args):
     """Child process: one instance; prints one JSON line."""
     from pgmpy_nml import ExactSearch, LocalSearch
-    from pgmpy_nml.study import structural_hamming_distance
 
     out = {"network": args.network, "n": args.n, "score_name": args.score}
     out["warm_up_s"] = warm_up()
@@ -132,10 +148,7 @@ def run_one(args):
     search = ExactSearch(
         score, max_parents=3, method="solver", time_limit=args.time_limit, show_progress=False
     )
-    wall, cpu = time.perf_counter(), cpu_seconds()
-    search.fit(data)
-    out["exact_wall_s"] = time.perf_counter() - wall
-    out["exact_cpu_s"] = cpu_seconds() - cpu
+    timed_fit(search, data, out, "exact")
     out["peak_mb_exact"] = peak_rss_mb()
     report = search.pruning_
     out["method"] = search.method_
@@ -150,10 +163,7 @@ def run_one(args):
     out["gap"] = float(search.gap_)
     out["score"] = float(search.score_)
     out["bound"] = float(search.bound_)
-    dag = search.causal_graph_
-    out["exact_rescored"] = network_score(score, dag)
-    out["exact_edges"] = dag.number_of_edges()
-    out["exact_shd"] = int(structural_hamming_distance(truth, dag))
+    record_network(search.causal_graph_, score, truth, out, "exact", score_key="rescored")
     out["true_score"] = network_score(score, truth)
     out["true_edges"] = truth.number_of_edges()
 
@@ -164,13 +174,8 @@ def run_one(args):
             from pgmpy.causal_discovery import HillClimbSearch
 
             hill = HillClimbSearch(score, max_indegree=3, return_type="dag", show_progress=False)
-            wall, cpu = time.perf_counter(), cpu_seconds()
-            hill.fit(data)
-            out["hill_wall_s"] = time.perf_counter() - wall
-            out["hill_cpu_s"] = cpu_seconds() - cpu
-        out["hill_score"] = network_score(score, hill.causal_graph_)
-        out["hill_edges"] = hill.causal_graph_.number_of_edges()
-        out["hill_shd"] = int(structural_hamming_distance(truth, hill.causal_graph_))
+            timed_fit(hill, data, out, "hill")
+        record_network(hill.causal_graph_, score, truth, out, "hill")
 
     # 3. the package's tabu search with restarts, same score object
     tabu = LocalSearch(
@@ -184,13 +189,8 @@ def run_one(args):
         seed=0,
         show_progress=False,
     )
-    wall, cpu = time.perf_counter(), cpu_seconds()
-    tabu.fit(data)
-    out["tabu_wall_s"] = time.perf_counter() - wall
-    out["tabu_cpu_s"] = cpu_seconds() - cpu
-    out["tabu_score"] = network_score(score, tabu.causal_graph_)
-    out["tabu_edges"] = tabu.causal_graph_.number_of_edges()
-    out["tabu_shd"] = int(structural_hamming_distance(truth, tabu.causal_graph_))
+    timed_fit(tabu, data, out, "tabu")
+    record_network(tabu.causal_graph_, score, truth, out, "tabu")
     out["peak_mb"] = peak_rss_mb()
     print(json.dumps(out), flush=True)
 
