@@ -103,9 +103,11 @@ def test_optimistic_screen_bounds_every_screened_set(name, monkeypatch, random_d
     names["copy"] = names["V3"]
     score = make_score(name, data, names)
     seen = []
+    screen = pruning._Lattice.screen
 
-    def record(self, upper):
+    def record(self, upper, optimistic_family):
         seen.append((self.child, self.parents().copy(), np.array(upper, dtype=float)))
+        screen(self, upper, optimistic_family)
 
     monkeypatch.setattr(pruning._Lattice, "screen", record)
     candidate_parent_sets(score)

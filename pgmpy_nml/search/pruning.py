@@ -9,17 +9,62 @@ parent set has a subset scoring at least as well can be replaced by that
 subset, which keeps the graph acyclic and the score at least as high
 (*dominance*, valid for every decomposable score).
 
-Parent sets are visited level by level (by size), a set only once all its
-subsets one smaller were visited and found *open*. A set :math:`S` is closed when
-no admissible proper superset can beat the best of its subsets: when the score's
-upper bound on every superset (:meth:`~pgmpy_nml.scores.contract.StatisticScore.superset_bound`)
-is at most :math:`\max_{Q \subseteq S} s(Q)`, or when the parent limit leaves no
-room. A superset of a closed set is never scored, and is dominated: the bound
-pruning skips only sets that dominance would drop, so the candidates are the
-same with or without bounds, only found faster (up to ties: a bound within
-rounding, 1e-12 of the magnitude of the scores' statistics, of a subset's score
-closes a set, so a superset better than that subset by less than this may be
-skipped).
+Parent sets are visited level by level (by size). Write :math:`s(P)` for the local
+score of :math:`v` with parents :math:`P`, :math:`\mathrm{best}(S) = \max_{Q \subseteq S}
+s(Q)` over the admissible :math:`Q`, and :math:`U(S)` for the score's *superset bound*
+of :math:`S` (:meth:`~pgmpy_nml.scores.contract.StatisticScore.superset_bound`, each
+score's own proof in its docstring): :math:`s(T) \le U(S)` for every admissible
+:math:`T \supsetneq S`. The rules, each with its proof:
+
+1. *Dominance.* A set :math:`P` with :math:`s(P) \le s(Q)` for an admissible
+   :math:`Q \subsetneq P` is never kept. *Proof:* in a network, replacing the
+   family :math:`P` of :math:`v` by :math:`Q` removes arcs only (acyclic still),
+   keeps the constraints (:math:`Q` is admissible) and does not lower the score.
+2. *Closing by a bound.* A set :math:`S` whose bound is at most the best of its
+   subsets, :math:`U(S) \le \mathrm{best}(S)`, is *closed*: no superset of it is
+   ever generated. *Proof:* every admissible :math:`T \supsetneq S` has
+   :math:`s(T) \le U(S) \le s(Q)` for some :math:`Q \subseteq S \subsetneq T`, so
+   :math:`T` is dominated (rule 1).
+3. *Closed sets close their supersets.* A set is generated at the next level only
+   when *every* subset one smaller is scored-or-screened and open. *Proof:* a set
+   with a closed subset is a superset of a closed set (rule 2); a set with a subset
+   that was never generated has, by induction, a closed subset itself.
+4. *Inherited bounds.* A generated set :math:`S` inherits :math:`\min_u U(S - u)`;
+   if that is at most :math:`\max_u \mathrm{best}(S - u)` (the best of its proper
+   subsets), :math:`S` is dropped *with its supersets*, unscored. *Proof:*
+   :math:`U(S - u)` bounds every proper superset of :math:`S - u`, which includes
+   :math:`S` and all its supersets, so each of those is dominated by the subset of
+   :math:`S - u` that attains the best.
+5. *The optimistic screen* (scores declaring ``monotone_family_statistics``, e.g.
+   :math:`H(P + v) = \sum N \log N`, which never grows as :math:`P` grows): before
+   counting :math:`P + v`, the formula is evaluated with each such family statistic
+   replaced by its smallest value over the families :math:`P - u + v`. That is an
+   upper bound on :math:`s(P)` *alone*; if it is at most the best of the proper
+   subsets, :math:`P` is dominated and is neither counted nor scored, **but stays
+   open**: its best is its subsets' best and its superset bound the inherited one
+   (rule 4), and its supersets are still visited. *Proof:* the statistic is
+   nonincreasing under inclusion, so the smallest value over the subsets is at
+   least the family's own, and the formula is nondecreasing in it. It shows
+   nothing about the supersets: a superset can beat every subset even when
+   :math:`P` cannot. (Until 0.1.0.dev, a screened set was closed like rule 2; that
+   dropped optimal parent sets of small samples, and the solver then proved a
+   suboptimal network optimal. ``tests/test_pruning_properties.py`` checks the
+   pipeline against the enumeration of every admissible set.)
+6. *The parent limit and the expert knowledge.* Only admissible sets (at most
+   ``max_parents`` parents, every required one, no forbidden one) are generated,
+   and dominance compares only admissible sets. *Proof:* the optimal network
+   under the constraints uses admissible families only.
+7. *Ties.* Rules 2, 4 and 5 compare with a tolerance, ``1e-12`` of the magnitude
+   of the scores and of the statistics they are differences of, so that a bound
+   that equals a subset's score up to rounding closes the set (a constant column,
+   a child with one state, a parent set that already determines the child). A
+   superset better than a subset by less than that may therefore be skipped:
+   the optimum over the candidates is within that rounding (about ``1e-12``
+   relative per variable) of the optimum over every admissible set, which is what
+   "proven optimal" means here. Dominance itself (rule 1) is strict and exact.
+
+The bound pruning skips only sets that dominance would drop, so the candidates are
+the same with or without bounds, only found faster (up to the ties of rule 7).
 
 For scores with a contract (:mod:`pgmpy_nml.scores.contract`), every level's
 needed subsets (parent sets :math:`P` and families :math:`P + v`, over all
@@ -380,10 +425,17 @@ class _Lattice:
     set of ``allowed`` (positions into it), ``R`` the required parents.
 
     A level's sets are those whose every subset one smaller is *open*. Before a
-    set is scored, two cheap tests may show it dominated (then it is skipped,
-    and closed): the smallest superset bound of its subsets (each bounds the set
-    itself) and, for scores that allow it, its score with an optimistic family
-    statistic (:meth:`screen`).
+    set is scored, two cheap tests may show it dominated:
+
+    - the smallest superset bound of its subsets bounds the set *and every
+      superset of it*, so a set it shows dominated is dropped with its
+      supersets (closed);
+    - for scores that allow it, its score with an optimistic family statistic
+      (:meth:`screen`) bounds the set *alone*: a set it shows dominated is not
+      counted or scored, but stays open (its best is its subsets' best, its
+      superset bound the inherited one), since a superset can still beat
+      every subset. (Closing it here was a bug: it dropped optimal parent
+      sets and let the solver prove a suboptimal network optimal.)
     """
 
     child: int
@@ -404,6 +456,8 @@ class _Lattice:
     bound: np.ndarray = field(default=None)  # upper bound on every proper superset
     open: np.ndarray = field(default=None)
     monotone_family: dict = field(default=None)  # the last recorded level's, for screening
+    to_score: np.ndarray = field(default=None)  # rows not shown dominated by the screen
+    optimistic_family: dict = field(default=None)  # the screen's upper statistics, all rows
     kept_sets: list = field(default_factory=list)
     kept_scores: list = field(default_factory=list)
     n_scored: int = 0
@@ -415,6 +469,7 @@ class _Lattice:
         self.X = np.zeros((1, 0), dtype=np.int64)
         self.best_sub = np.full(1, -np.inf)
         self.inherited = np.full(1, np.inf)
+        self.to_score = np.ones(1, dtype=bool)
 
     @property
     def n_admissible(self) -> int:
@@ -445,26 +500,53 @@ class _Lattice:
         self.subsets = self.subsets[rows]
         self.best_sub = self.best_sub[rows]
         self.inherited = self.inherited[rows]
+        self.to_score = np.ones(self.X.shape[0], dtype=bool)
+        self.optimistic_family = None
 
-    def screen(self, upper: np.ndarray) -> None:
-        """Skip the sets whose score is at most ``upper``, when that shows them dominated."""
-        self._select(~self._dominated(np.asarray(upper, dtype=np.float64)))
+    def screen(self, upper: np.ndarray, optimistic_family: dict) -> None:
+        """Leave unscored the sets whose score is at most ``upper``, when that shows them
+        dominated; they stay open (see the class notes). ``optimistic_family``: the
+        upper statistics ``upper`` was computed from (they bound the next level's)."""
+        self.to_score = ~self._dominated(np.asarray(upper, dtype=np.float64))
+        self.optimistic_family = optimistic_family
 
-    def record(self, scores: np.ndarray, bounds) -> None:
-        """Score this level's sets; keep the undominated ones, close the hopeless ones."""
-        scores = np.asarray(scores, dtype=np.float64)
-        m = scores.shape[0]
-        self.n_scored += m
-        keep = scores > self.best_sub
-        self.n_dominated += int(m - keep.sum())
+    def scored_parents(self) -> np.ndarray:
+        """The parent sets of this level that are to be counted and scored."""
+        parents = self.parents()
+        return parents if self.to_score.all() else parents[self.to_score]
+
+    def record(self, scores: np.ndarray, bounds, monotone_family: dict | None = None) -> None:
+        """Record the scores (and superset bounds) of this level's scored sets; keep the
+        undominated ones, close the hopeless ones. Sets the screen left unscored are
+        dominated: their best is their subsets' best, their bound the inherited one."""
+        mask = self.to_score
+        m = mask.shape[0]
+        scored = np.asarray(scores, dtype=np.float64)
+        self.n_scored += int(mask.sum())
+        scores = np.full(m, -np.inf)
+        scores[mask] = scored
+        keep = mask & (scores > self.best_sub)
+        self.n_dominated += int(mask.sum() - keep.sum())
         self.kept_sets.extend(map(tuple, self.parents()[keep].tolist()))
         self.kept_scores.extend(scores[keep].tolist())
-        self.best = np.maximum(scores, self.best_sub)
+        self.best = np.where(mask, np.maximum(scores, self.best_sub), self.best_sub)
+        if monotone_family is not None:
+            full = {}
+            for k, values in monotone_family.items():
+                if self.optimistic_family is None:
+                    full[k] = np.broadcast_to(np.asarray(values, dtype=np.float64), (m,))
+                else:
+                    full[k] = np.array(self.optimistic_family[k], dtype=np.float64)
+                    full[k][mask] = values
+            self.monotone_family = full
         bound = self.inherited
         if bounds is not None:
             # NaN (no information) counts as no bound
-            bounds = np.broadcast_to(np.asarray(bounds, dtype=np.float64), (m,))
-            bound = np.fmin(bound, bounds)
+            full_bounds = np.full(m, np.nan)
+            full_bounds[mask] = np.broadcast_to(
+                np.asarray(bounds, dtype=np.float64), (int(mask.sum()),)
+            )
+            bound = np.fmin(bound, full_bounds)
         self.bound = bound
         if self.can_grow():
             self.open = ~(bound <= self.best + (_TIE * np.abs(self.best) + self.tol_abs))
@@ -508,13 +590,15 @@ class _Lattice:
         return self.X.shape[0] > 0
 
     def supersets(self, arities, gains, log_likelihood, ll_top) -> Supersets:
-        """What bounds the proper supersets of this level's sets (see :class:`Supersets`)."""
-        m, a = self.X.shape[0], len(self.allowed)
+        """What bounds the proper supersets of this level's scored sets (see
+        :class:`Supersets`)."""
+        sets = self.X if self.to_score.all() else self.X[self.to_score]
+        m, a = sets.shape[0], len(self.allowed)
         room = min(self.max_extra, a) - self.level  # parents that can still be added
         q_min, q_max, gain = np.empty(m), np.empty(m), np.empty(m)
         step = max(1, (1 << 20) // max(a, 1))  # rows per block of (rows, allowed) matrices
         for lo in range(0, m, step):
-            X = self.X[lo : lo + step]
+            X = sets[lo : lo + step]
             member = np.zeros((X.shape[0], a), dtype=bool)
             member[np.arange(X.shape[0])[:, None], X] = True
             ar = np.where(member, np.nan, arities[self.allowed][None, :].astype(np.float64))
@@ -766,7 +850,6 @@ class _Task:
         family_stats = self.store.get(families_rows)
         parent_stats = self.store.get(parents)
         family = dict(zip(problem.keys, family_stats, strict=True))
-        lat.monotone_family = {k: family[k] for k in problem.monotone}
         families = self._families(i, parents, family, parent_stats)
         scores = problem.contract.local_from_statistics(families)
         scores = np.broadcast_to(scores, (parents.shape[0],))
@@ -778,13 +861,15 @@ class _Task:
             bounds = problem.contract.superset_bound(families, supersets)
         self.seconds["scoring"] += mid - start
         self.seconds["bounds and dominance"] += time.perf_counter() - mid
-        return scores, bounds
+        return scores, bounds, {k: family[k] for k in problem.monotone}
 
     def screen(self, i: int, parents: np.ndarray) -> None:
-        """Skip sets of lattice ``i`` that an optimistic score shows dominated, before
-        their families are counted: each monotone family statistic (see
-        ``monotone_family_statistics``) of ``P + v`` is at most that of every
-        ``P - u + v``, counted at the previous level."""
+        r"""Leave unscored the sets of lattice ``i`` that an optimistic score shows
+        dominated, before their families are counted: each monotone family statistic
+        (see ``monotone_family_statistics``) of ``P + v`` is at most that of every
+        ``P - u + v`` (counted, or itself bounded so, at the previous level), so the
+        formula with the smallest of those is at least :math:`s(v \mid P)`. This shows
+        ``P`` dominated, not its supersets: they are still visited."""
         lat, keys = self.lattices[i], self.problem.monotone
         if not keys or lat.level == 0 or parents.shape[0] == 0:
             return
@@ -792,7 +877,8 @@ class _Task:
         m = parents.shape[0]
         family = {k: lat.monotone_family[k][lat.subsets].min(axis=1) for k in keys}
         families = self._families(i, parents, family, self.store.get(parents))
-        lat.screen(np.broadcast_to(self.problem.contract.local_from_statistics(families), (m,)))
+        upper = np.broadcast_to(self.problem.contract.local_from_statistics(families), (m,))
+        lat.screen(upper, family)
         self.seconds["bounds and dominance"] += time.perf_counter() - start
 
     #: bytes per parent set of a level: statistics of the set and its family, rows, scores
@@ -828,14 +914,14 @@ class _Task:
                 self.store.ensure([lattices[i].parents() for i in active])
                 for i in active:
                     self.screen(i, lattices[i].parents())
-            sets = {i: lattices[i].parents() for i in active}
+            sets = {i: lattices[i].scored_parents() for i in active}
             sets = {i: (p, lattices[i].families(p)) for i, p in sets.items()}
             self.store.ensure([block for pair in sets.values() for block in pair])
             still = []
             for i in active:
-                scores, bounds = self.evaluate(i, *sets[i])
+                scores, bounds, monotone = self.evaluate(i, *sets[i])
                 start = time.perf_counter()
-                lattices[i].record(scores, bounds)
+                lattices[i].record(scores, bounds, monotone)
                 if lattices[i].advance():
                     still.append(i)
                 self.seconds["bounds and dominance"] += time.perf_counter() - start
@@ -893,7 +979,7 @@ def _family_bounds(score, variable, parent_sets, max_parents=None, expert_knowle
     parents = lat.parents()
     fams = lat.families(parents)
     task.store.ensure([parents, fams])
-    return task.evaluate(0, parents, fams)
+    return task.evaluate(0, parents, fams)[:2]
 
 
 # -- scores without a contract: local_score, dominance only ---------------------------------
