@@ -30,6 +30,7 @@ __all__ = [
     "as_choice",
     "as_code_sequence",
     "as_count_array",
+    "as_gap_limit",
     "as_integer",
     "as_integer_array",
     "as_integer_list",
@@ -262,7 +263,7 @@ def as_memory_size(value: Any, name: str = "max_memory") -> float:
 
 
 def as_time_limit(value: Any, name: str = "time_limit") -> float | None:
-    """A positive number of seconds (``inf`` allowed), or ``None`` for no limit.
+    """A positive number of seconds, or ``None`` for no limit (``inf`` means no limit too).
 
     Examples
     --------
@@ -270,11 +271,25 @@ def as_time_limit(value: Any, name: str = "time_limit") -> float | None:
     60.0
     >>> as_time_limit(None) is None
     True
+    >>> as_time_limit(float("inf")) is None
+    True
     """
     if value is None:
         return None
     hint = " Give a number of seconds, or None for no limit."
-    return as_real(value, name, low_open=True, allow_inf=True, hint=hint)
+    seconds = as_real(value, name, low_open=True, allow_inf=True, hint=hint)
+    return None if math.isinf(seconds) else seconds
+
+
+def as_gap_limit(value: Any, name: str = "gap_limit") -> float:
+    """A relative gap at which an exact search may stop: a number ``>= 0`` (0: optimal).
+
+    Examples
+    --------
+    >>> as_gap_limit(0.01)
+    0.01
+    """
+    return as_real(value, name, hint=" Give a relative gap such as 0.01, or 0 for optimal.")
 
 
 # --------------------------------------------------------------------------------------

@@ -560,7 +560,10 @@ def test_start_dag_is_used_and_checked(network_sample):
     with pytest.raises(ValueError, match="cycle"):
         search(score, start_dag=start, expert_knowledge={"required_edges": [(v, u)]})
     with pytest.raises(TypeError, match="start_dag"):
-        search(score, start_dag=[("asia", "tub")])
+        search(score, start_dag="asia")
+    # a list of edges (or a dict of parents) is a start network, as for ExactSearch
+    edges = search(score, start_dag=list(start.edges()))
+    assert set(edges.causal_graph_.edges()) == set(start.edges())
 
 
 def test_required_edges_are_added_to_the_start_and_kept(network_sample):

@@ -69,7 +69,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .._jit import njit
-from .._validate import as_time_limit
+from .._validate import as_gap_limit, as_integer, as_time_limit
 from .candidates import CandidateParentSets
 
 if TYPE_CHECKING:
@@ -635,9 +635,7 @@ def _scip_plugins():
             model = self.model
             if model.getNSols() == 0:
                 return {}
-            score = model.getPrimalbound() + self.offset
-            bound = model.getDualbound() + self.offset
-            self.bar.set_postfix_str(_progress_text(score, bound, model.getNNodes()))
+            self.bar.set_postfix_str(_model_progress(model, self.offset))
             return {}
 
     return Acyclicity, Sinks, Progress
@@ -655,6 +653,27 @@ def _gap(score, bound):
     if bound <= score:
         return 0.0
     return (bound - score) / max(abs(score), 1e-12)
+
+
+def _sound_bound(dual: float, offset: float, score: float, infinity: float = 1e20) -> float:
+    """The proven upper bound on the network score from SCIP's dual bound on the objective.
+
+    The objective is the network score minus ``offset`` (the sum of every variable's
+    best candidate), so it is at most 0 and ``offset`` itself is a proven bound (the
+    *trivial* one). SCIP reports no dual bound as ``+infinity`` (1e20) before its
+    first LP: the bound is then the trivial one, never ``1e20 + offset``. A network
+    that exists (the incumbent ``score``) is never above it.
+    """
+    if not dual < infinity:  # no bound yet (or NaN)
+        dual = 0.0
+    return max(score, offset + min(dual, 0.0))
+
+
+def _model_progress(model, offset: float) -> str:
+    """The progress text (incumbent, sound bound, gap, nodes) of a running SCIP model."""
+    score = model.getPrimalbound() + offset
+    bound = _sound_bound(model.getDualbound(), offset, score, model.infinity())
+    return _progress_text(score, bound, model.getNNodes())
 
 
 def _progress_text(score, bound, nodes):
@@ -758,6 +777,8 @@ def solve(
             f"candidates must be a CandidateParentSets, got {type(candidates).__name__}."
         )
     time_limit = as_time_limit(time_limit)
+    gap_limit = as_gap_limit(gap_limit)
+    seed = as_integer(seed, "seed")
     timings = {}
     start = time.perf_counter()
     fam = _Families(candidates)
@@ -849,6 +870,8 @@ def solve(
     start = time.perf_counter()
     try:
         model.optimize()
+        if bar is not None and model.getNSols():
+            bar.set_postfix_str(_model_progress(model, offset))  # the last line: the result's
     finally:
         if bar is not None:
             bar.close()
@@ -872,7 +895,8 @@ def solve(
         raise RuntimeError("SCIP returned a network with a cycle; please report this.")
     score = fam.total(choice)
     optimal = status == "optimal"
-    bound = score if optimal else max(score, model.getDualbound() + offset)
+    dual = model.getDualbound()
+    bound = score if optimal else _sound_bound(dual, offset, score, model.infinity())
     variables = candidates.variables
     parents = {
         variables[v]: tuple(variables[p] for p in fam.parents[choice[v]]) for v in range(fam.n)

@@ -129,12 +129,12 @@ class CandidateParentSets:
                     f"Variable {name!r} has no candidate parent set, so no network exists; "
                     "keep at least one (usually the empty set)."
                 )
-            bad = ~np.isfinite(scores_v)
+            bad = ~(np.abs(scores_v) <= MAX_ABS_SCORE)  # NaN too
             if bad.any():
                 k = int(np.flatnonzero(bad)[0])
                 raise ValueError(
                     f"The local score of {name!r} with parent set {tuple(sets_v[k])!r} is "
-                    f"{scores_v[k]!r}; scores must be finite (leave impossible sets out)."
+                    f"{float(scores_v[k])!r}; {_SCORE_RULE}"
                 )
             clean = [_parent_tuple(p, v, n, variables) for p in sets_v]
             if len(set(clean)) != len(clean):
@@ -338,6 +338,19 @@ class CandidateParentSets:
         )
 
 
+#: Largest magnitude of a local score taken as a score: ``-1e30`` or ``-1e308`` in a score
+#: file are "impossible" markers, and no family of real data scores beyond this (a log
+#: loss of 1e15 nats would need more than 1e14 rows); the integer program's arithmetic
+#: (SCIP's infinity is 1e20, its tolerances relative) cannot mix such values with real ones.
+MAX_ABS_SCORE = 1e15
+
+_SCORE_RULE = (
+    f"scores must be finite and at most {MAX_ABS_SCORE:.0e} in magnitude. Values such as "
+    "-1e30 or -1e308 mark impossible parent sets in some score files: leave those parent sets "
+    "out instead (a parent set that is not listed is never chosen)."
+)
+
+
 def _parent_tuple(parents, v, n, variables):
     """Validated, sorted tuple of parent positions of variable ``v``."""
     if isinstance(parents, (str, bytes)) or not isinstance(
@@ -524,6 +537,8 @@ def read_score_file(
                     f"Line {lineno} {where} should be '<score> <number of parents> <parents>', "
                     f"got {' '.join(tokens)!r}."
                 ) from None
+            if not abs(score) <= MAX_ABS_SCORE:
+                raise ValueError(f"Line {lineno} {where} has the score {tokens[0]}; {_SCORE_RULE}")
             if size != len(tokens) - 2:
                 raise ValueError(
                     f"Line {lineno} {where} announces {size} parents but lists "

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from .._typing import ExpertKnowledgeLike, Graph
 
-__all__ = ["Constraints", "as_expert_knowledge"]
+__all__ = ["Constraints", "as_expert_knowledge", "check_start_dag"]
 
 
 def as_expert_knowledge(expert_knowledge: ExpertKnowledgeLike | None) -> ExpertKnowledge | None:
@@ -200,3 +200,100 @@ class Constraints:
             if len(parents) > self.max_parents:
                 found.append(f"{name!r} has {len(parents)} parents, more than {self.max_parents}")
         return found
+
+
+def check_start_dag(dag: Graph | Iterable | Mapping, constraints: Constraints) -> nx.DiGraph:
+    """A search's first network, validated once for every search: the DAG with the
+    required edges added.
+
+    Parameters
+    ----------
+    dag : pgmpy DAG, networkx DiGraph, dict or sequence of edges
+        A graph whose nodes are exactly the data's variables, ``{child: parents}``, or
+        a list of ``(parent, child)`` edges over the data's variables (the others
+        start without parents).
+    constraints : Constraints
+
+    Returns
+    -------
+    networkx.DiGraph
+        Every variable as a node, the given edges and the required ones.
+
+    Raises
+    ------
+    TypeError
+        For anything else (a string, a number, edges that are not pairs).
+    ValueError
+        For unknown or missing variables, a directed cycle, or an edge the constraints
+        forbid, a parent set above the limit; the message names the edge.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.search.constraints import Constraints, check_start_dag
+    >>> c = Constraints.from_knowledge(["A", "B", "C"], None, None)
+    >>> sorted(check_start_dag([("A", "B")], c).edges())
+    [('A', 'B')]
+    >>> check_start_dag([("A", "B"), ("B", "A")], c)
+    Traceback (most recent call last):
+    ...
+    ValueError: start_dag has a directed cycle (with the required edges added): A -> B -> A.
+    """
+    variables = list(constraints.variables)
+    known = set(variables)
+    graph = nx.DiGraph()
+    graph.add_nodes_from(variables)
+    if isinstance(dag, nx.Graph):
+        if not isinstance(dag, nx.DiGraph):
+            raise TypeError("start_dag must be directed (a pgmpy DAG or a networkx DiGraph).")
+        nodes = set(dag.nodes())
+        if nodes != known:
+            raise ValueError(
+                "start_dag must have exactly the variables of the data as nodes; "
+                f"missing {sorted(known - nodes, key=str)!r}, "
+                f"unknown {sorted(nodes - known, key=str)!r}."
+            )
+        edges = list(dag.edges())
+    elif isinstance(dag, Mapping):
+        edges = []
+        for child, parents in dag.items():
+            if isinstance(parents, (str, bytes)) or not hasattr(parents, "__iter__"):
+                raise TypeError(
+                    f"start_dag as a dict maps each variable to a collection of parents; "
+                    f"{child!r} maps to {parents!r}."
+                )
+            edges.extend((u, child) for u in parents)
+    elif isinstance(dag, (str, bytes)) or not hasattr(dag, "__iter__"):
+        raise TypeError(
+            "start_dag must be a pgmpy DAG, a networkx DiGraph, a dict {child: parents} or a "
+            f"list of (parent, child) edges, got {type(dag).__name__}."
+        )
+    else:
+        edges = list(dag)
+        for edge in edges:
+            if isinstance(edge, (str, bytes)) or not hasattr(edge, "__len__") or len(edge) != 2:
+                raise TypeError(f"start_dag as a list holds (parent, child) pairs, got {edge!r}.")
+    unknown = sorted({x for edge in edges for x in edge} - known, key=str)
+    if unknown:
+        raise ValueError(f"start_dag names variables the data does not have: {unknown!r}.")
+    for u, v in edges:
+        if u == v:
+            raise ValueError(f"start_dag has a self-loop on {u!r}.")
+    graph.add_edges_from(edges)
+    graph.add_edges_from(
+        (variables[u], variables[v]) for v in range(len(variables)) for u in constraints.required[v]
+    )
+    try:
+        cycle = nx.find_cycle(graph)
+    except nx.NetworkXNoCycle:
+        cycle = None
+    if cycle:
+        path = " -> ".join(str(u) for u, _ in cycle) + f" -> {cycle[0][0]}"
+        raise ValueError(f"start_dag has a directed cycle (with the required edges added): {path}.")
+    problems = constraints.violations(graph)
+    if problems:
+        raise ValueError(
+            "start_dag (with the required edges added) breaks the constraints: "
+            + "; ".join(problems)
+            + "."
+        )
+    return graph

@@ -11,12 +11,12 @@ import numpy as np
 
 from .._estimator import fitted_attribute
 from .._limits import AUTO_EXACT_MAX_VARIABLES
-from .._validate import as_choice, as_memory_size, as_time_limit
+from .._validate import as_choice, as_gap_limit, as_integer, as_memory_size, as_time_limit
 from ..scores.registry import make_score
 from . import _kernels
 from ._base import _StructureSearch
 from ._plans import make_plan, popcounts
-from .constraints import Constraints
+from .constraints import Constraints, check_start_dag
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -168,11 +168,21 @@ class ExactSearch(_StructureSearch):
     method : {"auto", "dp", "solver"}, default "auto"
         See above; ``method_`` says which ran.
     time_limit : float, optional
-        Seconds for the solver (scoring included); without it the solver runs
-        until the network is proven optimal. The DP ignores it.
-    start_dag : pgmpy DAG, optional
-        A first network for the solver (for instance a local search's result);
-        each family is replaced by its best candidate subset.
+        Seconds for the solver (scoring included); without it (or with ``inf``)
+        the solver runs until the network is proven optimal. The DP, which
+        cannot stop early, checks it and ignores it.
+    start_dag : pgmpy DAG, networkx DiGraph, dict or list of edges, optional
+        A first network for the solver (for instance a local search's result):
+        a DAG over the data's variables, ``{child: parents}`` or a list of
+        ``(parent, child)`` edges; the required edges are added, and it must be
+        acyclic and within the constraints. Each family is replaced by its best
+        candidate subset. The DP checks it and ignores it.
+    gap_limit : float, default 0
+        The solver stops once ``(bound - score) / |score|`` is at most this
+        (0: proven optimal). The DP checks it and ignores it.
+    seed : int, default 0
+        The solver's random seed (SCIP's seed shift). The DP checks it and
+        ignores it.
 
     Attributes
     ----------
@@ -249,6 +259,8 @@ class ExactSearch(_StructureSearch):
         method: str = "auto",
         time_limit: float | None = None,
         start_dag: Graph | None = None,
+        gap_limit: float = 0.0,
+        seed: int = 0,
     ) -> None:
         self.scoring_method = scoring_method
         self.max_parents = max_parents
@@ -260,6 +272,8 @@ class ExactSearch(_StructureSearch):
         self.method = method
         self.time_limit = time_limit
         self.start_dag = start_dag
+        self.gap_limit = gap_limit
+        self.seed = seed
 
     causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the optimal structure.")
     score_ = fitted_attribute("score", "float: its score, the sum of its local scores.")
@@ -370,10 +384,20 @@ class ExactSearch(_StructureSearch):
             )
         return method
 
-    def _time_limit(self):
-        return as_time_limit(self.time_limit)
+    def _settings(self, variables) -> dict:
+        """Every setting checked once, at ``fit`` entry, whichever method then runs."""
+        constraints = Constraints.from_knowledge(variables, self.max_parents, self.expert_knowledge)
+        return {
+            "constraints": constraints,
+            "time_limit": as_time_limit(self.time_limit),
+            "gap_limit": as_gap_limit(self.gap_limit),
+            "seed": as_integer(self.seed, "seed"),
+            "start_dag": None
+            if self.start_dag is None
+            else check_start_dag(self.start_dag, constraints),
+        }
 
-    def _fit_dp(self, score, timings) -> tuple:
+    def _fit_dp(self, score, settings, timings) -> tuple:
         plan = make_plan(score)
         variables = plan.variables
         constraints = Constraints.from_knowledge(variables, self.max_parents, self.expert_knowledge)
@@ -388,11 +412,11 @@ class ExactSearch(_StructureSearch):
             dag.add_edges_from((variables[u], variables[v]) for u in members)
         return dag, total, total, need, plan.kind, None, None
 
-    def _fit_solver(self, score, timings) -> tuple:
+    def _fit_solver(self, score, settings, timings) -> tuple:
         from ._solver import solve
         from .pruning import candidate_parent_sets
 
-        time_limit = self._time_limit()
+        time_limit = settings["time_limit"]
         start = time.perf_counter()
         candidates, report = candidate_parent_sets(
             score,
@@ -404,10 +428,16 @@ class ExactSearch(_StructureSearch):
         timings["candidate parent sets"] = time.perf_counter() - start
         if time_limit is not None:
             time_limit = max(time_limit - timings["candidate parent sets"], 1e-3)
-        initial = None if self.start_dag is None else _initial_choice(candidates, self.start_dag)
+        start_dag = settings["start_dag"]
+        initial = None if start_dag is None else _initial_choice(candidates, start_dag)
         start = time.perf_counter()
         result = solve(
-            candidates, time_limit=time_limit, initial=initial, show_progress=self.show_progress
+            candidates,
+            time_limit=time_limit,
+            initial=initial,
+            show_progress=self.show_progress,
+            gap_limit=settings["gap_limit"],
+            seed=settings["seed"],
         )
         timings["solver"] = time.perf_counter() - start
         return result.to_dag(), result.score, result.bound, None, report.plan, candidates, report
@@ -429,12 +459,11 @@ class ExactSearch(_StructureSearch):
         self._result = None
         score = self._resolve_score(data)
         method = self._choose_method(len(score.variables))
+        settings = self._settings(list(score.variables))
         timings = {}
         try:
-            if method == "dp":
-                dag, total, bound, need, plan, candidates, report = self._fit_dp(score, timings)
-            else:
-                dag, total, bound, need, plan, candidates, report = self._fit_solver(score, timings)
+            fit = self._fit_dp if method == "dp" else self._fit_solver
+            dag, total, bound, need, plan, candidates, report = fit(score, settings, timings)
         except KeyboardInterrupt:
             raise KeyboardInterrupt("ExactSearch interrupted; nothing was fitted.") from None
         model = self._fitted_model(dag, score, data)

@@ -21,7 +21,7 @@ from ..scores.contract import CountStatistic, Families, check_statistic_kinds
 from ..scores.pgmpy_adapters import contract_for
 from . import _local_kernels as _k
 from ._base import _StructureSearch
-from .constraints import Constraints
+from .constraints import Constraints, check_start_dag
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -582,9 +582,11 @@ class LocalSearch(_StructureSearch):
         Largest parent set (no limit by default).
     expert_knowledge : pgmpy.causal_discovery.ExpertKnowledge or dict, optional
         Required edges, forbidden edges, search space and temporal tiers.
-    start_dag : pgmpy DAG or networkx DiGraph, optional
-        The network to start from (default: no edges). Required edges are
-        added to it; it must be acyclic and satisfy the other constraints.
+    start_dag : pgmpy DAG, networkx DiGraph, dict or list of edges, optional
+        The network to start from (default: no edges): a DAG over the data's
+        variables, ``{child: parents}`` or a list of ``(parent, child)`` edges.
+        Required edges are added to it; it must be acyclic and satisfy the other
+        constraints (the same check as :class:`~pgmpy_nml.ExactSearch`'s).
     tabu_length : int, default 10
         Tabu search: how many recently visited networks may not be revisited.
     max_non_improving : int, optional
@@ -738,34 +740,9 @@ class LocalSearch(_StructureSearch):
             parents[v, list(constraints.required[v])] = 1
         if self.start_dag is None:
             return parents
-        import networkx as nx
-
-        dag = self.start_dag
-        if not isinstance(dag, nx.DiGraph):
-            raise TypeError(
-                f"start_dag must be a pgmpy DAG or a networkx DiGraph, got {type(dag).__name__}."
-            )
-        if set(dag.nodes()) != set(variables):
-            raise ValueError(
-                "start_dag must have exactly the variables of the data as nodes; "
-                f"missing {sorted(set(variables) - set(dag.nodes()), key=str)!r}, "
-                f"unknown {sorted(set(dag.nodes()) - set(variables), key=str)!r}."
-            )
         index = {v: i for i, v in enumerate(variables)}
-        for u, v in dag.edges():
+        for u, v in check_start_dag(self.start_dag, constraints).edges():
             parents[index[v], index[u]] = 1
-        graph = nx.DiGraph()
-        graph.add_nodes_from(variables)
-        graph.add_edges_from((variables[u], variables[v]) for v, u in np.argwhere(parents))
-        problems = constraints.violations(graph)
-        if problems:
-            raise ValueError(
-                "start_dag (with the required edges added) breaks the constraints: "
-                + "; ".join(problems)
-                + "."
-            )
-        if not nx.is_directed_acyclic_graph(graph):
-            raise ValueError("start_dag with the required edges added has a cycle.")
         return parents
 
     # -- the search ----------------------------------------------------------------------
