@@ -1517,7 +1517,9 @@ def build_parser():
         choices=["auto", *ESTIMATORS, "none"],
         default="auto",
         help="parameter estimator; auto (default): the score's own prior (BDeu's for bdeu, "
-        "BD's for bd, K2's for k2, fsnml for fnml and qnml, mle for bic, aic, ll)",
+        "BD's for bd, K2's for k2, fsnml for the others: fnml, qnml and the likelihood "
+        "scores bic, aic, ll, nal, pnal, whose mle would give unseen combinations "
+        "probability 0)",
     )
     learn.add_argument(
         "--bootstrap",
