@@ -24,6 +24,7 @@ from pathlib import Path
 import pandas as pd
 
 from ._limits import ID_MIN_DISTINCT, MAX_WHOLE_NUMBER_STATES
+from ._validate import InputError
 
 __all__ = ["DEFAULT_NA_VALUES", "CsvError", "CsvOptions", "Table", "read_data"]
 
@@ -37,7 +38,7 @@ _SNIFF_CHARS = 1 << 16
 _MAX_LISTED = 3
 
 
-class CsvError(ValueError):
+class CsvError(InputError):
     """A problem with a data file: one line naming the file, the columns and the fix."""
 
 

@@ -15,12 +15,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
+from ._validate import InputError
+
 __all__ = ["EncodedData", "UnknownStateError", "encode_data"]
 
 _MAX_LISTED = 5  # how many offending values or columns an error message lists
 
 
-class UnknownStateError(ValueError):
+class UnknownStateError(InputError):
     """A column holds values that its declared states (``state_names``) do not list.
 
     Raised by every entry point that takes declared states, e.g. a score built with
@@ -87,7 +89,7 @@ class EncodedData:
         try:
             return self.index[variable]
         except (KeyError, TypeError):
-            raise ValueError(
+            raise InputError(
                 f"Unknown variable {variable!r}: the data has columns {_listing(self.variables)}."
             ) from None
 
@@ -109,10 +111,10 @@ class EncodedData:
         parents = list(parents)
         idx = [self.variable_index(p) for p in parents]
         if child in idx:
-            raise ValueError(f"Variable {variable!r} is listed among its own parents {parents!r}.")
+            raise InputError(f"Variable {variable!r} is listed among its own parents {parents!r}.")
         if len(set(idx)) != len(idx):
             dup = sorted({repr(p) for p, i in zip(parents, idx, strict=True) if idx.count(i) > 1})
-            raise ValueError(
+            raise InputError(
                 f"Parents of {variable!r} contain duplicates ({', '.join(dup)}): {parents!r}."
             )
         return child, tuple(sorted(idx))
@@ -131,16 +133,16 @@ def _check_frame(data, missing="error") -> None:
             f"got {type(data).__name__}.{hint}"
         )
     if data.shape[1] == 0:
-        raise ValueError("data has no columns: give one column per variable.")
+        raise InputError("data has no columns: give one column per variable.")
     if data.shape[0] == 0:
-        raise ValueError(
+        raise InputError(
             f"data has no rows (columns {_listing(data.columns)}): scores need at least one sample."
         )
     if not data.columns.is_unique:
         dup = data.columns[data.columns.duplicated()].unique()
-        raise ValueError(f"data has duplicated column names: {_listing(dup)}.")
+        raise InputError(f"data has duplicated column names: {_listing(dup)}.")
     if missing not in MISSING_POLICIES:
-        raise ValueError(
+        raise InputError(
             f"missing must be one of {', '.join(repr(m) for m in MISSING_POLICIES)}, got "
             f"{missing!r}."
         )
@@ -150,7 +152,7 @@ def _check_frame(data, missing="error") -> None:
     counts = counts[counts > 0]
     if len(counts):
         parts = [f"{col!r} ({n} row{'s' if n > 1 else ''})" for col, n in counts.items()]
-        raise ValueError(
+        raise InputError(
             "data has missing values in column(s) "
             + ", ".join(parts)
             + f" out of {len(data)} rows. pgmpy-nml needs complete data and never drops rows "
@@ -206,7 +208,7 @@ def _check_kinds(name, column: pd.Series) -> set:
     kinds = _kinds(column)
     if len(kinds) > 1:
         merge = " (True and 1 would be one state)" if {"bool", "number"} <= kinds else ""
-        raise ValueError(
+        raise InputError(
             f"Column {name!r} mixes value types ({', '.join(sorted(kinds))}){merge}; convert "
             f"it to one type, e.g. data[{name!r}].astype(str)."
         )
@@ -227,7 +229,7 @@ def _check_discrete(name, column: pd.Series) -> None:
         fractional = values[values != np.round(values)]
         if len(fractional) or not np.all(np.isfinite(values)):
             example = fractional[:3] if len(fractional) else values[~np.isfinite(values)][:3]
-            raise ValueError(
+            raise InputError(
                 f"Column {name!r} looks continuous (float values such as "
                 f"{', '.join(f'{v:g}' for v in example)}); the scores of pgmpy-nml are for "
                 "discrete data. Discretize it first, e.g. "
@@ -236,7 +238,7 @@ def _check_discrete(name, column: pd.Series) -> None:
         return
     if pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype):
         return
-    raise ValueError(
+    raise InputError(
         f"Column {name!r} has dtype {dtype}, which is not a discrete type; convert it to "
         "integers, strings or a pandas Categorical first."
     )
@@ -251,7 +253,7 @@ def _observed_states(name, column: pd.Series) -> list:
         return sorted(values.tolist())
     except TypeError:
         kinds = sorted({type(v).__name__ for v in values})
-        raise ValueError(
+        raise InputError(
             f"Column {name!r} mixes value types ({', '.join(kinds)}), which cannot be ordered "
             f"into states; convert it to one type, e.g. data[{name!r}].astype(str)."
         ) from None
@@ -262,10 +264,10 @@ def _declared_states(name, states) -> list:
         raise TypeError(f"state_names[{name!r}] must be a list of states, got {states!r}.")
     states = list(states)
     if not states:
-        raise ValueError(f"state_names[{name!r}] is empty: a variable needs at least one state.")
+        raise InputError(f"state_names[{name!r}] is empty: a variable needs at least one state.")
     seen = pd.Index(states)
     if not seen.is_unique:
-        raise ValueError(
+        raise InputError(
             f"state_names[{name!r}] lists a state twice: {_listing(seen[seen.duplicated()])}."
         )
     return states
@@ -273,7 +275,7 @@ def _declared_states(name, states) -> list:
 
 def _codes(name, column: pd.Series, states: list, declared: bool) -> np.ndarray:
     if declared and {"bool", "number"} <= _kinds(column) | _kinds(states):
-        raise ValueError(
+        raise InputError(
             f"Column {name!r} and state_names[{name!r}] = {states!r} mix booleans and "
             "numbers, and True and 1 would be one state; use one type for both."
         )
@@ -298,7 +300,7 @@ def _drop_incomplete(data):
     n_dropped = int((~complete).sum())
     if n_dropped == len(data):
         worst = data.isna().sum().sort_values(ascending=False)
-        raise ValueError(
+        raise InputError(
             f"Every one of the {len(data)} rows has a missing value (most in "
             f'{_listing(worst.index[:3])}), so missing="drop" leaves nothing; drop those '
             'columns or learn with a score for incomplete data ("pnal", missing="available").'
@@ -375,7 +377,7 @@ def encode_data(data, state_names: Mapping | None = None, missing: str = "error"
         )
     unknown = [v for v in state_names if v not in data.columns]
     if unknown:
-        raise ValueError(
+        raise InputError(
             f"state_names names variable(s) {_listing(unknown)} that are not columns of the "
             f"data ({_listing(data.columns)})."
         )
@@ -390,7 +392,7 @@ def encode_data(data, state_names: Mapping | None = None, missing: str = "error"
             if present.all():
                 present = None
             elif not present.any():
-                raise ValueError(f"Column {name!r} has no values: every row is missing.")
+                raise InputError(f"Column {name!r} has no values: every row is missing.")
             else:
                 column = column[present]
         _check_discrete(name, column)
@@ -400,7 +402,7 @@ def encode_data(data, state_names: Mapping | None = None, missing: str = "error"
         else:
             states = _observed_states(name, column)
         if len(states) > np.iinfo(np.int32).max:
-            raise ValueError(f"Variable {name!r} has {len(states)} states, more than supported.")
+            raise InputError(f"Variable {name!r} has {len(states)} states, more than supported.")
         if present is None:
             codes[i] = _codes(name, column, states, declared)
         else:

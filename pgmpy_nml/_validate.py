@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "InputError",
     "as_bool",
     "as_choice",
     "as_code_sequence",
@@ -42,6 +43,15 @@ __all__ = [
     "as_time_limit",
     "describe",
 ]
+
+
+class InputError(ValueError):
+    """A value the caller gave is wrong: raised by the input checks, never by a bug.
+
+    A ``ValueError``, so callers of the API see no difference; the command line
+    tells it apart from other ``ValueError``s: input errors are one-line messages with
+    exit code 2, anything else is an internal error to report.
+    """
 
 
 def describe(value: Any) -> str:
@@ -81,7 +91,7 @@ def as_integer(
     >>> as_integer(0, "K", minimum=1, what=" (number of categories)")
     Traceback (most recent call last):
     ...
-    ValueError: K must be an integer >= 1 (number of categories), got 0
+    pgmpy_nml._validate.InputError: K must be an integer >= 1 (number of categories), got 0
     """
     kind = "a non-negative integer" if minimum == 0 else f"an integer >= {minimum}"
     if isinstance(value, np.ndarray) and value.ndim == 0:
@@ -94,17 +104,17 @@ def as_integer(
     elif isinstance(value, numbers.Real):
         as_float = float(value)
         if math.isnan(as_float):
-            raise ValueError(f"{name} must be {kind}, got NaN")
+            raise InputError(f"{name} must be {kind}, got NaN")
         if not math.isfinite(as_float) or as_float != math.floor(as_float):
-            raise ValueError(f"{name} must be {kind}, got {as_float!r}")
+            raise InputError(f"{name} must be {kind}, got {as_float!r}")
         value = int(as_float)
     else:
         raise TypeError(f"{name} must be {kind}, got an object of type {type(value).__name__}")
     if value < minimum:
-        raise ValueError(f"{name} must be {kind}{what}, got {shown!r}")
+        raise InputError(f"{name} must be {kind}{what}, got {shown!r}")
     if maximum is not None and _above(value, maximum):
         big = f"an integer of about 2**{value.bit_length()}" if value > 10**30 else repr(value)
-        raise ValueError(f"{name} must be at most {_show_bound(maximum)}{what}, got {big}")
+        raise InputError(f"{name} must be at most {_show_bound(maximum)}{what}, got {big}")
     return value
 
 
@@ -165,11 +175,11 @@ def as_real(
     >>> as_real(0, "alpha", low_open=True, owner="BDConstant")
     Traceback (most recent call last):
     ...
-    ValueError: BDConstant: alpha must be a finite number > 0, got 0.
+    pgmpy_nml._validate.InputError: BDConstant: alpha must be a finite number > 0, got 0.
     >>> as_real(1.5, "epsilon", high=1.0)
     Traceback (most recent call last):
     ...
-    ValueError: epsilon must lie in [0, 1], got 1.5.
+    pgmpy_nml._validate.InputError: epsilon must lie in [0, 1], got 1.5.
     """
     noun, rule = _real_rule(low, high, low_open, high_open, allow_inf)
     if isinstance(value, np.ndarray) and value.ndim == 0:
@@ -186,7 +196,7 @@ def as_real(
     if ok and high is not None:
         ok = number < high if high_open else number <= high
     if not ok:
-        raise ValueError(f"{_prefix(owner)}{name} must {rule}, got {value!r}.{hint}")
+        raise InputError(f"{_prefix(owner)}{name} must {rule}, got {value!r}.{hint}")
     return number
 
 
@@ -213,7 +223,7 @@ def as_choice(value: Any, name: str, choices: Sequence, *, owner: str | None = N
     >>> as_choice("greedy", "method", ("hill", "tabu"))
     Traceback (most recent call last):
     ...
-    ValueError: method must be one of 'hill', 'tabu', got 'greedy'.
+    pgmpy_nml._validate.InputError: method must be one of 'hill', 'tabu', got 'greedy'.
     """
     try:
         known = value in choices
@@ -221,7 +231,7 @@ def as_choice(value: Any, name: str, choices: Sequence, *, owner: str | None = N
         known = False
     if not known:
         listed = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{_prefix(owner)}{name} must be one of {listed}, got {value!r}.")
+        raise InputError(f"{_prefix(owner)}{name} must be one of {listed}, got {value!r}.")
     return value
 
 
@@ -247,7 +257,7 @@ def as_n_jobs(value: Any, name: str = "n_jobs") -> int:
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer or None, got {value!r}.")
     if value == 0:
-        raise ValueError(f"{name} must be a positive number of workers, -1 for all cores, or None.")
+        raise InputError(f"{name} must be a positive number of workers, -1 for all cores, or None.")
     return int(value) if value > 0 else max(1, cores + 1 + int(value))
 
 
@@ -315,7 +325,7 @@ def as_real_array(values: Any, name: str) -> np.ndarray:
     out = arr.astype(np.float64)
     bad = ~np.isfinite(out) | (out < 0)
     if bad.any():
-        raise ValueError(
+        raise InputError(
             f"{name} must contain finite non-negative real numbers, "
             f"found {out[bad].flat[0].item()!r}"
         )
@@ -337,7 +347,7 @@ def as_integer_array(
     >>> as_integer_array([1, -2], "n", what=" (sample sizes)")
     Traceback (most recent call last):
     ...
-    ValueError: n must contain non-negative integers (sample sizes), found -2
+    pgmpy_nml._validate.InputError: n must contain non-negative integers (sample sizes), found -2
     """
     kind = "non-negative integers" if minimum == 0 else f"integers >= {minimum}"
     try:
@@ -353,7 +363,9 @@ def as_integer_array(
         try:
             ints = [as_integer(v, name, minimum, what, maximum=maximum) for v in arr.ravel()]
         except (TypeError, ValueError) as exc:
-            raise type(exc)(f"invalid entry in {name}: {exc}") from exc
+            raise (InputError if isinstance(exc, ValueError) else type(exc))(
+                f"invalid entry in {name}: {exc}"
+            ) from exc
         return np.array(ints, dtype=np.int64).reshape(arr.shape)
     if dtype not in "iuf":
         raise TypeError(
@@ -361,18 +373,18 @@ def as_integer_array(
         )
     if dtype == "f":
         if np.isnan(arr).any():
-            raise ValueError(f"{name} must contain {kind}, found NaN")
+            raise InputError(f"{name} must contain {kind}, found NaN")
         bad = ~np.isfinite(arr) | (arr != np.floor(arr))
         if bad.any():
-            raise ValueError(
+            raise InputError(
                 f"{name} must contain {kind}, found the non-integral value "
                 f"{arr[bad].flat[0].item()!r}"
             )
     low, high = arr.min(), arr.max()
     if low < minimum:
-        raise ValueError(f"{name} must contain {kind}{what}, found {low.item()!r}")
+        raise InputError(f"{name} must contain {kind}{what}, found {low.item()!r}")
     if maximum is not None and high > maximum:
-        raise ValueError(f"{name} must be at most {_show_bound(maximum)}, found {high.item()!r}")
+        raise InputError(f"{name} must be at most {_show_bound(maximum)}, found {high.item()!r}")
     return arr.astype(np.int64, copy=False)
 
 
@@ -390,7 +402,7 @@ def as_count_array(counts: Any, name: str = "counts", *, ndim: int | None = None
     >>> as_count_array([1, -2])
     Traceback (most recent call last):
     ...
-    ValueError: counts must be non-negative integers, found -2 at index (1,)
+    pgmpy_nml._validate.InputError: counts must be non-negative integers, found -2 at index (1,)
     """
     try:
         arr = np.asarray(counts)
@@ -405,20 +417,22 @@ def as_count_array(counts: Any, name: str = "counts", *, ndim: int | None = None
                 [as_integer(v, "each count", 0) for v in arr.ravel()], dtype=np.float64
             ).reshape(arr.shape)
         except (TypeError, ValueError) as exc:
-            raise type(exc)(f"invalid entry in {name}: {exc}") from exc
+            raise (InputError if isinstance(exc, ValueError) else type(exc))(
+                f"invalid entry in {name}: {exc}"
+            ) from exc
         except OverflowError:
-            raise ValueError(f"{name} are too large for float64") from None
+            raise InputError(f"{name} are too large for float64") from None
         kind = "f"
     elif kind not in "iuf":
         raise TypeError(f"{name} must be an array-like of non-negative integers, got {arr.dtype}")
     if ndim is not None and arr.ndim != ndim:
-        raise ValueError(f"{name} must be a {ndim}-D table, got shape {arr.shape}")
+        raise InputError(f"{name} must be a {ndim}-D table, got shape {arr.shape}")
     if arr.ndim == 0:
-        raise ValueError(
+        raise InputError(
             f"{name} must have at least one dimension (the last axis runs over the K values)"
         )
     if arr.shape[-1] == 0:
-        raise ValueError(f"{name} must have at least one value on the last axis, shape {arr.shape}")
+        raise InputError(f"{name} must have at least one value on the last axis, shape {arr.shape}")
     if kind in "iu":
         out, bad = arr, (arr < 0) if arr.size and arr.min() < 0 else None
     else:
@@ -427,7 +441,7 @@ def as_count_array(counts: Any, name: str = "counts", *, ndim: int | None = None
     if bad is not None and bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         found = arr[idx].item()
-        raise ValueError(f"{name} must be non-negative integers, found {found!r} at index {idx}")
+        raise InputError(f"{name} must be non-negative integers, found {found!r} at index {idx}")
     return out
 
 
@@ -439,14 +453,14 @@ def as_integer_vector(values: Any, name: str) -> np.ndarray:
     >>> as_integer_vector([[0, 1]], "groups")
     Traceback (most recent call last):
     ...
-    ValueError: groups must be one-dimensional, got an array of shape (1, 2)
+    pgmpy_nml._validate.InputError: groups must be one-dimensional, got an array of shape (1, 2)
     """
     try:
         arr = np.asarray(values)
     except (ValueError, TypeError) as exc:
         raise TypeError(f"{name} must be a 1-D array-like of integers: {exc}") from exc
     if arr.ndim != 1:
-        raise ValueError(f"{name} must be one-dimensional, got an array of shape {arr.shape}")
+        raise InputError(f"{name} must be one-dimensional, got an array of shape {arr.shape}")
     return arr
 
 
@@ -460,7 +474,7 @@ def as_code_sequence(sequence: Any, K: int, name: str = "sequence") -> np.ndarra
     >>> as_code_sequence([0, 3], 3)
     Traceback (most recent call last):
     ...
-    ValueError: sequence values must lie in 0..2 (K = 3), found 3 at position 1
+    pgmpy_nml._validate.InputError: sequence values must lie in 0..2 (K = 3), found 3 at position 1
     """
     arr = as_integer_vector(sequence, name)
     kind = arr.dtype.kind
@@ -477,14 +491,14 @@ def as_code_sequence(sequence: Any, K: int, name: str = "sequence") -> np.ndarra
             except (TypeError, ValueError) as exc:
                 raise type(exc)(f"invalid value at position {t} of {name}: {exc}") from None
             if v >= K:
-                raise ValueError(out_of_range.format(v, t))
+                raise InputError(out_of_range.format(v, t))
             vals.append(v)
         return np.array(vals, dtype=np.int64)
     if kind == "f":
         bad = ~np.isfinite(arr) | (arr != np.floor(arr))
         if bad.any():
             t = int(np.flatnonzero(bad)[0])
-            raise ValueError(
+            raise InputError(
                 f"{name} must contain integers in 0..{K - 1}, found {arr[t].item()!r} "
                 f"at position {t}"
             )
@@ -493,7 +507,7 @@ def as_code_sequence(sequence: Any, K: int, name: str = "sequence") -> np.ndarra
     bad = (arr < 0) | (arr >= min(K, 2**63 - 1))
     if bad.any():
         t = int(np.flatnonzero(bad)[0])
-        raise ValueError(out_of_range.format(repr(arr[t].item()), t))
+        raise InputError(out_of_range.format(repr(arr[t].item()), t))
     return arr.astype(np.int64)
 
 
@@ -517,12 +531,12 @@ def as_integer_list(values: Any, name: str, minimum: int = 1) -> list[int]:
         if arr is None:
             items = [values]
         elif arr.ndim != 1:
-            raise ValueError(f"{name} must be one-dimensional, got shape {arr.shape}")
+            raise InputError(f"{name} must be one-dimensional, got shape {arr.shape}")
         else:
             items = list(arr)
     out = []
     for i, v in enumerate(items):
         if np.ndim(v) != 0:
-            raise ValueError(f"{name} must be one-dimensional, entry {i} is {v!r}")
+            raise InputError(f"{name} must be one-dimensional, entry {i} is {v!r}")
         out.append(as_integer(v, f"{name}[{i}]", minimum))
     return out

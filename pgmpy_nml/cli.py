@@ -18,10 +18,13 @@ and ``--version`` answer at once; pandas, pgmpy and numba load when a command ru
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
+import os
 import shlex
 import sys
+import tempfile
 import time
 import warnings
 from pathlib import Path
@@ -82,6 +85,38 @@ def _non_negative_int(text):
     if value < 0:
         raise argparse.ArgumentTypeError(f"must be a whole number >= 0, got {text!r}")
     return value
+
+
+def _whole_number_at_least(minimum, what=""):
+    """An argparse type: a whole number >= ``minimum`` (argparse names the flag)."""
+
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(
+                f"must be a whole number >= {minimum}{what}, got {text!r}"
+            )
+        return value
+
+    parse.__name__ = f"whole number >= {minimum}"
+    return parse
+
+
+def _test_size(text):
+    """``--test-size``: a count of rows (a whole number >= 1) or a fraction in (0, 1)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0 and (value < 1 or value.is_integer())):
+        raise argparse.ArgumentTypeError(
+            f"must be a number of test rows (a whole number >= 1) or a fraction between 0 "
+            f"and 1, got {text!r}"
+        )
+    return value if value < 1 else int(value)
 
 
 def _n_jobs(text):
@@ -623,8 +658,69 @@ def _output_format(path, fitted=True):
 
 
 def _check_directory(path, flag):
-    if path is not None and not Path(path).resolve().parent.is_dir():
-        raise UserError(f"{flag} {path}: the directory {Path(path).parent} does not exist")
+    """Refuse, before any work, an output path that cannot be written (exit 2)."""
+    if path is None:
+        return
+    file = Path(path)
+    if file.is_dir():
+        raise UserError(f"{flag} {path} is a directory: give a file name")
+    directory = file.resolve().parent
+    if not directory.is_dir():
+        raise UserError(f"{flag} {path}: the directory {file.parent} does not exist")
+    try:  # the one test that holds for every user and file system: write a file there
+        with tempfile.NamedTemporaryFile(dir=directory, prefix=f".{file.name}.", suffix=".tmp"):
+            pass
+    except OSError as err:
+        reason = err.strerror or type(err).__name__
+        raise UserError(f"{flag} {path}: cannot write in {directory} ({reason})") from None
+    if file.exists() and not os.access(file, os.W_OK):
+        raise UserError(f"{flag} {path}: the file exists and is not writable")
+
+
+def _check_outputs(args):
+    """Every output path of the command (``--out``, ``--json``), checked before the work."""
+    outputs = [("--out", getattr(args, "out", None)), ("--json", getattr(args, "json", None))]
+    for flag, path in outputs:
+        _check_directory(path, flag)
+    given = [(flag, Path(path).resolve()) for flag, path in outputs if path is not None]
+    if len(given) == 2 and given[0][1] == given[1][1]:
+        raise UserError(f"--out and --json name the same file ({args.out}): give two files")
+
+
+#: Files written by this run, not yet in place: (temporary file, destination, message).
+#: They are moved into place together when the command succeeds, and deleted otherwise.
+_STAGED: list = []
+
+
+def _stage(path, write, message):
+    """Write a file through ``write(temporary path)`` next to ``path``; in place on success.
+
+    The temporary file is in the destination's directory, so the final ``os.replace``
+    is atomic: a failure never leaves a partial or a stale half of the outputs.
+    """
+    file = Path(path)
+    handle, temporary = tempfile.mkstemp(
+        dir=file.resolve().parent, prefix=f".{file.stem}.", suffix=f"{file.suffix}.tmp"
+    )
+    os.close(handle)
+    _STAGED.append((temporary, path, message))
+    write(temporary)
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(temporary, 0o666 & ~umask)  # the permissions of a file written directly
+
+
+def _commit_staged():
+    """Move every staged file into place, in the order written, and say so."""
+    while _STAGED:
+        temporary, path, message = _STAGED.pop(0)
+        os.replace(temporary, path)
+        print(message)
+
+
+def _discard_staged():
+    while _STAGED:
+        Path(_STAGED.pop()[0]).unlink(missing_ok=True)
 
 
 def _dot(dag):
@@ -638,17 +734,21 @@ def _dot(dag):
 
 
 def _write_network(model, dag, path, kind):
-    if kind == "DOT":
-        Path(path).write_text(_dot(dag), encoding="utf-8")
-    elif kind == "XMLBIF":
-        from pgmpy.readwrite import XMLBIFWriter
+    """Write the network (put in place with the JSON summary, when the command succeeds)."""
 
-        XMLBIFWriter(model).write(str(path))
-    else:
-        from pgmpy.readwrite import BIFWriter
+    def write(temporary):
+        if kind == "DOT":
+            Path(temporary).write_text(_dot(dag), encoding="utf-8")
+        elif kind == "XMLBIF":
+            from pgmpy.readwrite import XMLBIFWriter
 
-        BIFWriter(model).write(str(path))
-    print(f"network written to {path} ({kind})")
+            XMLBIFWriter(model).write(str(temporary))
+        else:
+            from pgmpy.readwrite import BIFWriter
+
+            BIFWriter(model).write(str(temporary))
+
+    _stage(path, write, f"network written to {path} ({kind})")
 
 
 def _json_value(value):
@@ -663,14 +763,49 @@ def _json_value(value):
     raise TypeError(f"cannot write {type(value).__name__} to JSON")
 
 
-def _finish(summary, args):
-    """Write the JSON summary if asked; return the summary."""
+#: Why a number of the JSON summary is not finite, when the command does not say.
+_NON_FINITE = "not a finite number, which JSON cannot represent"
+
+
+def _strict_json(value, reasons, nulls, path=""):
+    """``value`` with every non-finite number replaced by null, each recorded in ``nulls``
+    (JSON path -> the value and why: the longest prefix of the path in ``reasons``)."""
+    import numpy as np
+
+    if isinstance(value, dict):
+        return {
+            k: _strict_json(v, reasons, nulls, f"{path}.{k}" if path else str(k))
+            for k, v in value.items()
+        }
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return [_strict_json(v, reasons, nulls, f"{path}[{i}]") for i, v in enumerate(value)]
+    if isinstance(value, (float, np.floating)) and not math.isfinite(value):
+        keys = [k for k in reasons if path == k or path.startswith((f"{k}.", f"{k}["))]
+        reason = reasons[max(keys, key=len)] if keys else _NON_FINITE
+        nulls[path] = {"value": str(float(value)), "reason": reason}
+        return None
+    return value
+
+
+def _finish(summary, args, reasons=None):
+    """Write the JSON summary if asked, and put every output file in place; return the summary.
+
+    The JSON is strict (``allow_nan=False``): an infinite or undefined number is
+    written as ``null``, and ``null_values`` says, for each, what it was and why
+    (``reasons``: JSON path or prefix -> why).
+    """
     if args.json:
-        summary = {"pgmpy_nml_version": __version__, **summary}
-        Path(args.json).write_text(
-            json.dumps(summary, indent=2, default=_json_value) + "\n", encoding="utf-8"
+        nulls = {}
+        summary = _strict_json({"pgmpy_nml_version": __version__, **summary}, reasons or {}, nulls)
+        if nulls:
+            summary["null_values"] = nulls
+        text = json.dumps(summary, indent=2, default=_json_value, allow_nan=False) + "\n"
+        _stage(
+            args.json,
+            lambda temporary: Path(temporary).write_text(text, encoding="utf-8"),
+            f"summary written to {args.json}",
         )
-        print(f"summary written to {args.json}")
+    _commit_staged()
     return summary
 
 
@@ -702,6 +837,7 @@ def cmd_learn(args):
     tiers = _parse_tiers(args.tiers, variables)
     _check_constraints(required, forbidden, tiers, args.max_parents)
     method, max_parents, described = _choose_method(args, len(variables))
+    _check_time_limit(args, method)
     _print_data(source, data, notes)
     print(f"learning the structure: {args.score} score, {described}", flush=True)
     start = time.perf_counter()
@@ -847,6 +983,9 @@ def cmd_cv(args):
     if args.target is not None and args.target not in variables:
         raise UserError(f"--target {args.target!r} is not a column of the data")
     method, max_parents, described = _choose_method(args, len(variables))
+    _check_time_limit(args, method)
+    seed = 0 if args.seed is None else args.seed
+    search = _cv_search(args, method, max_parents, seed)
     names = args.scores or ["fnml", "qnml", "bdeu"]
     if len(set(names)) != len(names):
         raise UserError("--scores lists a score twice")
@@ -861,14 +1000,13 @@ def cmd_cv(args):
         if args.params != "auto":
             estimator = _estimator(args.params, args.ess)
         procedures[name] = LearningProcedure(
-            method,
+            search,
             name,
             score_params=params,
             parameter_estimator=estimator,
-            max_parents=max_parents,
+            max_parents=max_parents if isinstance(search, str) else None,
         )
     _print_data(source, data, notes)
-    seed = 0 if args.seed is None else args.seed
     scheme = (
         (f"{args.folds} random hold-out splits" if args.hold_out else f"{args.folds}-fold")
         + (f", {args.runs} runs" if args.runs > 1 else "")
@@ -880,28 +1018,38 @@ def cmd_cv(args):
         flush=True,
     )
     start = time.perf_counter()
-    comparison = compare_procedures(
-        data,
-        procedures,
-        method="hold-out" if args.hold_out else "k-fold",
-        k=args.folds,
-        runs=args.runs,
-        test_size=args.test_size,
-        loss=args.loss,
-        target=args.target,
-        random_state=seed,
-    )
+    from .evaluate import InfiniteLossWarning
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", InfiniteLossWarning)
+        comparison = compare_procedures(
+            data,
+            procedures,
+            method="hold-out" if args.hold_out else "k-fold",
+            k=args.folds,
+            runs=args.runs,
+            test_size=args.test_size,
+            loss=args.loss,
+            target=args.target,
+            random_state=seed,
+        )
+    for warning in caught:  # other warnings go on to stderr as before
+        if not issubclass(warning.category, InfiniteLossWarning):
+            warnings.warn_explicit(
+                warning.message, warning.category, warning.filename, warning.lineno
+            )
+    infinite = _infinite_notes(comparison, caught, args)
     seconds = time.perf_counter() - start
     table = comparison.summary
     baseline = comparison.baseline
     rows = [
         [
             name,
-            f"{r['mean']:.4f}",
-            f"{r['se']:.4f}",
-            "-" if name == baseline else f"{r['diff']:+.4f}",
-            "-" if name == baseline else f"{r['diff_se']:.4f}",
-            "-" if name == baseline else f"{r['diff_se_corrected']:.4f}",
+            _number(r["mean"], ".4f"),
+            _number(r["se"], ".4f"),
+            "-" if name == baseline else _number(r["diff"], "+.4f"),
+            "-" if name == baseline else _number(r["diff_se"], ".4f"),
+            "-" if name == baseline else _number(r["diff_se_corrected"], ".4f"),
             "-" if name == baseline else f"{r['wins']:.2f}",
             f"{r['mean_edges']:.1f}",
         ]
@@ -924,10 +1072,14 @@ def cmd_cv(args):
             rows,
         )
     )
+    for note in infinite.values():
+        print(f"  note: {note}")
     summary = {
         **_data_summary("cv", source, notes, data),
         "method": method,
         "search": described,
+        "time_limit": args.time_limit,
+        "restarts": getattr(search, "restarts", 0 if method != "exact" else None),
         "scheme": "hold-out" if args.hold_out else "k-fold",
         "folds": args.folds,
         "runs": args.runs,
@@ -942,7 +1094,76 @@ def cmd_cv(args):
     }
     if cut_points:
         summary["cut_points"] = cut_points
-    return _finish(summary, args)
+    reasons = {
+        f"{part}.{name}": note for name, note in infinite.items() for part in ("summary", "losses")
+    }
+    if infinite:  # another procedure's difference from an infinite baseline
+        reasons["summary"] = " ".join(infinite.values())
+    return _finish(summary, args, reasons)
+
+
+def _number(value, spec):
+    """A table cell: ``inf`` for an infinite value, ``n/a`` for an undefined one (nan)."""
+    return "n/a" if math.isnan(value) else format(value, spec)
+
+
+def _infinite_notes(comparison, caught, args):
+    """Procedure -> why its cross-validated log-loss is infinite, and the way out."""
+    from .evaluate import InfiniteLossWarning
+
+    reasons = {}
+    for warning in caught:
+        if issubclass(warning.category, InfiniteLossWarning):
+            name = getattr(warning.message, "procedure", None)
+            if name is not None:
+                reasons[name] = warning.message.reason
+    notes = {}
+    for name, result in comparison.results.items():
+        losses = result.folds["loss"].to_numpy(dtype=float)
+        n_inf = int((losses == math.inf).sum())
+        if n_inf:
+            why = reasons.get(name, "a test row has probability 0 under the fitted parameters.")
+            notes[name] = (
+                f"{name}: {n_inf} of {len(losses)} splits give an infinite log-loss, so its "
+                f"mean is inf and its standard errors n/a; in the first, {why} --params "
+                f"{args.params} allows probability 0; --params auto or fsnml keeps every "
+                "probability positive."
+            )
+    return notes
+
+
+def _cv_search(args, method, max_parents, seed):
+    """The search every split of ``cv`` runs: a name, or a template with the options."""
+    if method == "exact":
+        if args.time_limit is None:
+            return "exact"
+        from .search import ExactSearch
+
+        return ExactSearch(
+            "fnml", max_parents=max_parents, time_limit=args.time_limit, show_progress=False
+        )
+    restarts = 10 if args.method == "auto" else 0  # what _choose_method promises
+    if not restarts:
+        return method
+    from .search import LocalSearch
+
+    return LocalSearch(
+        "fnml",
+        method=method,
+        max_parents=max_parents,
+        restarts=restarts,
+        seed=seed,
+        show_progress=False,
+    )
+
+
+def _check_time_limit(args, method):
+    """``--time-limit`` stops the exact solver; refuse it where nothing would honour it."""
+    if getattr(args, "time_limit", None) is not None and method != "exact":
+        raise UserError(
+            f"--time-limit stops the exact search, and this run uses {method} search (a "
+            "local search has no time limit): drop --time-limit, or give --method exact"
+        )
 
 
 def cmd_score(args):
@@ -1014,16 +1235,33 @@ def _apply_cut_points(args, data, notes):
     try:
         saved = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
-        raise UserError(f"cannot read the cut points in {path}: {err}") from None
+        raise UserError(f"--cut-points: cannot read the cut points in {path}: {err}") from None
     cuts = saved.get("cut_points", saved) if isinstance(saved, dict) else None
     if not isinstance(cuts, dict) or not cuts:
         raise UserError(
-            f"{path} holds no cut points: give the JSON summary of a learn run with "
+            f"--cut-points {path} holds no cut points: give the JSON summary of a learn run with "
             "--discretize, or a JSON object of column -> list of cut points"
         )
     unknown = [c for c in cuts if c not in data.columns]
     if unknown:
         raise UserError(f"the cut points name column {unknown[0]!r}, which the test data lack")
+    for column, points in cuts.items():
+        if not (
+            isinstance(points, list)
+            and all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                for x in points
+            )
+        ):
+            raise UserError(
+                f"--cut-points {path}: the cut points of column {column!r} must be a list of "
+                f"finite numbers, got {json.dumps(points)[:80]}"
+            )
+        if any(b <= a for a, b in itertools.pairwise(points)):
+            raise UserError(
+                f"--cut-points {path}: the cut points of column {column!r} must increase, "
+                f"got {json.dumps(points)[:80]}"
+            )
     columns = _continuous_columns(data[list(cuts)], _decimal_comma(args, notes))
     import pandas as pd
 
@@ -1035,7 +1273,7 @@ def _apply_cut_points(args, data, notes):
 
 
 def cmd_evaluate(args):
-    from .evaluate import log_loss, n_parameters
+    from .evaluate import _log_loss, n_parameters
 
     _check_directory(args.json, "--json")
     model = _read_model(args.model)
@@ -1045,9 +1283,17 @@ def cmd_evaluate(args):
     _declared_states(model, args.model, data, source)
     base = 2 if args.bits else math.e
     unit = "bits" if args.bits else "nats"
-    loss = log_loss(model, data, base=base)
+    loss, infinite = _log_loss(model, data, base=base)
     _print_data(source, data, notes, what="test data")
     print(f"log-loss: {loss:.4f} {unit} per row; {n_parameters(model)} free parameters")
+    reasons = {}
+    if infinite is not None:
+        reasons["log_loss"] = f"infinite: {infinite}"
+        print(
+            f"  note: the log-loss is infinite: {infinite} Refit the network with "
+            "fsNML parameters (pgmpy-nml fit --estimator fsnml, or learn with --params auto "
+            "or fsnml), which keep every probability positive."
+        )
     summary = {
         **_data_summary("evaluate", source, notes, data),
         "model": args.model,
@@ -1055,7 +1301,7 @@ def cmd_evaluate(args):
         "unit": unit,
         "n_parameters": int(n_parameters(model)),
     }
-    return _finish(summary, args)
+    return _finish(summary, args, reasons)
 
 
 # -- parser -----------------------------------------------------------------------
@@ -1162,7 +1408,7 @@ def _local_search_args(parser):
     )
     parser.add_argument(
         "--tabu-length",
-        type=_non_negative_int,
+        type=_whole_number_at_least(1),
         default=10,
         metavar="L",
         help="networks tabu search remembers, and non-improving steps it allows (default 10)",
@@ -1271,7 +1517,9 @@ def build_parser():
         choices=["auto", *ESTIMATORS, "none"],
         default="auto",
         help="parameter estimator; auto (default): the score's own prior (BDeu's for bdeu, "
-        "BD's for bd, K2's for k2, fsnml for fnml and qnml, mle for bic, aic, ll)",
+        "BD's for bd, K2's for k2, fsnml for the others: fnml, qnml and the likelihood "
+        "scores bic, aic, ll, nal, pnal, whose mle would give unseen combinations "
+        "probability 0)",
     )
     learn.add_argument(
         "--bootstrap",
@@ -1368,10 +1616,18 @@ def build_parser():
     _discretize_arg(procedure)
     splits = cv.add_argument_group("splits and loss")
     splits.add_argument(
-        "--folds", type=_non_negative_int, default=10, metavar="K", help="folds (default 10)"
+        "--folds",
+        type=_whole_number_at_least(2, " (each fold is the test set once)"),
+        default=10,
+        metavar="K",
+        help="folds, or hold-out splits with --hold-out (at least 2; default 10)",
     )
     splits.add_argument(
-        "--runs", type=_non_negative_int, default=1, metavar="R", help="repetitions (default 1)"
+        "--runs",
+        type=_whole_number_at_least(1),
+        default=1,
+        metavar="R",
+        help="repetitions (default 1)",
     )
     splits.add_argument(
         "--hold-out",
@@ -1380,7 +1636,7 @@ def build_parser():
     )
     splits.add_argument(
         "--test-size",
-        type=_positive_float,
+        type=_test_size,
         metavar="N",
         help="hold-out test rows: a count, or a fraction below 1 (default: rows / K)",
     )
@@ -1409,11 +1665,16 @@ def main(argv=None):
         )
         args = parser.parse_args(["learn"])
     prog = f"pgmpy-nml {args.command}"
+    from ._validate import InputError
+
     try:
+        _check_outputs(args)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
             args.func(args)
-    except (UserError, ValueError, MemoryError, OSError) as err:
+    # input errors: the command line's own checks, and the library's input validation
+    # (every other ValueError is a bug, reported below as one)
+    except (UserError, InputError, MemoryError, OSError) as err:
         print(f"{prog}: error: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -1427,6 +1688,8 @@ def main(argv=None):
             file=sys.stderr,
         )
         return 1
+    finally:
+        _discard_staged()  # a failed command leaves no file behind (after success: none left)
     return 0
 
 

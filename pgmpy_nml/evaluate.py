@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,7 +18,15 @@ if TYPE_CHECKING:
 
     from ._typing import Graph, StateNames
 
-__all__ = ["fsnml_code_length", "log_loss", "n_parameters"]
+__all__ = ["InfiniteLossWarning", "fsnml_code_length", "log_loss", "n_parameters"]
+
+
+class InfiniteLossWarning(UserWarning):
+    """A log-loss is infinite because a row has probability 0 under the fitted network.
+
+    The message names the first such row's probability-0 entry and how to keep every
+    probability positive (fsNML or a Dirichlet prior instead of maximum likelihood).
+    """
 
 
 def _fitted_cpds(model):
@@ -87,6 +96,14 @@ def log_loss(model: DiscreteBayesianNetwork, data: pd.DataFrame, base: float = m
     Returns
     -------
     float
+        ``inf`` when a row has probability 0 under the network.
+
+    Warns
+    -----
+    InfiniteLossWarning
+        When the loss is infinite, naming the first probability-0 entry. Only
+        maximum-likelihood tables (pgmpy's ``DiscreteMLE``) hold zeros; this
+        package's estimators never do.
 
     Examples
     --------
@@ -105,13 +122,54 @@ def log_loss(model: DiscreteBayesianNetwork, data: pd.DataFrame, base: float = m
        Bayesian networks". International Journal of Approximate Reasoning 51(5),
        2010, Sec. 5.2.
     """
+    loss, reason = _log_loss(model, data, base)
+    if reason is not None:
+        warnings.warn(
+            f"The log-loss is infinite: {reason} Fit the parameters with FSNMLEstimator() or "
+            "a Dirichlet prior (pgmpy's DiscreteBayesianEstimator) to keep every probability "
+            "positive.",
+            InfiniteLossWarning,
+            stacklevel=2,
+        )
+    return loss
+
+
+def _log_loss(model, data, base=math.e) -> tuple[float, str | None]:
+    """:func:`log_loss`, and why it is infinite (None when it is finite)."""
     if not (isinstance(base, (int, float)) and base > 0 and base != 1):
         raise ValueError(f"base must be a positive number other than 1, got {base!r}.")
     nodes, cpds, encoded = _encode_for_model(model, data)
     total = np.zeros(encoded.n_samples)
+    first = None  # (row, node) of the first probability-0 entry
     for node in nodes:
-        total += _cpd_log_prob(cpds[node], encoded, encoded.codes)
-    return float(-total.mean() / math.log(base))
+        log_prob = _cpd_log_prob(cpds[node], encoded, encoded.codes)
+        zero = np.flatnonzero(np.isneginf(log_prob))
+        if len(zero) and (first is None or zero[0] < first[0]):
+            first = (int(zero[0]), node)
+        total += log_prob
+    loss = float(-total.mean() / math.log(base))
+    if first is None:
+        return loss, None
+    position, node = first
+    row = data.index[position] if hasattr(data, "index") else position
+    n_zero = int(np.isneginf(total).sum())
+    return loss, (
+        f"{n_zero} of {encoded.n_samples} rows have probability 0 "
+        f"under the network (the first, row {row}, has {_event(cpds[node], encoded, position)}). "
+        "Maximum-likelihood parameters give probability 0 to every configuration their "
+        "training data lack."
+    )
+
+
+def _event(cpd, encoded, row) -> str:
+    """``P(X='x' | A='a') = 0`` for ``cpd`` at ``row`` of ``encoded``."""
+
+    def value(v):
+        state = encoded.state_names[v][encoded.codes[encoded.index[v], row]]
+        return f"{v}={getattr(state, 'item', lambda: state)()!r}"  # numpy scalars as Python
+
+    parents = ", ".join(value(p) for p in cpd.variables[1:])
+    return f"P({value(cpd.variable)}{' | ' + parents if parents else ''}) = 0"
 
 
 def n_parameters(

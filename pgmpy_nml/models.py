@@ -21,7 +21,10 @@ if TYPE_CHECKING:
 __all__ = ["bayesian_network", "default_parameter_estimator", "fit_network"]
 
 #: Registered score -> how its parameters are estimated by default (see
-#: :func:`default_parameter_estimator`).
+#: :func:`default_parameter_estimator`). Every entry keeps every probability positive:
+#: the likelihood-based scores, which have no prior of their own, get fsNML (no
+#: hyperparameter, and the maximum-likelihood estimate's limit as counts grow), never
+#: maximum likelihood, whose zeros make held-out log-losses infinite.
 _PARAMETERS_BY_SCORE = {
     "fnml": "fsnml",
     "qnml": "fsnml",
@@ -31,36 +34,43 @@ _PARAMETERS_BY_SCORE = {
     "bds": "bdeu",
     "bd": "dirichlet",
     "k2": "k2",
-    "bic-d": "mle",
-    "aic-d": "mle",
-    "ll-d": "mle",
-    "nal": "mle",
-    "pnal": "mle",
+    "bic-d": "fsnml",
+    "aic-d": "fsnml",
+    "ll-d": "fsnml",
+    "nal": "fsnml-available",
+    "pnal": "fsnml-available",
 }
 
 
 def default_parameter_estimator(
     scoring_method: ScoringMethod = "fnml", state_names: StateNames | None = None, **params: Any
 ) -> DiscreteParameterEstimator:
-    r"""The parameter estimator that matches a structure score: the score's own prior.
+    r"""The parameter estimator that matches a structure score: its own prior, else fsNML.
 
     ========================================  ===========================================
     score                                     parameters
     ========================================  ===========================================
     ``fnml``, ``qnml``, unknown scores        :class:`~pgmpy_nml.FSNMLEstimator` (fsNML)
+    ``bic-d``, ``aic-d``, ``ll-d``            fsNML (these scores have no prior)
     ``bdeu`` (ESS :math:`\alpha`)             BDeu posterior mean: pseudo-count
                                               :math:`\alpha / (q_i r_i)` per cell
     ``min-bdeu``, ``max-bdeu``, ``bds``       the same BDeu prior (the centre of their
                                               prior set; pgmpy has no BDs estimator)
     ``bd`` (hyperparameter :math:`a`)          Dirichlet, pseudo-count :math:`a` per cell
     ``k2``                                    Dirichlet, pseudo-count 1 per cell (K2)
-    ``bic-d``, ``aic-d``, ``ll-d``            maximum likelihood (no prior)
-    ``nal``, ``pnal``                         maximum likelihood on the rows complete
-                                              on each family (pgmpy's counting)
+    ``nal``, ``pnal``                         fsNML on the rows complete on each family
+                                              (``FSNMLEstimator(missing="available")``)
     ========================================  ===========================================
 
-    Maximum-likelihood tables give probability 0 to configurations unseen in
-    training, so the held-out log-loss of such a model can be infinite.
+    Every default keeps every probability positive, so a held-out row never gets
+    probability 0. The likelihood-based scores (BIC, AIC, log-likelihood, NAL, PNAL)
+    have no prior to borrow; their natural plug-in, maximum likelihood, gives
+    probability 0 to every configuration unseen in training, and one such test row
+    makes the held-out log-loss infinite (in cross-validation, most folds of a
+    small data set). fsNML needs no hyperparameter and tends to maximum likelihood
+    as the counts grow (:math:`\theta_{ijk} \propto e(N_{ijk})(N_{ijk} + 1)`). Pass
+    ``DiscreteMLE()`` explicitly for maximum-likelihood tables;
+    :func:`~pgmpy_nml.log_loss` then warns when a test row has probability 0.
 
     Parameters
     ----------
@@ -110,10 +120,11 @@ def default_parameter_estimator(
         if spec is not None and spec.name == "k2":
             values = {}
     names = dict(state_names) if state_names else None
-    if kind == "fsnml":
+    if kind.startswith("fsnml"):
         from .estimators import FSNMLEstimator
 
-        return FSNMLEstimator(state_names=names)
+        missing = "available" if kind == "fsnml-available" else "error"
+        return FSNMLEstimator(state_names=names, missing=missing)
     from pgmpy.parameter_estimator import DiscreteBayesianEstimator, DiscreteMLE
 
     if kind == "mle":

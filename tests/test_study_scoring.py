@@ -198,10 +198,12 @@ def test_parameters_follow_the_scores_prior():
                 continue
             assert values[:, j] == pytest.approx(expected, rel=1e-12)
     k2 = default_parameter_estimator("k2")
-    assert (k2.prior_type, type(default_parameter_estimator("bic")).__name__) == (
-        "K2",
-        "DiscreteMLE",
-    )
+    assert k2.prior_type == "K2"
+    # the likelihood scores have no prior: fsNML, never maximum likelihood's zeros
+    for name in ["bic", "aic", "ll", "nal", "pnal"]:
+        estimator = default_parameter_estimator(name)
+        assert type(estimator).__name__ == "FSNMLEstimator"
+        assert estimator.missing == ("available" if "nal" in name else "error")
     with pytest.raises(ValueError, match="takes the parameter"):
         default_parameter_estimator("fnml", alpha=1)
 

@@ -10,6 +10,7 @@ from pgmpy.parameter_estimator.base import DiscreteParameterEstimator
 
 from .._counting import full_family_table
 from .._data import encode_data
+from .._validate import InputError
 from ..numerics.snml import fsnml_parameters
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ __all__ = ["FSNMLEstimator"]
 MAX_CPD_CELLS = 50_000_000
 
 
-def _model_data(model, data, state_names):
+def _model_data(model, data, state_names, missing_values="error"):
     """Encode the model's columns of ``data`` (all checks at this boundary)."""
     if getattr(model, "latents", None):
         raise ValueError(
@@ -51,7 +52,7 @@ def _model_data(model, data, state_names):
     names = {v: s for v, s in names.items() if v in nodes}
     if hasattr(data, "columns"):
         data = data[nodes]
-    return encode_data(data, names)
+    return encode_data(data, names, missing=missing_values)
 
 
 class FSNMLEstimator(DiscreteParameterEstimator):
@@ -81,6 +82,11 @@ class FSNMLEstimator(DiscreteParameterEstimator):
     state_names : dict, optional
         Variable -> list of states. Declared states that never occur in the data
         get a row in the CPD, so that test data may contain them.
+    missing : {"error", "available"}, default "error"
+        Missing values (NaN, None) in the data: refused, or ``"available"``: each
+        CPD is counted on the rows where its variable and its parents are all
+        observed (the counting of the node-average likelihood scores ``"nal"`` and
+        ``"pnal"``, and of pgmpy's own estimators).
 
     Attributes
     ----------
@@ -109,8 +115,9 @@ class FSNMLEstimator(DiscreteParameterEstimator):
 
     _tags = {"supports_latent_variables": False, "supports_weighted_data": False}
 
-    def __init__(self, state_names: dict | None = None) -> None:
+    def __init__(self, state_names: dict | None = None, missing: str = "error") -> None:
         super().__init__(state_names=state_names)
+        self.missing = missing
 
     def fit(
         self,
@@ -124,7 +131,8 @@ class FSNMLEstimator(DiscreteParameterEstimator):
         ----------
         model : pgmpy.base.DAG or pgmpy.models.DiscreteBayesianNetwork
         data : pandas.DataFrame
-            Complete discrete data with a column for every node.
+            Discrete data with a column for every node; complete unless
+            ``missing="available"``.
         sample_weight : None
             Not supported: fsNML is defined for counts of whole rows.
 
@@ -133,7 +141,9 @@ class FSNMLEstimator(DiscreteParameterEstimator):
         self
         """
         model, _ = self._validate_inputs(model, data, sample_weight=sample_weight)
-        encoded = _model_data(model, data, self.state_names)
+        if self.missing not in ("error", "available"):
+            raise ValueError(f"missing must be 'error' or 'available', got {self.missing!r}.")
+        encoded = _model_data(model, data, self.state_names, self.missing)
         parameters = []
         for node in model.nodes():
             parents = sorted(model.get_parents(node), key=str)
@@ -142,12 +152,15 @@ class FSNMLEstimator(DiscreteParameterEstimator):
             q = encoded.configurations(parent_idx)
             r = int(encoded.arities[child])
             if q * r > MAX_CPD_CELLS:
-                raise ValueError(
+                raise InputError(
                     f"The CPD of {node!r} would have {q * r:,} cells ({r} states x {q:,} "
                     f"parent configurations), more than {MAX_CPD_CELLS:,}: reduce the parents "
                     "of this node or the number of states."
                 )
-            counts = full_family_table(encoded.codes, encoded.arities, child, parent_idx)
+            codes = encoded.codes
+            if self.missing == "available":  # the rows that observe the whole family
+                codes = codes[:, (codes[[child, *parent_idx]] >= 0).all(axis=0)]
+            counts = full_family_table(codes, encoded.arities, child, parent_idx)
             theta = fsnml_parameters(counts)
             parameters.append(
                 TabularCPD(

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._validate import as_integer
+from .._validate import InputError, as_integer
 
 if TYPE_CHECKING:
     from collections.abc import Hashable
@@ -102,7 +102,7 @@ def cv_splits(
     splits = []
     if method == "k-fold":
         if k > n:
-            raise ValueError(f"k = {k} folds need at least {k} rows; the data have {n}.")
+            raise InputError(f"k = {k} folds need at least {k} rows; the data have {n}.")
         for run in range(runs):
             order = rng.permutation(n)
             for fold, test in enumerate(np.array_split(order, k)):
@@ -116,12 +116,12 @@ def cv_splits(
         m = math.ceil(n / k)
     elif isinstance(test_size, float) and not float(test_size).is_integer():
         if not 0 < test_size < 1:
-            raise ValueError(f"A fractional test_size must be in (0, 1), got {test_size!r}.")
+            raise InputError(f"A fractional test_size must be in (0, 1), got {test_size!r}.")
         m = round(test_size * n)
     else:
         m = as_integer(test_size, "test_size", 1)
     if not 1 <= m < n:
-        raise ValueError(f"test_size must leave at least one training row: {m} of {n} rows.")
+        raise InputError(f"test_size must leave at least one training row: {m} of {n} rows.")
     for run in range(runs):
         for fold in range(k):
             order = rng.permutation(n)
@@ -189,15 +189,17 @@ def predict_target(
 
 
 def _loss(model, test, loss, target, base):
-    from ..evaluate import log_loss
+    """The loss of ``model`` on ``test``, and why it is infinite (None if it is not)."""
+    from ..evaluate import _log_loss
 
     test = test.dropna()  # missing="available": only complete test rows can be evaluated
     if len(test) == 0:
-        return math.nan
+        return math.nan, None
     if loss == "log-loss":
-        return log_loss(model, test, base=base)
+        return _log_loss(model, test, base=base)
     predicted = predict_target(model, test, target)
-    return float(np.mean(predicted.astype(str).to_numpy() != test[target].astype(str).to_numpy()))
+    error = np.mean(predicted.astype(str).to_numpy() != test[target].astype(str).to_numpy())
+    return float(error), None
 
 
 def _run_split(procedure, data, train, test, loss, target, base, keep_model):
@@ -206,9 +208,10 @@ def _run_split(procedure, data, train, test, loss, target, base, keep_model):
         warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
         fitted = procedure.fresh().fit(data.iloc[train].reset_index(drop=True))
         model = fitted.model_
-        value = _loss(model, data.iloc[test], loss, target, base)
+        value, infinite = _loss(model, data.iloc[test], loss, target, base)
     return {
         "loss": value,
+        "infinite": infinite,
         "n_test": int(data.iloc[test].notna().all(axis=1).sum()),
         "n_edges": fitted.dag_.number_of_edges(),
         "seconds": time.perf_counter() - start,
@@ -252,8 +255,11 @@ class CVResult:
 
     @property
     def std(self) -> float:
-        """Standard deviation of the loss over the splits."""
-        return float(self.folds["loss"].std(ddof=1)) if len(self.folds) > 1 else math.nan
+        """Standard deviation of the loss over the splits (nan when a loss is infinite)."""
+        losses = self.folds["loss"]
+        if len(losses) < 2 or np.isinf(losses.to_numpy(dtype=float)).any():
+            return math.nan
+        return float(losses.std(ddof=1))
 
     @property
     def se(self) -> float:
@@ -373,7 +379,27 @@ def cross_validate(
     )
     splits = cv_splits(len(data), method, k, runs, test_size, random_state)
     results = _run_all({"": procedure}, data, splits, loss, target, base, n_jobs, return_models)
+    _warn_infinite("", results[""])
     return _result(splits, results[""], loss)
+
+
+def _warn_infinite(name, outputs):
+    """Warn, once per procedure, that some splits' log-losses are infinite, and why."""
+    from ..evaluate import InfiniteLossWarning
+
+    reasons = [o["infinite"] for o in outputs if o["infinite"] is not None]
+    if not reasons:
+        return
+    who = f"Procedure {name!r}: " if name else ""
+    warning = InfiniteLossWarning(
+        f"{who}{len(reasons)} of {len(outputs)} splits give an infinite log-loss, so the mean "
+        f"is inf and the standard errors are undefined (nan); in the first such split "
+        f"{reasons[0]} "
+        "Use parameter_estimator='auto' (the score's prior, or fsNML) or FSNMLEstimator() "
+        "to keep every probability positive."
+    )
+    warning.procedure, warning.reason = name, reasons[0]  # for the command line's note
+    warnings.warn(warning, stacklevel=3)
 
 
 def _procedure_type():
@@ -538,15 +564,19 @@ def compare_procedures(
         raise ValueError(f"baseline {baseline!r} is not one of the procedures {list(prepared)}.")
     splits = cv_splits(len(data), method, k, runs, test_size, random_state)
     outputs = _run_all(prepared, data, splits, loss, target, base, n_jobs, False)
+    for name in prepared:
+        _warn_infinite(name, outputs[name])
     results = {name: _result(splits, outputs[name], loss) for name in prepared}
     reference = results[baseline].folds["loss"].to_numpy()
     n_test = np.mean([len(s[3]) for s in splits])
     n_train = np.mean([len(s[2]) for s in splits])
     rows = {}
     for name, result in results.items():
-        d = result.folds["loss"].to_numpy() - reference
+        with np.errstate(invalid="ignore"):  # inf - inf: nan, reported by _warn_infinite
+            d = result.folds["loss"].to_numpy() - reference
         j = len(d)
-        var_d = float(np.var(d, ddof=1)) if j > 1 else math.nan
+        # a paired difference with an infinite loss has no variance
+        var_d = float(np.var(d, ddof=1)) if j > 1 and np.isfinite(d).all() else math.nan
         with np.errstate(invalid="ignore"):
             rows[name] = {
                 "mean": result.mean,
