@@ -28,6 +28,10 @@ ID_MIN_DISTINCT = 20
 #: ``--max-parents`` they use this parent limit, GOBNILP's default, and say so.
 SOLVER_DEFAULT_MAX_PARENTS = 3
 
+#: ``pgmpy-nml learn`` stops the exact solver after this many seconds unless
+#: ``--time-limit`` says otherwise, and prints the gap and how to go further.
+EXACT_TIME_LIMIT = 600.0
+
 #: ``--method auto`` runs the exact solver up to this many variables (the range of the
 #: field's benchmark instances, 17 to 63 variables) and tabu search with restarts above.
 AUTO_SOLVER_MAX_VARIABLES = 64

@@ -32,6 +32,7 @@ from pathlib import Path
 from ._limits import (
     AUTO_EXACT_MAX_VARIABLES,
     AUTO_SOLVER_MAX_VARIABLES,
+    EXACT_TIME_LIMIT,
     ID_MIN_DISTINCT,
     MAX_WHOLE_NUMBER_STATES,
     SOLVER_DEFAULT_MAX_PARENTS,
@@ -75,6 +76,13 @@ def _positive_float(text):
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
     return value
+
+
+def _time_limit(text):
+    """Seconds (a positive number), or ``inf`` / ``none`` for no limit (``math.inf``)."""
+    if text.strip().lower() in ("inf", "none", "no", "unlimited"):
+        return math.inf
+    return _positive_float(text)
 
 
 def _non_negative_int(text):
@@ -540,7 +548,12 @@ def _choose_method(args, n_vars):
         if getattr(args, "restarts", None):
             kind += f" with {args.restarts} random restarts"
         return args.method, args.max_parents, f"{kind} (heuristic: a local optimum)"
-    if n_vars <= AUTO_EXACT_MAX_VARIABLES and args.max_parents is None:
+    from .search.exact import choose_exact
+
+    exact, limit = choose_exact(
+        n_vars, "auto", "auto" if args.max_parents is None else args.max_parents
+    )
+    if exact == "dp" and limit is None:
         return "exact", None, "exact search (globally optimal)"
     if args.method == "auto" and n_vars > AUTO_SOLVER_MAX_VARIABLES:
         return (
@@ -553,10 +566,8 @@ def _choose_method(args, n_vars):
                 "auto's exact solver; --method exact tries it anyway)"
             ),
         )
-    limit = args.max_parents
-    described = "exact search (proven optimal unless --time-limit runs out)"
-    if limit is None:
-        limit = SOLVER_DEFAULT_MAX_PARENTS
+    described = "exact search (proven optimal unless the time limit runs out)"
+    if args.max_parents is None:
         described += (
             f", with at most {limit} parents per variable (the default above "
             f"{AUTO_EXACT_MAX_VARIABLES} variables; set --max-parents)"
@@ -597,7 +608,10 @@ def _exact_search(args, data, knowledge, max_parents):
     from .search import ExactSearchMemoryError
 
     score = _score(args.score, data, args.ess)
-    search = _make_search(args, score, "exact", max_parents, knowledge, sys.stderr.isatty())
+    # progress on stderr: a bar on a terminal, a line every 10 s in a log or a pipe
+    search = _make_search(args, score, "exact", max_parents, knowledge, True)
+    default_limit = args.time_limit is None
+    search.set_params(time_limit=EXACT_TIME_LIMIT if default_limit else args.time_limit)
     try:
         search.fit(data)
     except ExactSearchMemoryError as err:
@@ -611,10 +625,16 @@ def _exact_search(args, data, knowledge, max_parents):
         raise UserError(f"{err} Set --max-parents, or use --method tabu.") from None
     if search.optimal_:
         proof = f"proven optimal ({search.method_})"
+    elif default_limit:
+        proof = (
+            f"not proven optimal: gap {100 * search.gap_:.3g}% to the bound {search.bound_:.4f} "
+            f"when the default time limit of {EXACT_TIME_LIMIT:g} s ran out; search longer with "
+            "--time-limit SECONDS (or --time-limit inf), or lower --max-parents"
+        )
     else:
         proof = (
             f"not proven optimal: gap {100 * search.gap_:.3g}% to the bound {search.bound_:.4f} "
-            "when --time-limit ran out"
+            "when --time-limit ran out; search longer with a larger --time-limit"
         )
     search_info = {
         "exact_method": search.method_,
@@ -1384,10 +1404,11 @@ def _method_arg(parser):
     )
     parser.add_argument(
         "--time-limit",
-        type=_positive_float,
+        type=_time_limit,
         metavar="SECONDS",
         help="stop the exact solver after this long and report the best network with its "
-        "proven gap to the optimum (default: run until proven optimal)",
+        f"proven gap to the optimum (learn's default: {EXACT_TIME_LIMIT:g} s; 'inf' runs until "
+        "proven optimal)",
     )
 
 
@@ -1430,7 +1451,10 @@ def _max_parents_arg(parser):
         type=_non_negative_int,
         default=None,
         metavar="K",
-        help="largest number of parents of a variable (default: no limit)",
+        help="largest number of parents of a variable (default: no limit for the exact "
+        f"search up to {AUTO_EXACT_MAX_VARIABLES} variables and for hill climbing and tabu "
+        f"search; {SOLVER_DEFAULT_MAX_PARENTS} for the exact solver above "
+        f"{AUTO_EXACT_MAX_VARIABLES} variables)",
     )
 
 

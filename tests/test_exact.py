@@ -434,6 +434,7 @@ def test_one_progress_bar_that_moves_by_phase_and_ends_full(monkeypatch, capsys,
             seen.append(self.n / self.total)
 
     monkeypatch.setattr("tqdm.auto.tqdm", Recording)
+    monkeypatch.setattr("pgmpy_nml._progress._interactive", lambda stream: True)  # a terminal
     ExactSearch("fnml", show_progress=True).fit(random_data(300, 12, 50))
     assert len(seen) >= 5 and seen == sorted(seen)
     assert seen[-1] == pytest.approx(1.0)

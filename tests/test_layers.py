@@ -15,7 +15,17 @@ PACKAGE = Path(pgmpy_nml.__file__).resolve().parent
 #: Lowest first. A module may import its own layer and the layers below it.
 LAYERS = [
     # foundation: the data boundary, argument checks, counting, compilation
-    {"_counting", "_csv", "_data", "_estimator", "_jit", "_limits", "_typing", "_validate"}
+    {
+        "_counting",
+        "_csv",
+        "_data",
+        "_estimator",
+        "_jit",
+        "_limits",
+        "_progress",
+        "_typing",
+        "_validate",
+    }
     | {"_version"}
     | {"datasets"},
     {"numerics"},  # special functions, NML normalizers, sNML

@@ -254,14 +254,22 @@ def test_infeasible_instances_raise_clear_errors():
         solve(cycle, time_limit=0, show_progress=False)
 
 
-def test_progress_line_and_silence(capsys):
+def test_progress_line_and_silence(capsys, monkeypatch):
     cands = random_candidates(10, 1)
     solve(cands, show_progress=False)
     out = capsys.readouterr()
     assert out.out == "" and out.err == ""
+    monkeypatch.setattr("pgmpy_nml._progress._interactive", lambda stream: True)  # a terminal
     solve(cands, show_progress=True)
     err = capsys.readouterr().err
     assert "score" in err and "bound" in err and "gap" in err
+    # in a log: a line every PGMPY_NML_PROGRESS_SECONDS, the last one the result's
+    monkeypatch.setattr("pgmpy_nml._progress._interactive", lambda stream: False)
+    monkeypatch.setenv("PGMPY_NML_PROGRESS_SECONDS", "0")
+    result = solve(cands, show_progress=True)
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("exact search") and last.endswith("(done)") and "gap 0.0000%" in last
+    assert f"score {result.score:.6g}" in last
 
 
 def test_greedy_and_local_search_give_dags():

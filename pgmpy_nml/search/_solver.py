@@ -69,6 +69,7 @@ from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
 from .._jit import njit
+from .._progress import progress_bar
 from .._validate import as_gap_limit, as_integer, as_time_limit
 from .candidates import CandidateParentSets
 
@@ -858,9 +859,9 @@ def solve(
         model.addSol(sol)
     bar = None
     if show_progress:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=None, desc="exact search", bar_format="{desc}: {elapsed} {postfix}")
+        bar = progress_bar(
+            True, "exact search", total=None, bar_format="{desc}: {elapsed} {postfix}"
+        )
         if first is not None:
             score0 = fam.total(first)
             bar.set_postfix_str(_progress_text(score0, candidates.upper_bound(), 0))

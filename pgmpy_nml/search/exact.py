@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._estimator import fitted_attribute
-from .._limits import AUTO_EXACT_MAX_VARIABLES
+from .._limits import AUTO_EXACT_MAX_VARIABLES, SOLVER_DEFAULT_MAX_PARENTS
+from .._progress import progress_bar
 from .._validate import as_choice, as_gap_limit, as_integer, as_memory_size, as_time_limit
 from ..scores.registry import make_score
 from . import _kernels
@@ -33,6 +34,7 @@ __all__ = [
     "EXACT_MAX_VARIABLES",
     "ExactSearch",
     "ExactSearchMemoryError",
+    "choose_exact",
     "find_structure",
     "learn_exact",
 ]
@@ -41,6 +43,47 @@ __all__ = [
 EXACT_MAX_VARIABLES = 31
 #: method="auto" always takes the subset DP up to this many variables (well under a second).
 DP_ALWAYS_MAX_VARIABLES = 15
+
+
+def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple:
+    """The exact method and the parent limit for ``n_vars`` variables: one policy for
+    :class:`ExactSearch` and the command line.
+
+    - ``method="auto"``: the subset DP up to 15 variables; up to 20
+      (:data:`~pgmpy_nml._limits.AUTO_EXACT_MAX_VARIABLES`) when no parent limit
+      applies (``max_parents`` ``None`` or ``"auto"``); the solver otherwise.
+    - ``max_parents="auto"``: no limit for the DP, 3
+      (:data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`) for the solver.
+
+    Returns
+    -------
+    (method, max_parents) : (str, int or None)
+
+    Examples
+    --------
+    >>> from pgmpy_nml.search.exact import choose_exact
+    >>> choose_exact(12), choose_exact(36), choose_exact(18, max_parents=2)
+    (('dp', None), ('solver', 3), ('solver', 2))
+    """
+    as_choice(method, "method", ("auto", "dp", "solver"))
+    auto_limit = isinstance(max_parents, str)
+    if auto_limit:
+        as_choice(max_parents, "max_parents", ("auto",))
+    elif max_parents is not None:
+        max_parents = as_integer(max_parents, "max_parents")
+    if method == "auto":
+        small = n_vars <= DP_ALWAYS_MAX_VARIABLES
+        unlimited = (auto_limit or max_parents is None) and n_vars <= AUTO_EXACT_MAX_VARIABLES
+        method = "dp" if small or unlimited else "solver"
+    if method == "dp" and n_vars > EXACT_MAX_VARIABLES:
+        raise ValueError(
+            f"The subset dynamic programming handles at most {EXACT_MAX_VARIABLES} "
+            f"variables (it keeps n * 2**(n-1) local scores); the data has {n_vars}. Use "
+            "method='solver' (with a parent limit, max_parents=3 say) or a local search."
+        )
+    if auto_limit:
+        max_parents = None if method == "dp" else SOLVER_DEFAULT_MAX_PARENTS
+    return method, max_parents
 
 
 class ExactSearchMemoryError(MemoryError):
@@ -89,6 +132,7 @@ class _Result:
     gap: float
     candidates: object
     pruning: object
+    max_parents: int | None
 
 
 #: Seconds (on one core, roughly) of one best-parent-set step (a parent set times a
@@ -118,7 +162,9 @@ class ExactSearch(_StructureSearch):
       (``max_parents=3`` is usual): without one, the candidates are bounded by
       the scores' bounds alone.
     - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
-      parent limit; the solver otherwise.
+      parent limit; the solver otherwise, by default with at most 3 parents
+      per variable (``max_parents="auto"``, the command line's rule too:
+      :func:`choose_exact`).
 
     For every score with a contract (:mod:`pgmpy_nml.scores.contract`: this
     package's FNML, QNML, BDeu and BDConstant, and pgmpy's BDeu, K2, BIC, AIC and
@@ -143,9 +189,14 @@ class ExactSearch(_StructureSearch):
         (``"fnml"``, ``"qnml"``, ``"bdeu"``, ``"bd"``, ``"k2"``, ``"min-bdeu"``,
         ``"max-bdeu"``, ``"bic-d"``, ``"aic-d"``, ``"ll-d"``, ``"bds"``; aliases
         ``"bic"``, ``"aic"``, ``"ll"``, ``"bdj"``) with its default parameters.
-    max_parents : int, optional
-        Largest parent set considered (no limit by default). Limits the counting
-        work; the memory of the search itself does not shrink.
+    max_parents : int, None or "auto", default "auto"
+        Largest parent set considered; ``None`` for no limit. ``"auto"`` (the
+        command line's default too): no limit when the subset DP runs, and
+        ``3`` (GOBNILP's default, :data:`SOLVER_DEFAULT_MAX_PARENTS`) when the
+        solver runs, whose candidate parent sets are otherwise bounded by the
+        scores' bounds alone and can exhaust the memory on 30-60 variables.
+        ``max_parents_`` says which limit applied. For the DP, a limit cuts the
+        counting work; the memory of the search itself does not shrink.
     expert_knowledge : pgmpy.causal_discovery.ExpertKnowledge or dict, optional
         Required edges, forbidden edges, a search space (white list of edges)
         and temporal tiers (no edge from a later tier to an earlier one); a dict
@@ -166,7 +217,8 @@ class ExactSearch(_StructureSearch):
         cost; for the solver, the scoring levels, then the incumbent, the bound
         and the gap.
     method : {"auto", "dp", "solver"}, default "auto"
-        See above; ``method_`` says which ran.
+        See above; ``method_`` says which ran. With ``max_parents="auto"``,
+        ``"auto"`` takes the DP up to 20 variables.
     time_limit : float, optional
         Seconds for the solver (scoring included); without it (or with ``inf``)
         the solver runs until the network is proven optimal. The DP, which
@@ -202,6 +254,8 @@ class ExactSearch(_StructureSearch):
         ``"statistics"`` (subsets counted in bulk) or ``"generic"`` (``local_score``).
     method_ : str
         ``"dp"`` or ``"solver"``.
+    max_parents_ : int or None
+        The parent limit that applied (see ``max_parents="auto"``).
     bound_ : float
         A proven upper bound on the optimal score (``score_`` when optimal).
     gap_ : float
@@ -250,7 +304,7 @@ class ExactSearch(_StructureSearch):
     def __init__(
         self,
         scoring_method: ScoringMethod = "fnml",
-        max_parents: int | None = None,
+        max_parents: int | str | None = "auto",
         expert_knowledge: ExpertKnowledgeLike | None = None,
         parameter_estimator: DiscreteParameterEstimator | None = None,
         max_memory: int | str | None = None,
@@ -285,6 +339,9 @@ class ExactSearch(_StructureSearch):
         "plan", 'str: "statistics" (bulk counting) or "generic" (family by family).'
     )
     method_ = fitted_attribute("method", 'str: "dp" or "solver", the method that ran.')
+    max_parents_ = fitted_attribute(
+        "max_parents", "int or None: the parent limit that applied (None: no limit)."
+    )
     bound_ = fitted_attribute("bound", "float: a proven upper bound on the optimal score.")
     gap_ = fitted_attribute("gap", "float: ``(bound_ - score_) / |score_|``; 0 when optimal.")
     optimal_ = property(
@@ -320,12 +377,10 @@ class ExactSearch(_StructureSearch):
         return int(need)
 
     def _progress(self, total):
-        from tqdm.auto import tqdm
-
-        return tqdm(
+        return progress_bar(
+            self.show_progress,
+            "exact search",
             total=total,
-            desc="exact search",
-            disable=not self.show_progress,
             leave=True,
             unit="",
             bar_format="{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}]",
@@ -369,25 +424,15 @@ class ExactSearch(_StructureSearch):
             )
         return float(network_score[full]), _parents_from_sinks(sink, best, n_vars)
 
-    def _choose_method(self, n_vars: int) -> str:
-        method = self.method
-        as_choice(method, "method", ("auto", "dp", "solver"))
-        if method == "auto":
-            small = n_vars <= DP_ALWAYS_MAX_VARIABLES
-            unlimited = self.max_parents is None and n_vars <= AUTO_EXACT_MAX_VARIABLES
-            method = "dp" if small or unlimited else "solver"
-        if method == "dp" and n_vars > EXACT_MAX_VARIABLES:
-            raise ValueError(
-                f"The subset dynamic programming handles at most {EXACT_MAX_VARIABLES} "
-                f"variables (it keeps n * 2**(n-1) local scores); the data has {n_vars}. Use "
-                "method='solver' (with a parent limit, max_parents=3 say) or a local search."
-            )
-        return method
+    def _choose_method(self, n_vars: int) -> tuple[str, int | None]:
+        """The method that runs and the parent limit that applies (see ``choose_exact``)."""
+        return choose_exact(n_vars, self.method, self.max_parents)
 
-    def _settings(self, variables) -> dict:
+    def _settings(self, variables, max_parents) -> dict:
         """Every setting checked once, at ``fit`` entry, whichever method then runs."""
-        constraints = Constraints.from_knowledge(variables, self.max_parents, self.expert_knowledge)
+        constraints = Constraints.from_knowledge(variables, max_parents, self.expert_knowledge)
         return {
+            "max_parents": max_parents,
             "constraints": constraints,
             "time_limit": as_time_limit(self.time_limit),
             "gap_limit": as_gap_limit(self.gap_limit),
@@ -400,7 +445,9 @@ class ExactSearch(_StructureSearch):
     def _fit_dp(self, score, settings, timings) -> tuple:
         plan = make_plan(score)
         variables = plan.variables
-        constraints = Constraints.from_knowledge(variables, self.max_parents, self.expert_knowledge)
+        constraints = Constraints.from_knowledge(
+            variables, settings["max_parents"], self.expert_knowledge
+        )
         n_threads = self._threads()
         need = self._check_memory(plan, n_threads)
         total, parents = self._optimal_network(plan, constraints, n_threads, timings)
@@ -420,7 +467,7 @@ class ExactSearch(_StructureSearch):
         start = time.perf_counter()
         candidates, report = candidate_parent_sets(
             score,
-            max_parents=self.max_parents,
+            max_parents=settings["max_parents"],
             expert_knowledge=self.expert_knowledge,
             n_jobs=self.n_jobs,
             show_progress=self.show_progress,
@@ -458,8 +505,8 @@ class ExactSearch(_StructureSearch):
         """
         self._result = None
         score = self._resolve_score(data)
-        method = self._choose_method(len(score.variables))
-        settings = self._settings(list(score.variables))
+        method, max_parents = self._choose_method(len(score.variables))
+        settings = self._settings(list(score.variables), max_parents)
         timings = {}
         try:
             fit = self._fit_dp if method == "dp" else self._fit_solver
@@ -469,7 +516,18 @@ class ExactSearch(_StructureSearch):
         model = self._fitted_model(dag, score, data)
         gap = (bound - total) / max(abs(total), 1e-12) if bound > total else 0.0
         self._result = _Result(
-            dag, total, model, timings, need, plan, method, bound, gap, candidates, report
+            dag,
+            total,
+            model,
+            timings,
+            need,
+            plan,
+            method,
+            bound,
+            gap,
+            candidates,
+            report,
+            max_parents,
         )
         return self
 

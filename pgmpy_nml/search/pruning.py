@@ -91,6 +91,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._progress import progress_bar
 from .._validate import as_n_jobs
 from ..scores.contract import Families, StatisticScore, Supersets, entropy_statistic
 from ..scores.pgmpy_adapters import PgmpyScoreAdapter, contract_for
@@ -328,12 +329,8 @@ def candidate_parent_sets(
 
 def _run(runner, calls, show_progress) -> list:
     """Run joblib ``calls`` through ``runner``; results in call order."""
-    from tqdm.auto import tqdm
-
     out = []
-    with tqdm(
-        total=len(calls), desc="candidate sets", disable=not show_progress, leave=False
-    ) as bar:
+    with progress_bar(show_progress, "candidate sets", total=len(calls), leave=False) as bar:
         for result in runner(calls):
             out.append(result)
             bar.update(1)
@@ -903,11 +900,9 @@ class _Task:
             )
 
     def run(self, show_progress: bool) -> None:
-        from tqdm.auto import tqdm
-
         lattices = self.lattices
         active = list(range(len(lattices)))
-        bar = tqdm(desc="candidate sets", disable=not show_progress, leave=False, unit=" levels")
+        bar = progress_bar(show_progress, "candidate sets", leave=False, unit=" levels")
         while active:
             self._check_memory(active)
             if self.problem.monotone:

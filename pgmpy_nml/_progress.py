@@ -1,0 +1,164 @@
+"""Progress of long work: a tqdm bar on a terminal, periodic plain lines anywhere else.
+
+A bar redrawn in place is right on a terminal (and tqdm's widget in a notebook),
+but in a log file, a pipe or a batch job it is either silent or a heap of carriage
+returns. :func:`progress_bar` gives the same object in both cases: on a terminal
+or in a notebook the tqdm bar, otherwise a :class:`PeriodicLines` that writes one
+complete line every ``every`` seconds (10 by default) and, if it wrote any, a last
+line when the work ends, so the last line always agrees with the result.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Any, TextIO
+
+__all__ = ["PeriodicLines", "progress_bar"]
+
+#: Seconds between two progress lines when the output is not a terminal (the
+#: environment variable ``PGMPY_NML_PROGRESS_SECONDS`` overrides it).
+PERIOD = 10.0
+
+
+def _period() -> float:
+    text = os.environ.get("PGMPY_NML_PROGRESS_SECONDS")
+    try:
+        value = float(text) if text else PERIOD
+    except ValueError:
+        return PERIOD
+    return value if value >= 0 else PERIOD
+
+
+def _interactive(stream: TextIO) -> bool:
+    """A terminal, or a Jupyter kernel (where tqdm.auto draws a widget)."""
+    try:
+        if stream.isatty():
+            return True
+    except (AttributeError, ValueError):
+        return False
+    return "ipykernel" in sys.modules
+
+
+def _clock(seconds: float) -> str:
+    seconds = int(seconds)
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+class PeriodicLines:
+    """tqdm's calls (``update``, ``set_postfix_str``, ``close``, a context manager)
+    answered with one plain line every ``every`` seconds.
+
+    Parameters
+    ----------
+    desc : str
+        What runs (the start of every line).
+    total : float, optional
+        The amount of work, for a percentage and an estimate of the time left.
+    every : float, default 10
+        Seconds between lines.
+    stream : file, default sys.stderr
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO()
+    >>> bar = PeriodicLines("exact search", every=0.0, stream=out)
+    >>> bar.set_postfix_str("score -10  bound -9  gap 10%")
+    >>> bar.close()
+    >>> out.getvalue().splitlines()[-1].split(", ", 1)[1]
+    'score -10  bound -9  gap 10% (done)'
+    """
+
+    def __init__(
+        self,
+        desc: str,
+        total: float | None = None,
+        every: float = PERIOD,
+        stream: TextIO | None = None,
+        unit: str = "",
+    ) -> None:
+        self.desc = desc
+        self.total = total
+        self.every = every
+        self.stream = sys.stderr if stream is None else stream
+        self.unit = unit
+        self.n = 0.0
+        self.postfix = ""
+        self.start = time.monotonic()
+        self.last = self.start
+        self.lines = 0
+        self.closed = False
+
+    def _text(self, done: bool = False) -> str:
+        elapsed = time.monotonic() - self.start
+        parts = [f"{self.desc}: {_clock(elapsed)} elapsed"]
+        if self.total:
+            fraction = min(self.n / self.total, 1.0)
+            text = f"{100 * fraction:.0f}%"
+            if 0 < fraction < 1 and not done:
+                text += f", about {_clock(elapsed * (1 - fraction) / fraction)} left"
+            parts.append(text)
+        elif self.unit and self.n:
+            parts.append(f"{self.n:g}{self.unit}")
+        if self.postfix:
+            parts.append(self.postfix)
+        return ", ".join(parts) + (" (done)" if done else "")
+
+    def _write(self, done: bool = False) -> None:
+        print(self._text(done), file=self.stream, flush=True)
+        self.lines += 1
+        self.last = time.monotonic()
+
+    def _tick(self) -> None:
+        if time.monotonic() - self.last >= self.every:
+            self._write()
+
+    def update(self, n: float = 1) -> None:
+        self.n += n
+        self._tick()
+
+    def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
+        self.postfix = text
+        self._tick()
+
+    def set_description(self, desc: str | None = None, refresh: bool = True) -> None:
+        self.desc = desc or ""
+
+    def refresh(self) -> None:
+        pass
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        if self.lines or self.every <= 0:  # say how it ended, if anything was said
+            self._write(done=True)
+
+    def __enter__(self) -> PeriodicLines:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+def progress_bar(show: bool, desc: str, *, every: float | None = None, **tqdm_options: Any):
+    """A progress display for ``desc``: tqdm on a terminal or in a notebook, periodic
+    lines on stderr otherwise, nothing at all when ``show`` is false.
+
+    ``tqdm_options`` (``total``, ``unit``, ``bar_format``, ``leave``, ...) go to tqdm;
+    the periodic lines take ``total`` and ``unit``.
+    """
+    from tqdm.auto import tqdm
+
+    if not show:
+        return tqdm(disable=True, **tqdm_options)
+    if _interactive(sys.stderr):
+        return tqdm(desc=desc, **tqdm_options)
+    return PeriodicLines(
+        desc,
+        total=tqdm_options.get("total"),
+        every=_period() if every is None else every,
+        unit=tqdm_options.get("unit", ""),
+    )

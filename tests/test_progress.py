@@ -1,0 +1,106 @@
+"""Long work talks: periodic progress lines where stderr is not a terminal."""
+
+import io
+
+import pandas as pd
+import pytest
+
+from pgmpy_nml import ExactSearch
+from pgmpy_nml._progress import PeriodicLines, progress_bar
+from pgmpy_nml.datasets import sample_network
+
+
+def test_periodic_lines_say_elapsed_share_and_postfix():
+    out = io.StringIO()
+    bar = PeriodicLines("scoring", total=4, every=0.0, stream=out)
+    bar.update(1)
+    bar.set_postfix_str("score -3")
+    bar.update(3)
+    bar.close()
+    bar.close()  # once only
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("scoring: 0:00:00 elapsed, 25%, about")
+    assert lines[-1] == "scoring: 0:00:00 elapsed, 100%, score -3 (done)"
+    assert len(lines) == 4
+
+
+def test_quiet_runs_print_nothing():
+    out = io.StringIO()
+    with PeriodicLines("x", every=60.0, stream=out) as bar:
+        bar.update(5)
+    assert out.getvalue() == ""
+
+
+def test_progress_bar_picks_lines_off_a_terminal(monkeypatch, capsys):
+    monkeypatch.setenv("PGMPY_NML_PROGRESS_SECONDS", "0")
+    bar = progress_bar(True, "exact search", total=None)
+    assert isinstance(bar, PeriodicLines) and bar.every == 0.0
+    bar.set_postfix_str("gap 1%")
+    bar.close()
+    assert "exact search" in capsys.readouterr().err
+    assert not isinstance(progress_bar(False, "x"), PeriodicLines)
+
+
+def test_exact_search_talks_in_a_log(monkeypatch, capsys):
+    monkeypatch.setenv("PGMPY_NML_PROGRESS_SECONDS", "0")
+    _, data = sample_network("alarm", 300, seed=0)
+    search = ExactSearch("bdeu", max_parents=2, time_limit=3, show_progress=True).fit(data)
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.startswith("exact search")]
+    assert lines, err
+    last = lines[-1]
+    assert last.endswith("(done)") and "bound" in last and "gap" in last
+    # the last line agrees with the result
+    gap = float(last.split("gap ")[1].split("%")[0])
+    assert gap == pytest.approx(100 * search.gap_, abs=1e-4)
+
+
+def test_default_parent_limit_agrees_with_the_command_line(cli):
+    from pgmpy_nml.search.exact import choose_exact
+
+    _, data = sample_network("alarm", 200, seed=0)
+    data = data.iloc[:, :30]
+    search = ExactSearch("fnml", time_limit=5, show_progress=False).fit(data)
+    assert (search.method_, search.max_parents_) == ("solver", 3)
+    assert choose_exact(30) == ("solver", 3)
+    assert choose_exact(20) == ("dp", None)
+    code, out, _ = cli("learn", "--help")
+    assert code == 0
+    text = " ".join(out.split())
+    assert "3 for the exact solver above 20 variables" in text
+    assert "600 s" in text
+
+
+def test_cli_learn_prints_progress_lines_and_a_default_time_limit(cli, tmp_path):
+    _, data = sample_network("alarm", 1000, seed=0)
+    path = tmp_path / "alarm.csv"
+    data.to_csv(path, index=False)
+    code, out, err = cli(
+        "learn",
+        path,
+        "--score",
+        "bdeu",
+        "--ess",
+        "10",
+        "--time-limit",
+        "6",
+        env={"PGMPY_NML_PROGRESS_SECONDS": "0.2"},
+    )
+    assert code == 0, err
+    lines = [line for line in err.splitlines() if line.startswith("exact search")]
+    assert lines and "gap" in lines[-1] and lines[-1].endswith("(done)"), err
+    assert any(line.startswith("candidate sets") for line in err.splitlines()), err
+    assert "not proven optimal" in out and "larger --time-limit" in out
+    # the last progress line and the summary give the same gap
+    gap_line = lines[-1].split("gap ")[1].split("%")[0]
+    gap_summary = out.split("gap ")[1].split("%")[0]
+    assert float(gap_line) == pytest.approx(float(gap_summary), rel=1e-2, abs=1e-3)
+
+
+def test_time_limit_flag_takes_inf(cli, tmp_path):
+    data = pd.DataFrame({"A": [0, 1, 1, 0] * 5, "B": [0, 1, 1, 1] * 5})
+    path = tmp_path / "d.csv"
+    data.to_csv(path, index=False)
+    code, out, err = cli("learn", path, "--time-limit", "inf")
+    assert code == 0, err
+    assert "proven optimal" in out
