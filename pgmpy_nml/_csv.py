@@ -62,6 +62,13 @@ class CsvOptions:
         like an identifier.
     keep_continuous : bool, default False
         Let continuous-looking columns through (``--discretize`` cuts them next).
+    cut_columns : tuple of str
+        Columns that will be cut into intervals (``--discretize-columns``, or the
+        columns of ``--cut-points``): not checked here, whatever they look like.
+    cut_hint : str
+        How to cut a continuous column with the command at hand, for the messages.
+    cut_alternative : str
+        Another way the command can cut, for the messages (e.g. ``--cut-points``).
     """
 
     delimiter: str | None = None
@@ -70,6 +77,9 @@ class CsvOptions:
     drop_columns: tuple = ()
     discrete: tuple = ()
     keep_continuous: bool = False
+    cut_columns: tuple = ()
+    cut_hint: str = "--discretize METHOD[:BINS]"
+    cut_alternative: str = ""
 
 
 @dataclass
@@ -264,10 +274,11 @@ def _column_problem(values: pd.Series, decimal_comma: bool):
     return None
 
 
-def _check_columns(data, missing, label, delimiter, discrete, keep_continuous=False):
+def _check_columns(data, missing, label, delimiter, discrete, keep_continuous=False, options=None):
+    options = options or CsvOptions()
     problems = []
     for name in data.columns:
-        if name in discrete:
+        if name in discrete or name in options.cut_columns:
             continue
         problem = _column_problem(data[name][~missing[name]], decimal_comma=delimiter != ",")
         if problem and not (keep_continuous and problem[0] == "continuous"):
@@ -275,26 +286,58 @@ def _check_columns(data, missing, label, delimiter, discrete, keep_continuous=Fa
     if not problems:
         return
     names = [name for name, _, _ in problems]
+    ids = [
+        name
+        for name, kind, _ in problems
+        if kind == "id" and _mostly_numbers(data[name][~missing[name]], delimiter != ",")
+    ]
+    numeric = [name for name, kind, _ in problems if kind == "continuous" or name in ids]
     if len(problems) == 1:
         name, kind, why = problems[0]
         flag = _flag_value([name])
+        cut = _cut_fix(ids, options, 1)
         if kind == "empty":
             fix = f"drop it with --drop-columns {flag}"
-        elif kind == "id":
+        elif kind == "id" and not numeric:
             fix = f"drop it with --drop-columns {flag}, or keep it with --discrete {flag}"
+        elif kind == "id":
+            fix = (
+                f"drop it with --drop-columns {flag}; or, if it is a measurement, {cut}; or "
+                f"keep its values as states with --discrete {flag}"
+            )
         else:
             fix = (
-                f"discretize it, drop it with --drop-columns {flag}, or keep its values as "
-                f"states with --discrete {flag}"
+                f"{cut}; drop it with --drop-columns {flag}; or keep its values as states "
+                f"with --discrete {flag}"
             )
         raise CsvError(f"{label}: column {name!r} {why}; {fix}")
     listed = "; ".join(f"{name!r} {why}" for name, _, why in problems[:_MAX_LISTED])
     more = f"; and {len(problems) - _MAX_LISTED} more" if len(problems) > _MAX_LISTED else ""
+    cut = f"{_cut_fix(ids, options, len(numeric))}; " if numeric else ""
     raise CsvError(
         f"{label}: {len(problems)} columns cannot be discrete variables: {listed}{more}; "
-        f"drop them with --drop-columns {_flag_value(names)}, or keep them as variables "
+        f"{cut}drop them with --drop-columns {_flag_value(names)}, or keep them as variables "
         f"with --discrete {_flag_value(names)}"
     )
+
+
+def _mostly_numbers(values: pd.Series, decimal_comma: bool) -> bool:
+    text = values.str.replace(",", ".", regex=False) if decimal_comma else values
+    return 2 * int(pd.to_numeric(text, errors="coerce").notna().sum()) > len(values)
+
+
+def _cut_fix(ids, options, n_numeric) -> str:
+    """How to cut numeric columns into intervals with the command at hand.
+
+    Continuous-looking columns are found by ``--discretize`` itself; columns that
+    look like identifiers (``ids``) must be named with ``--discretize-columns``.
+    """
+    what = "it" if n_numeric == 1 else "the numeric ones"
+    if options.cut_hint.startswith("--cut-points"):
+        return f"cut {what} where training cut with {options.cut_hint}"
+    named = f" --discretize-columns {_flag_value(ids)}" if ids else ""
+    other = f" (or {options.cut_alternative})" if options.cut_alternative else ""
+    return f"cut {what} into intervals with {options.cut_hint}{named}{other}"
 
 
 def _handle_missing(data, missing, label, tokens, dropna, notes):
@@ -378,6 +421,14 @@ def read_data(path, options: CsvOptions | None = None, use=None) -> Table:
 
     tokens = DEFAULT_NA_VALUES if options.na_values is None else tuple(options.na_values)
     missing = data.isna() | data.isin(set(tokens) | {""})
-    _check_columns(data, missing, label, delimiter, set(options.discrete), options.keep_continuous)
+    _check_columns(
+        data,
+        missing,
+        label,
+        delimiter,
+        set(options.discrete),
+        options.keep_continuous,
+        options,
+    )
     data = _handle_missing(data, missing, label, tokens, options.dropna, notes)
     return Table(data=data, path=label, delimiter=delimiter, notes=notes)

@@ -56,7 +56,7 @@ def _score_help(default):
 
 
 ESTIMATORS = ["fsnml", "mle", "bdeu", "k2"]
-DISCRETIZE_METHODS = ["hartemink", "quantile", "interval"]
+DISCRETIZE_METHODS = ["hartemink", "quantile", "quantile-ties", "interval"]
 #: Output formats by file extension.
 NETWORK_FORMATS = {".bif": "BIF", ".xml": "XMLBIF", ".xmlbif": "XMLBIF", ".dot": "DOT"}
 #: Formats that need a fitted network (DOT draws the structure only).
@@ -196,9 +196,58 @@ def _csv_options(args):
         drop_columns=args.drop_columns,
         discrete=args.discrete,
         keep_continuous=bool(
-            getattr(args, "discretize", None) or getattr(args, "cut_points", None)
+            getattr(args, "discretize", None)
+            or getattr(args, "discretize_columns", None)
+            or getattr(args, "cut_points", None)
         ),
+        **_cut_options(args),
     )
+
+
+def _cut_options(args):
+    """The columns to cut (named, or in the --cut-points file) and how a command cuts."""
+    columns = tuple(getattr(args, "discretize_columns", None) or ())
+    if getattr(args, "cut_points", None):
+        columns += tuple(c for c in _load_cut_points(args.cut_points) if c not in columns)
+    where = "--cut-points SUMMARY.json (the JSON summary of the learn run that cut it)"
+    if not hasattr(args, "discretize"):
+        return {"cut_columns": columns, "cut_hint": where}
+    other = f"where learn cut with {where}" if hasattr(args, "cut_points") else ""
+    return {"cut_columns": columns, "cut_alternative": other}
+
+
+def _load_cut_points(path):
+    """The ``column -> cut points`` object of a --cut-points file (a summary or the object),
+    checked: a list of increasing finite numbers per column."""
+    path = Path(path)
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise UserError(f"--cut-points: cannot read the cut points in {path}: {err}") from None
+    cuts = saved.get("cut_points", saved) if isinstance(saved, dict) else None
+    if not isinstance(cuts, dict) or not cuts:
+        raise UserError(
+            f"--cut-points {path} holds no cut points: give the JSON summary of a learn run with "
+            "--discretize, or a JSON object of column -> list of cut points"
+        )
+    for column, points in cuts.items():
+        if not (
+            isinstance(points, list)
+            and all(
+                isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+                for x in points
+            )
+        ):
+            raise UserError(
+                f"--cut-points {path}: the cut points of column {column!r} must be a list of "
+                f"finite numbers, got {json.dumps(points)[:80]}"
+            )
+        if any(b <= a for a, b in itertools.pairwise(points)):
+            raise UserError(
+                f"--cut-points {path}: the cut points of column {column!r} must increase, "
+                f"got {json.dumps(points)[:80]}"
+            )
+    return cuts
 
 
 def _data_path(args):
@@ -275,30 +324,88 @@ def _cut(data, discretizer, columns, notes):
     for name in columns:
         data[name] = out[name].astype("Int64").astype(str)
         cuts = ", ".join(f"{c:.4g}" for c in discretizer.cut_points_[name])
-        notes.append(f"column {name!r} cut at {cuts or '(no cut)'}: states 0, 1, ... are intervals")
+        if cuts:
+            notes.append(f"column {name!r} cut at {cuts}: states 0, 1, ... are intervals")
+        else:
+            notes.append(
+                f"column {name!r} is not cut (one value in every row when the cut points were "
+                f"learned): it is a variable with the single state 0, which carries no "
+                f"information; --drop-columns {shlex.quote(str(name))} leaves it out"
+            )
     return data
 
 
 def _read_study_data(args, use=None):
-    """The data as strings, discretized with --discretize; also the cut points."""
+    """The data as strings, cut with --discretize or --cut-points; also the cut points."""
     data, source, notes = _read_csv(args, use=use)
     cut_points = {}
-    if getattr(args, "discretize", None):
+    named = tuple(getattr(args, "discretize_columns", None) or ())
+    absent = [c for c in named if c not in data.columns]
+    if absent:
+        raise UserError(
+            f"--discretize-columns names {absent[0]!r}, which is not a column of the data used"
+        )
+    discretize = getattr(args, "discretize", None)
+    if discretize and getattr(args, "cut_points", None):
+        raise UserError(
+            "give --discretize (learn new cut points) or --cut-points (reuse saved ones), not both"
+        )
+    if getattr(args, "cut_points", None):
+        return _apply_cut_points(args, data, notes), source, notes, cut_points
+    if discretize or named:
         from .study import Discretizer
 
+        if not discretize:
+            discretize = ("hartemink", 3)
+            notes.append("--discretize-columns without --discretize: cut with hartemink:3")
         columns = _continuous_columns(data, _decimal_comma(args, notes))
+        for name in named:
+            if name not in columns:
+                columns[name] = _numbers(data[name], name, _decimal_comma(args, notes))
         if not columns:
             notes.append("--discretize: no column looks continuous; nothing was cut")
         else:
-            method, n_bins = args.discretize
+            method, n_bins = discretize
             frame = data.assign(**columns)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", UserWarning)
-                discretizer = Discretizer(method, n_bins, columns=list(columns), labels="integer")
-                discretizer.fit(frame)
+            discretizer = Discretizer(method, n_bins, columns=list(columns), labels="integer")
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", UserWarning)
+                try:
+                    discretizer.fit(frame)
+                except ValueError as err:
+                    fix = ""
+                    if "infinite" in str(err):
+                        fix = (
+                            " Here: declare the token missing and drop its rows, e.g. "
+                            "--na-values NA,NaN,?,inf,-inf --dropna"
+                        )
+                    raise UserError(f"--discretize: {err}{fix}") from None
+            for w in caught:
+                text = str(w.message)
+                if issubclass(w.category, UserWarning) and "single value" not in text:
+                    notes.append(
+                        "--discretize: "
+                        + text.replace("method='quantile-ties'", "--discretize quantile-ties")
+                    )
             data = _cut(data, discretizer, columns, notes)
             cut_points = {c: [float(x) for x in discretizer.cut_points_[c]] for c in columns}
     return data, source, notes, cut_points
+
+
+def _numbers(values, name, decimal_comma):
+    """A column named in --discretize-columns as floats; a non-number is a user error."""
+    import pandas as pd
+
+    text = values.str.replace(",", ".", regex=False) if decimal_comma else values
+    numbers = pd.to_numeric(text, errors="coerce")
+    strays = values[numbers.isna() & values.notna()].unique()
+    if len(strays):
+        raise UserError(
+            f"--discretize-columns: column {name!r} holds {strays[0]!r}, which is not a number; "
+            "only numbers can be cut (declare it missing with --na-values, or leave the column "
+            "out of --discretize-columns)"
+        )
+    return numbers
 
 
 def _decimal_comma(args, notes):
@@ -1191,7 +1298,8 @@ def cmd_score(args):
         raise UserError("give the network to score with --model FILE.bif or --edges A->B,B->C")
     _check_directory(args.json, "--json")
     model = _read_model(args.model) if args.model else None
-    data, source, notes = _read_csv(args, use=list(model.nodes()) if model else None)
+    use = list(model.nodes()) if model else None
+    data, source, notes, cut_points = _read_study_data(args, use=use)
     dag = _structure(args, data, model)
     data = data[list(dag.nodes())]
     states = _declared_states(model, args.model, data, source) if model else None
@@ -1218,6 +1326,8 @@ def cmd_score(args):
         "local_scores": per_node,
         "total_scores": totals,
     }
+    if cut_points:
+        summary["cut_points"] = cut_points
     return _finish(summary, args)
 
 
@@ -1229,7 +1339,8 @@ def cmd_fit(args):
     kind = _output_format(args.out)
     _check_directory(args.json, "--json")
     model = _read_model(args.model) if args.model else None
-    data, source, notes = _read_csv(args, use=list(model.nodes()) if model else None)
+    use = list(model.nodes()) if model else None
+    data, source, notes, cut_points = _read_study_data(args, use=use)
     dag = _structure(args, data, model)
     fitted = _fit(dag, data, args.estimator, args.ess)
     _print_data(source, data, notes)
@@ -1242,6 +1353,8 @@ def cmd_fit(args):
         "estimator_parameters": {"ess": args.ess} if args.estimator == "bdeu" else {},
         "n_parameters": int(n_parameters(fitted)),
     }
+    if cut_points:
+        summary["cut_points"] = cut_points
     if args.out:
         _write_network(fitted, dag, args.out, kind)
     return _finish(summary, args)
@@ -1251,37 +1364,10 @@ def _apply_cut_points(args, data, notes):
     """``evaluate --cut-points FILE``: cut the test data where training was cut."""
     from .study import Discretizer
 
-    path = Path(args.cut_points)
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as err:
-        raise UserError(f"--cut-points: cannot read the cut points in {path}: {err}") from None
-    cuts = saved.get("cut_points", saved) if isinstance(saved, dict) else None
-    if not isinstance(cuts, dict) or not cuts:
-        raise UserError(
-            f"--cut-points {path} holds no cut points: give the JSON summary of a learn run with "
-            "--discretize, or a JSON object of column -> list of cut points"
-        )
+    cuts = _load_cut_points(args.cut_points)
     unknown = [c for c in cuts if c not in data.columns]
     if unknown:
         raise UserError(f"the cut points name column {unknown[0]!r}, which the test data lack")
-    for column, points in cuts.items():
-        if not (
-            isinstance(points, list)
-            and all(
-                isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-                for x in points
-            )
-        ):
-            raise UserError(
-                f"--cut-points {path}: the cut points of column {column!r} must be a list of "
-                f"finite numbers, got {json.dumps(points)[:80]}"
-            )
-        if any(b <= a for a, b in itertools.pairwise(points)):
-            raise UserError(
-                f"--cut-points {path}: the cut points of column {column!r} must increase, "
-                f"got {json.dumps(points)[:80]}"
-            )
     columns = _continuous_columns(data[list(cuts)], _decimal_comma(args, notes))
     import pandas as pd
 
@@ -1387,8 +1473,27 @@ def _discretize_arg(parser):
         type=_discretization,
         metavar="METHOD[:BINS]",
         help="cut the continuous columns into BINS intervals (default 3): hartemink "
-        "(information-preserving), quantile (equal frequency) or interval (equal width); "
-        "the cut points go to the JSON summary, for evaluate --cut-points",
+        "(information-preserving), quantile (equal frequency), quantile-ties (equal "
+        "frequency, never splitting a tied value) or interval (equal width); no interval is "
+        "left empty; the cut points go to the JSON summary, for evaluate --cut-points",
+    )
+    parser.add_argument(
+        "--discretize-columns",
+        type=_comma_list,
+        default=(),
+        metavar="A,B",
+        help="also cut these numeric columns (whole numbers, or ones that look like "
+        "identifiers, e.g. a count or a concentration); with --discretize's METHOD[:BINS], "
+        "hartemink:3 without it",
+    )
+
+
+def _cut_points_arg(parser):
+    parser.add_argument(
+        "--cut-points",
+        metavar="JSON",
+        help="instead of --discretize: cut the columns where an earlier run cut them, with "
+        "its JSON summary (learn --discretize) or a JSON object column -> cut points",
     )
 
 
@@ -1579,6 +1684,8 @@ def build_parser():
         help=_score_help("fnml qnml bdeu bic"),
     )
     _ess_arg(score)
+    _discretize_arg(score)
+    _cut_points_arg(score)
     _output_args(score, network=False)
 
     fit = _command(
@@ -1591,6 +1698,8 @@ def build_parser():
     _structure_args(fit, "structure")
     fit.add_argument("--estimator", choices=ESTIMATORS, default="fsnml", help="default fsnml")
     _ess_arg(fit)
+    _discretize_arg(fit)
+    _cut_points_arg(fit)
     _output_args(fit)
 
     evaluate = _command(

@@ -7,9 +7,11 @@ the command line and the study tools take their default from it.
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable, Mapping
     from typing import Any
 
     import pandas as pd
@@ -18,7 +20,12 @@ if TYPE_CHECKING:
 
     from ._typing import Graph, ScoringMethod, StateNames
 
-__all__ = ["bayesian_network", "default_parameter_estimator", "fit_network"]
+__all__ = [
+    "bayesian_network",
+    "check_table_sizes",
+    "default_parameter_estimator",
+    "fit_network",
+]
 
 #: Registered score -> how its parameters are estimated by default (see
 #: :func:`default_parameter_estimator`). Every entry keeps every probability positive:
@@ -216,3 +223,80 @@ def fit_network(
         declared.update(estimator.get_params()["state_names"] or {})
         estimator = clone(estimator).set_params(state_names=declared)
     return bayesian_network(dag).fit(data[nodes], estimator=estimator)
+
+
+def check_table_sizes(arities: Mapping[Hashable, int], max_parents: int | None = None) -> None:
+    r"""Refuse, before a search, data whose many-state columns could make an unfittable CPD.
+
+    A CPD of a variable with :math:`r` states and parents with :math:`r_1, \dots, r_k`
+    states has :math:`r \prod_j r_j` cells, and parameters are fitted only up to
+    ``MAX_CPD_CELLS`` (50,000,000) cells. Scores such as fNML charge only for the parent
+    configurations that occur, so a search on few rows can pick a family whose table is
+    far larger than the data. This check looks at the columns with more than
+    ``MAX_WHOLE_NUMBER_STATES`` (20) states (typically whole-number measurements that
+    were not discretized): if some variable with up to ``max_parents`` of them as
+    parents would exceed the limit, it raises before any search runs, naming the
+    columns and the fixes. Families of columns with fewer states are not checked (a
+    search rarely gives them the many parents that would be needed).
+
+    Parameters
+    ----------
+    arities : dict
+        Variable -> number of states.
+    max_parents : int, optional
+        The search's parent limit (none: every other variable).
+
+    Raises
+    ------
+    ValueError
+        Naming the largest such family, its size and three ways out: discretize the
+        columns, a parent limit that keeps every such table under the limit, or
+        structure learning without parameters.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.models import check_table_sizes
+    >>> check_table_sizes({"a": 3, "b": 4, "c": 2})
+    >>> arities = {"insulin": 186, "glucose": 136, "age": 52, "skin": 51, "y": 2}
+    >>> check_table_sizes(arities, max_parents=2)
+    >>> check_table_sizes(arities)
+    Traceback (most recent call last):
+    ...
+    ValueError: The columns 'insulin' (186 states), 'glucose' (136), 'age' (52), 'skin' (51) ...
+    """
+    from ._limits import MAX_WHOLE_NUMBER_STATES
+    from .estimators.fsnml import MAX_CPD_CELLS
+
+    sizes = {v: int(r) for v, r in arities.items()}
+    many = sorted(
+        (v for v, r in sizes.items() if r > MAX_WHOLE_NUMBER_STATES), key=lambda v: -sizes[v]
+    )
+    limit = len(sizes) - 1 if max_parents is None else min(int(max_parents), len(sizes) - 1)
+
+    def worst(k):
+        """The largest CPD with at most k many-state parents: (cells, child, parents)."""
+        best = (0, None, ())
+        for v, r in sizes.items():
+            parents = tuple(p for p in many if p != v)[:k]
+            cells = r * math.prod(sizes[p] for p in parents)
+            best = max(best, (cells, v, parents), key=lambda t: t[0])
+        return best
+
+    cells, child, parents = worst(limit)
+    if cells <= MAX_CPD_CELLS:
+        return
+    fits = max(k for k in range(limit + 1) if worst(k)[0] <= MAX_CPD_CELLS)
+    listed = ", ".join(
+        f"{v!r} ({sizes[v]}{' states' if i == 0 else ''})" for i, v in enumerate(many)
+    )
+    family = ", ".join(repr(p) for p in parents)
+    ways = [f"cut them into intervals (pgmpy_nml.study.Discretizer(columns={many!r}))"]
+    if fits:
+        ways.append(f"limit the parents (max_parents={fits} keeps these tables under the limit)")
+    ways.append("learn the structure only (parameter_estimator=None)")
+    raise ValueError(
+        f"The columns {listed} have more than {MAX_WHOLE_NUMBER_STATES} states each: a "
+        f"network where {child!r} had the parents {family} would need a CPD of {cells:,} "
+        f"cells, more than the {MAX_CPD_CELLS:,} that parameters can be fitted for, and the "
+        "search could choose it. Checked before the search: " + "; or ".join(ways) + "."
+    )

@@ -453,7 +453,7 @@ def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, 
     code, out, err = cli("learn", files["wide"], "--params", "none", "--json", summary)
     assert code == 0, err
     assert (
-        f"exact search (proven optimal unless --time-limit runs out), with at most "
+        f"exact search (proven optimal unless the time limit runs out), with at most "
         f"{SOLVER_DEFAULT_MAX_PARENTS} parents per variable (the default above "
         f"{AUTO_EXACT_MAX_VARIABLES} variables; set --max-parents)"
     ) in out

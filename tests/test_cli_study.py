@@ -112,3 +112,143 @@ def test_discretize_and_evaluate_with_the_same_cut_points(files, cli):
     )
     assert code == 0, err
     assert "column 'x' cut at" in out
+
+
+# -- continuous data through every command ---------------------------------------------
+@pytest.fixture(scope="module")
+def wine_like(tmp_path_factory):
+    """A continuous column, a whole-number measurement that looks like an identifier
+    (like wine's proline: 60 distinct values in 100 rows), a constant, a class."""
+    folder = tmp_path_factory.mktemp("continuous-cli")
+    rng = np.random.default_rng(4)
+    n = 150
+    target = rng.integers(0, 2, n)
+    proline = (400 + 600 * target + rng.integers(0, 90, n) * 5).astype(float)
+    frame = pd.DataFrame(
+        {
+            "alcohol": (12 + target + rng.normal(scale=0.5, size=n)).round(2),
+            "proline": proline,
+            "target": target,
+        }
+    )
+    frame.iloc[:100].to_csv(folder / "train.csv", index=False)
+    frame.iloc[100:].to_csv(folder / "test.csv", index=False)
+    return folder
+
+
+def test_a_whole_number_measurement_is_cut_by_name_and_reused_everywhere(wine_like, cli, tmp_path):
+    train, test = wine_like / "train.csv", wine_like / "test.csv"
+    code, _, err = cli("learn", train, "--discretize", "quantile:3", "--params", "none")
+    assert code == 2
+    for way in ("--discretize-columns proline", "--drop-columns proline", "--discrete proline"):
+        assert way in err
+    bif, summary = tmp_path / "net.bif", tmp_path / "learn.json"
+    code, out, err = cli(
+        "learn",
+        train,
+        *"--discretize quantile:3 --discretize-columns proline".split(),
+        "--out",
+        bif,
+        "--json",
+        summary,
+    )
+    assert code == 0, err
+    learned = json.loads(summary.read_text())
+    assert len(learned["cut_points"]["proline"]) == 2 and "column 'proline' cut at" in out
+    data = pd.read_csv(train)
+    expected = Discretizer("quantile", 3, columns=["alcohol", "proline"]).fit(data).cut_points_
+    assert learned["cut_points"]["proline"] == pytest.approx(expected["proline"].tolist())
+    # score and fit on the raw CSV: with the saved cut points, or cutting it again alike
+    scored = {}
+    for way in (
+        ["--cut-points", summary],
+        ["--discretize", "quantile:3", "--discretize-columns", "proline"],
+    ):
+        score_json = tmp_path / "score.json"
+        code, _, err = cli(
+            "score", train, "--model", bif, "--scores", "fnml", *way, "--json", score_json
+        )
+        assert code == 0, err
+        scored[way[0]] = json.loads(score_json.read_text())["total_scores"]["fnml"]
+    assert scored["--cut-points"] == pytest.approx(learned["total_score"], rel=1e-12)
+    assert scored["--discretize"] == pytest.approx(learned["total_score"], rel=1e-12)
+    fit_json = tmp_path / "fit.json"
+    code, _, err = cli(
+        "fit",
+        train,
+        "--model",
+        bif,
+        "--cut-points",
+        summary,
+        "--out",
+        tmp_path / "refit.bif",
+        "--json",
+        fit_json,
+    )
+    assert code == 0, err
+    assert json.loads(fit_json.read_text())["n_parameters"] == learned["n_parameters"]
+    code, out, err = cli("evaluate", test, "--model", bif, "--cut-points", summary)
+    assert code == 0 and "log-loss:" in out, err
+    # without the cut points, evaluate and score name the flags that cut
+    code, _, err = cli("evaluate", test, "--model", bif)
+    assert code == 2 and "--cut-points SUMMARY.json" in err
+    code, _, err = cli("score", train, "--model", bif)
+    assert code == 2 and "--discretize METHOD[:BINS]" in err and "--cut-points" in err
+    code, _, err = cli(
+        "fit", train, "--model", bif, "--cut-points", summary, "--discretize", "quantile"
+    )
+    assert code == 2 and "not both" in err
+
+
+def test_the_continuous_column_error_suggests_discretize(wine_like, cli):
+    code, _, err = cli("learn", wine_like / "train.csv", "--drop-columns", "proline")
+    assert code == 2 and "--discretize METHOD[:BINS]" in err and "'alcohol'" in err
+    code, _, err = cli("learn", wine_like / "train.csv")
+    assert code == 2 and "--discretize METHOD[:BINS] --discretize-columns proline" in err
+
+
+def test_discretize_keeps_its_promises_on_the_command_line(cli, tmp_path):
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(
+        {
+            "x": rng.normal(size=60).round(3),
+            "c": [2.5] * 60,
+            "two": rng.choice([0.5, 1.5], 60),
+            "y": rng.integers(0, 2, 60),
+        }
+    )
+    frame.to_csv(tmp_path / "d.csv", index=False)
+    summary = tmp_path / "s.json"
+    code, out, err = cli(
+        "learn",
+        tmp_path / "d.csv",
+        "--discretize",
+        "quantile:10",
+        "--params",
+        "none",
+        "--json",
+        summary,
+    )
+    assert code == 0, err
+    assert "(no cut)" not in out
+    assert "column 'c' is not cut" in out and "single state 0" in out
+    assert "--drop-columns c" in out
+    assert "'two' is cut into 2 intervals instead of 10: it has only 2 distinct values" in out
+    cuts = json.loads(summary.read_text())["cut_points"]
+    assert len(cuts["two"]) == 1 and cuts["c"] == [] and len(cuts["x"]) == 9
+    text = frame.astype(str)
+    text.loc[3, "x"] = "inf"
+    text.to_csv(tmp_path / "inf.csv", index=False)
+    code, _, err = cli(
+        "learn", tmp_path / "inf.csv", "--discretize", "interval", "--params", "none"
+    )
+    assert code == 2 and "'x' holds 1 infinite value(s)" in err and "--na-values" in err
+    code, _, err = cli(
+        "learn", tmp_path / "d.csv", "--discretize", "quantile", "--discretize-columns", "nope"
+    )
+    assert code == 2 and "--discretize-columns names 'nope'" in err
+    frame.assign(s=["a", "b"] * 30).to_csv(tmp_path / "s.csv", index=False)
+    code, _, err = cli(
+        "learn", tmp_path / "s.csv", "--discretize", "quantile", "--discretize-columns", "s"
+    )
+    assert code == 2 and "column 's' holds 'a', which is not a number" in err

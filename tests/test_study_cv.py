@@ -7,6 +7,7 @@ paired differences and their standard errors recomputed from the per-split losse
 """
 
 import math
+import re
 import warnings
 
 import numpy as np
@@ -143,3 +144,176 @@ def test_paired_comparison(cancer):
     assert len(sizes) == 1
     with pytest.raises(ValueError, match="baseline"):
         compare_procedures(data, {"a": "fnml"}, baseline="b", k=2)
+
+
+# -- the user's own splits, model size, the search's threads, table sizes --------------
+from sklearn.model_selection import KFold, StratifiedKFold  # noqa: E402
+
+from pgmpy_nml import n_parameters  # noqa: E402
+from pgmpy_nml.models import check_table_sizes  # noqa: E402
+from pgmpy_nml.study.cross_validation import user_splits  # noqa: E402
+
+
+def test_a_scikit_learn_splitter_gives_the_same_folds_as_its_pairs(cancer):
+    _, data = cancer
+    data = data.iloc[:240]
+    splitter = KFold(4, shuffle=True, random_state=2)
+    pairs = list(splitter.split(data))
+    by_splitter = cross_validate(data, "exact", "fnml", cv=splitter)
+    by_pairs = cross_validate(data, "exact", "fnml", cv=[(list(a), list(b)) for a, b in pairs])
+    assert by_splitter.folds["loss"].tolist() == by_pairs.folds["loss"].tolist()
+    for (train, test), row in zip(pairs, by_splitter.folds.itertuples(), strict=True):
+        assert row.n_train == len(train) and row.n_test == len(test)
+        part = data.iloc[train].reset_index(drop=True)
+        states = {v: sorted(data[v].unique()) for v in data.columns}
+        dag = ExactSearch(make_score("fnml", part, states), show_progress=False).fit(part).dag_
+        model = fit_network(dag, part, FSNMLEstimator(), states)
+        assert row.loss == pytest.approx(log_loss(model, data.iloc[test]), rel=1e-12)
+        assert row.n_parameters == n_parameters(model)
+    # a stratified splitter gets the target as y
+    strat = cross_validate(
+        data, "exact", "fnml", cv=StratifiedKFold(3), loss="error", target="Xray"
+    )
+    assert len(strat.folds) == 3
+    cmp = compare_procedures(data, {"f": "fnml", "q": "qnml"}, cv=pairs)
+    assert cmp.losses.shape == (4, 2)
+    assert cmp.results["f"].folds["loss"].tolist() == by_splitter.folds["loss"].tolist()
+
+
+@pytest.mark.parametrize(
+    ("cv", "message"),
+    [
+        ([([0, 1, 2], [2, 3])], "row 2 is both a training and a test row"),
+        ([([0, 1, 1], [3])], "training row 1 is listed twice"),
+        ([([0, 1], [600])], "test row 600 is outside the 400 rows"),
+        ([([0, -1], [3])], "training row -1 is outside"),
+        ([([0.5, 1.0], [3])], "must be integer row positions"),
+        ([([0, 1], [])], "has no test rows"),
+        ([([0, 1],)], "is not a \\(train, test\\) pair"),
+        ([], "gives no split"),
+        ([(np.ones(10, bool), [3])], "mask has 10 entries for 400 rows"),
+    ],
+)
+def test_bad_user_splits_are_refused_by_name(cancer, cv, message):
+    _, data = cancer
+    with pytest.raises(ValueError, match=message):
+        user_splits(cv, data)
+
+
+def test_user_splits_with_other_split_settings_or_a_non_splitter(cancer):
+    _, data = cancer
+    with pytest.raises(ValueError, match="cannot be given too"):
+        cross_validate(data, cv=KFold(3), k=5)
+    with pytest.raises(ValueError, match="random_state cannot"):
+        compare_procedures(data, {"f": "fnml"}, cv=KFold(3), random_state=0)
+    with pytest.raises(TypeError, match="scikit-learn splitter"):
+        cross_validate(data, cv="5-fold")
+    with pytest.raises(ValueError, match=r"cv.split\(data, y\) of StratifiedKFold failed"):
+        cross_validate(data, cv=StratifiedKFold(3))  # needs y: no target given
+
+
+def test_user_splits_follow_dropped_rows():
+    rng = np.random.default_rng(1)
+    data = pd.DataFrame({"A": rng.integers(0, 2, 40), "B": rng.integers(0, 2, 40)}).astype(float)
+    data.loc[[3, 25], "A"] = np.nan
+    pairs = [(np.arange(20, 40), np.arange(0, 20)), (np.arange(0, 20), np.arange(20, 40))]
+    with pytest.warns(UserWarning, match="2"):
+        result = cross_validate(data, "exact", "fnml", cv=pairs, missing="drop")
+    assert result.folds["n_test"].tolist() == [19, 19]
+    assert result.folds["n_train"].tolist() == [19, 19]
+
+
+def test_compare_procedures_records_model_size(cancer):
+    _, data = cancer
+    cmp = compare_procedures(data, {"f": "fnml", "b": "bdeu"}, k=3, random_state=0)
+    for name, result in cmp.results.items():
+        sizes = result.folds["n_parameters"]
+        assert (sizes >= 5).all()  # five variables, at least one parameter each
+        assert cmp.summary.loc[name, "mean_parameters"] == pytest.approx(sizes.mean())
+    refit = cross_validate(data, "exact", "fnml", k=3, random_state=0, return_models=True)
+    assert refit.folds["n_parameters"].tolist() == [n_parameters(m) for m in refit.models]
+    assert refit.folds["n_parameters"].tolist() == cmp.results["f"].folds["n_parameters"].tolist()
+
+
+def test_the_search_threads_are_set_through_the_procedure(cancer):
+    _, data = cancer
+    procedure = LearningProcedure("exact", n_jobs=1)
+    assert procedure.search_for(None).n_jobs == 1
+    assert LearningProcedure("tabu", n_jobs=2).search_for(None).n_jobs == 2
+    assert LearningProcedure(ExactSearch(n_jobs=4), n_jobs=1).search_for(None).n_jobs == 1
+    assert procedure.fresh().get_params()["n_jobs"] == 1
+    one = LearningProcedure("exact", n_jobs=1).fit(data).dag_
+    assert sorted(one.edges()) == sorted(LearningProcedure("exact").fit(data).dag_.edges())
+    with pytest.raises(ValueError, match="n_jobs"):
+        LearningProcedure("exact", n_jobs=0).fit(data)  # reaches the search's own check
+
+    class NoThreads:
+        def get_params(self, deep=False):
+            return {}
+
+        def fit(self, data):
+            return self
+
+    with pytest.raises(ValueError, match="has no n_jobs parameter"):
+        LearningProcedure(NoThreads(), n_jobs=2).search_for(None)
+
+
+def brute_force_largest_table(arities, max_parents, limit_states=20):
+    """The largest CPD over every child and every set of many-state parents."""
+    import itertools
+
+    many = [v for v, r in arities.items() if r > limit_states]
+    best = 0
+    for child, r in arities.items():
+        others = [v for v in many if v != child]
+        for k in range(0, min(max_parents, len(others)) + 1):
+            for parents in itertools.combinations(others, k):
+                best = max(best, r * math.prod(arities[p] for p in parents))
+    return best
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_table_size_check_against_brute_force(seed):
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 8))
+    arities = {f"v{i}": int(rng.choice([2, 3, 5, 21, 40, 150, 400])) for i in range(n)}
+    max_parents = int(rng.integers(0, n))
+    worst = brute_force_largest_table(arities, max_parents)
+    if worst > 50_000_000:
+        with pytest.raises(ValueError, match=f"{worst:,} cells") as err:
+            check_table_sizes(arities, max_parents)
+        suggested = re.search(r"max_parents=(\d+)", str(err.value))
+        if suggested:
+            k = int(suggested.group(1))
+            assert brute_force_largest_table(arities, k) <= 50_000_000
+            assert brute_force_largest_table(arities, k + 1) > 50_000_000
+    else:
+        check_table_sizes(arities, max_parents)
+
+
+def test_many_state_columns_fail_before_the_search(monkeypatch):
+    rng = np.random.default_rng(0)
+    n = 400
+    data = pd.DataFrame(
+        {
+            name: rng.permutation(np.arange(n) % r)
+            for name, r in [("insulin", 186), ("glucose", 136), ("age", 52), ("skin", 51), ("y", 2)]
+        }
+    )
+
+    def no_search(self, data):
+        raise AssertionError("the search ran")
+
+    monkeypatch.setattr(ExactSearch, "fit", no_search)
+    with pytest.raises(ValueError) as err:
+        LearningProcedure("exact").fit(data)
+    message = str(err.value)
+    assert "'insulin' (186 states), 'glucose' (136), 'age' (52), 'skin' (51)" in message
+    assert "Discretizer(columns=['insulin', 'glucose', 'age', 'skin'])" in message
+    assert "max_parents=2" in message and "parameter_estimator=None" in message
+    with pytest.raises(ValueError, match="Checked before the search"):
+        cross_validate(data, "exact", "fnml", k=2, random_state=0)
+    with pytest.raises(AssertionError, match="the search ran"):  # a fitting limit passes
+        LearningProcedure("exact", max_parents=2).fit(data)
+    with pytest.raises(AssertionError, match="the search ran"):  # structure only passes
+        LearningProcedure("exact", parameter_estimator=None).fit(data)

@@ -121,3 +121,146 @@ def test_discretizer_input_checks():
         Discretizer("quantile", n_bins=3).fit(pd.DataFrame({"x": [0.5] * 5 + [1.5] * 5}))
     out = Discretizer("quantile", n_bins=2).fit_transform(data)
     assert pd.isna(out["x"].iloc[3])  # missing stays missing
+
+
+# -- no empty interval, honest warnings, the tie-aware method ---------------------------
+import itertools  # noqa: E402
+import warnings  # noqa: E402
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from pgmpy_nml.study.discretize import tied_quantile_cuts  # noqa: E402
+
+
+def brute_force_balanced(counts, k):
+    """Smallest sum of squared group totals over every split into k contiguous groups."""
+    m = len(counts)
+    best = None
+    for starts in itertools.combinations(range(1, m), k - 1):
+        edges = [0, *starts, m]
+        total = sum(sum(counts[a:b]) ** 2 for a, b in itertools.pairwise(edges))
+        best = total if best is None else min(best, total)
+    return best
+
+
+tied_columns = st.lists(st.integers(-3, 12), min_size=1, max_size=60).map(
+    lambda xs: np.array(xs, dtype=float) / 2
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tied_columns, st.integers(2, 9))
+def test_tied_quantile_cuts_never_split_a_tie_and_are_most_balanced(values, k):
+    cuts = tied_quantile_cuts(values, k)
+    distinct, counts = np.unique(values, return_counts=True)
+    want = min(k, len(distinct))
+    assert len(cuts) == max(want - 1, 0)
+    assert np.all(np.diff(cuts) > 0)
+    # no cut on a value: a tied value is never split, and every interval holds a value
+    assert not np.isin(cuts, distinct).any()
+    codes = np.searchsorted(cuts, values, side="right")
+    assert len(np.unique(codes)) == want
+    for v in distinct:
+        assert len(np.unique(codes[values == v])) == 1
+    if want >= 2:
+        sizes = np.bincount(codes, minlength=want)
+        assert int((sizes.astype(np.int64) ** 2).sum()) == brute_force_balanced(
+            counts.tolist(), want
+        )
+
+
+def test_tied_quantile_cuts_are_the_quantiles_without_ties():
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=600)
+    cuts = tied_quantile_cuts(x, 4)
+    sizes = np.bincount(np.searchsorted(cuts, x, side="right"))
+    assert sizes.tolist() == [150, 150, 150, 150]
+    ordered = np.sort(x)
+    assert cuts == pytest.approx((ordered[[149, 299, 449]] + ordered[[150, 300, 450]]) / 2)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    tied_columns,
+    st.sampled_from(["quantile", "interval", "hartemink", "quantile-ties"]),
+    st.integers(2, 10),
+)
+def test_no_method_leaves_an_interval_empty(values, method, k):
+    data = pd.DataFrame({"x": values, "z": np.arange(len(values)) % 2})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        disc = Discretizer(method, n_bins=k, initial_bins=max(k, 12), columns=["x"]).fit(data)
+    codes = np.searchsorted(disc.cut_points_["x"], values, side="right")
+    n_intervals = len(disc.states_["x"])
+    assert np.bincount(codes, minlength=n_intervals).min() >= 1
+    if n_intervals < k:  # fewer intervals than asked for is always said
+        assert any(
+            "instead of" in str(w.message) or "single value" in str(w.message) for w in caught
+        )
+    if method == "quantile-ties":
+        assert n_intervals == min(k, len(np.unique(values)))
+
+
+def test_two_values_and_ten_bins_give_two_states_with_the_reason():
+    data = pd.DataFrame({"x": [0.5] * 50 + [1.5] * 50, "z": [0, 1] * 50})
+    for method in ("quantile", "hartemink", "interval", "quantile-ties"):
+        with pytest.warns(UserWarning, match="2 intervals instead of 10: it has only 2 distinct"):
+            out = Discretizer(method, n_bins=10, columns=["x"]).fit_transform(data)
+        assert out["x"].value_counts().to_dict() == {"(-inf, 1)": 50, "[1, inf)": 50} or (
+            method == "interval" and out["x"].value_counts().tolist() == [50, 50]
+        )
+        assert len(out["x"].cat.categories) == 2
+
+
+def test_ties_warning_names_the_tie_not_too_few_values():
+    # 34 distinct values, 176 of 214 rows at zero (Glass's Ba)
+    x = np.concatenate([np.zeros(176), np.arange(1, 34) / 10, [0.1, 0.2, 0.3, 0.4, 0.5]])
+    data = pd.DataFrame({"Ba": x})
+    with pytest.warns(UserWarning) as caught:
+        disc = Discretizer("quantile", n_bins=3).fit(data)
+    message = str(caught[0].message)
+    assert "34 distinct values" in message and "176 of 214 rows" in message
+    assert "into 1 interval (a constant variable)" in message
+    assert "quantile-ties" in message and "too few" not in message
+    assert len(disc.cut_points_["Ba"]) < 2
+    ties = Discretizer("quantile-ties", n_bins=3).fit(data)
+    assert len(ties.states_["Ba"]) == 3
+    sizes = ties.transform(data)["Ba"].value_counts(sort=False).tolist()
+    assert sizes[0] == 176 and sum(sizes) == 214 and abs(sizes[1] - sizes[2]) <= 2
+
+
+def test_infinite_values_are_refused_and_constant_columns_said():
+    data = pd.DataFrame({"x": [0.5, 1.5, 2.5, np.inf], "c": [3.5] * 4})
+    for method in ("interval", "quantile", "hartemink", "quantile-ties"):
+        with pytest.raises(ValueError, match=r"'x' holds 1 infinite value\(s\) \(inf\)"):
+            Discretizer(method, columns=["x"]).fit(data)
+    with pytest.warns(UserWarning, match=r"'c' holds a single value \(3.5\) in every row"):
+        disc = Discretizer("interval", columns=["c"]).fit(data)
+    assert disc.states_["c"] == ["(-inf, inf)"]
+    # transform places an infinity in the outer intervals
+    fitted = Discretizer("quantile", n_bins=2, columns=["x"]).fit(data.iloc[:3])
+    out = fitted.transform(pd.DataFrame({"x": [-np.inf, np.inf]}))["x"].tolist()
+    assert out == fitted.states_["x"][:1] + fitted.states_["x"][-1:]
+
+
+def test_whole_number_columns_left_uncut_are_named():
+    rng = np.random.default_rng(2)
+    data = pd.DataFrame(
+        {
+            "x": rng.normal(size=200),
+            "proline": rng.integers(300, 1700, 200).astype(float),
+            "count": rng.integers(0, 12, 200),
+            "flag": rng.integers(0, 2, 200),
+        }
+    )
+    with pytest.warns(UserWarning, match="Left uncut") as caught:
+        disc = Discretizer("quantile", n_bins=3).fit(data)
+    message = str(caught[0].message)
+    assert "'proline'" in message and "'count' (12)" in message and "'flag'" not in message
+    assert "columns=['x', 'proline', 'count']" in message
+    assert disc.columns_ == ["x"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        named = Discretizer("quantile", n_bins=3, columns=["x", "proline", "count"]).fit(data)
+    assert all(len(named.states_[c]) == 3 for c in ["x", "proline", "count"])

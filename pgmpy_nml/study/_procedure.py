@@ -145,6 +145,19 @@ class LearningProcedure(BaseEstimator):
         ``causal_graph_``, as pgmpy's ``HillClimbSearch(return_type="pdag")``; meant
         for score-equivalent scores (:func:`~pgmpy_nml.study.is_score_equivalent`).
         Parameters are fitted on the DAG either way.
+    n_jobs : int, optional
+        Threads of the search (``n_jobs`` of :class:`~pgmpy_nml.ExactSearch` or
+        :class:`~pgmpy_nml.LocalSearch`; default: theirs, all cores for the exact
+        search); with a search object, set on its own ``n_jobs``. Not the workers over
+        splits or resamples of the study tools (their own ``n_jobs``): with both, the
+        threads multiply.
+
+    Notes
+    -----
+    When parameters are fitted, ``fit`` first checks that no network the search may
+    return needs a CPD too large to fit (:func:`~pgmpy_nml.models.check_table_sizes`,
+    for columns with many states), so such data fail before the search with the
+    columns named, not after it.
 
     Attributes
     ----------
@@ -177,6 +190,7 @@ class LearningProcedure(BaseEstimator):
         max_parents: int | None = None,
         missing: str = "error",
         return_type: str = "dag",
+        n_jobs: int | None = None,
     ) -> None:
         self.search = search
         self.scoring_method = scoring_method
@@ -186,6 +200,7 @@ class LearningProcedure(BaseEstimator):
         self.max_parents = max_parents
         self.missing = missing
         self.return_type = return_type
+        self.n_jobs = n_jobs
 
     causal_graph_ = fitted_attribute("graph", "pgmpy DAG or PDAG: the learned structure.")
     dag_ = fitted_attribute("dag", "pgmpy DAG: the learned DAG.")
@@ -228,12 +243,18 @@ class LearningProcedure(BaseEstimator):
             if search == "exact":
                 from ..search import ExactSearch
 
-                return ExactSearch(score, max_parents=self.max_parents, show_progress=False)
+                return ExactSearch(
+                    score, max_parents=self.max_parents, n_jobs=self.n_jobs, show_progress=False
+                )
             if search in ("hill", "tabu"):
                 from ..search import LocalSearch
 
                 return LocalSearch(
-                    score, method=search, max_parents=self.max_parents, show_progress=False
+                    score,
+                    method=search,
+                    max_parents=self.max_parents,
+                    n_jobs=self.n_jobs,
+                    show_progress=False,
                 )
             raise ValueError(
                 f"search must be one of {', '.join(SEARCH_NAMES)} or a search object with "
@@ -249,6 +270,13 @@ class LearningProcedure(BaseEstimator):
         params = search.get_params(deep=False)
         if score is not None and "scoring_method" in params:
             params["scoring_method"] = score
+        if self.n_jobs is not None:
+            if "n_jobs" not in params:
+                raise ValueError(
+                    f"n_jobs={self.n_jobs!r} is for the search, but {type(search).__name__} "
+                    "has no n_jobs parameter: leave n_jobs=None."
+                )
+            params["n_jobs"] = self.n_jobs
         return type(search)(**params)
 
     def fresh(self) -> LearningProcedure:
@@ -272,6 +300,8 @@ class LearningProcedure(BaseEstimator):
         data = apply_missing_policy(data, self.missing)
         score = self.score_for(data)
         search = self.search_for(score)
+        if self.parameter_estimator is not None:
+            self._check_table_sizes(data, score, search)
         with warnings.catch_warnings():
             warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
             search.fit(data)
@@ -308,6 +338,17 @@ class LearningProcedure(BaseEstimator):
             model = fit_network(dag, data, estimator, names)
         self._result = _Fitted(graph, dag, model)
         return self
+
+    def _check_table_sizes(self, data, score, search) -> None:
+        """Refuse data whose many-state columns could make an unfittable CPD (before search)."""
+        from ..models import check_table_sizes
+
+        names = self.state_names or getattr(score, "state_names", None) or {}
+        arities = {c: len(names[c]) if c in names else int(data[c].nunique()) for c in data.columns}
+        limit = self.max_parents
+        if limit is None and _has_params(search):
+            limit = search.get_params(deep=False).get("max_parents")
+        check_table_sizes(arities, limit)
 
 
 class _Fitted:

@@ -48,6 +48,7 @@ __all__ = [
     "cross_validate",
     "cv_splits",
     "predict_target",
+    "user_splits",
 ]
 
 LOSSES = ("log-loss", "error")
@@ -127,6 +128,162 @@ def cv_splits(
             order = rng.permutation(n)
             splits.append((run, fold, np.sort(order[m:]), np.sort(order[:m])))
     return splits
+
+
+def user_splits(
+    cv: Any, data: pd.DataFrame, target: Hashable | None = None
+) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
+    """The user's own splits, checked: a scikit-learn splitter or (train, test) index pairs.
+
+    Parameters
+    ----------
+    cv : splitter or iterable of (train, test)
+        An object with ``split(X, y)`` (``KFold``, ``StratifiedKFold``,
+        ``RepeatedKFold``, ``TimeSeriesSplit``, ...), called as
+        ``cv.split(data, data[target])`` (``y`` is None without a target; for groups,
+        pass ``list(cv.split(X, y, groups))``); or an iterable of pairs of row
+        positions (integer arrays, or boolean masks over the rows).
+    data : pandas.DataFrame
+    target : hashable, optional
+
+    Returns
+    -------
+    list of (run, fold, train, test)
+        Run 0, folds numbered in order; sorted int64 row positions.
+
+    Raises
+    ------
+    ValueError
+        A split that is not a pair, positions that are not whole numbers or lie
+        outside the rows, a row repeated within a part or in both parts, an empty part.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from sklearn.model_selection import KFold
+    >>> from pgmpy_nml.study.cross_validation import user_splits
+    >>> data = pd.DataFrame({"A": [0, 1, 0, 1, 1, 0]})
+    >>> [test.tolist() for *_, test in user_splits(KFold(3), data)]
+    [[0, 1], [2, 3], [4, 5]]
+    >>> user_splits([([0, 1, 2], [2, 3])], data)
+    Traceback (most recent call last):
+    ...
+    ValueError: cv split 0: row 2 is both a training and a test row.
+    """
+    n = len(data)
+    if isinstance(cv, (str, bytes, Mapping, pd.DataFrame)) or not (
+        callable(getattr(cv, "split", None)) or hasattr(cv, "__iter__")
+    ):
+        raise TypeError(
+            "cv must be a scikit-learn splitter (an object with split()) or a list of "
+            f"(train, test) pairs of row positions, got {type(cv).__name__}."
+        )
+    if callable(getattr(cv, "split", None)):
+        y = data[target] if target is not None else None
+        try:
+            pairs = list(cv.split(data, y))
+        except (TypeError, ValueError) as err:
+            reason = str(err).rstrip(".")
+            raise ValueError(
+                f"cv.split(data, y) of {type(cv).__name__} failed ({reason}). Give the splits "
+                "yourself instead: cv=list(splitter.split(X, y, groups))."
+            ) from None
+    else:
+        pairs = list(cv)
+    if not pairs:
+        raise ValueError("cv gives no split: give at least one (train, test) pair.")
+    splits = []
+    for i, pair in enumerate(pairs):
+        try:
+            train, test = pair
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"cv split {i} is not a (train, test) pair: got {type(pair).__name__}."
+            ) from None
+        train = _positions(train, n, f"cv split {i}", "training")
+        test = _positions(test, n, f"cv split {i}", "test")
+        both = np.intersect1d(train, test)
+        if len(both):
+            raise ValueError(f"cv split {i}: row {both[0]} is both a training and a test row.")
+        splits.append((0, i, train, test))
+    return splits
+
+
+def _positions(part, n, where, what) -> np.ndarray:
+    """One part of a split as sorted, distinct row positions within ``range(n)``."""
+    values = np.asarray(part)
+    if values.ndim != 1:
+        raise ValueError(f"{where}: the {what} rows must be a flat list of row positions.")
+    if values.dtype == bool:
+        if len(values) != n:
+            raise ValueError(f"{where}: the {what} mask has {len(values)} entries for {n} rows.")
+        values = np.flatnonzero(values)
+    elif values.size and not np.issubdtype(values.dtype, np.integer):
+        raise ValueError(
+            f"{where}: the {what} rows must be integer row positions (0 to {n - 1}), "
+            f"got {values.dtype} values such as {values[0]!r}."
+        )
+    values = values.astype(np.int64)
+    if len(values) == 0:
+        raise ValueError(f"{where} has no {what} rows.")
+    outside = values[(values < 0) | (values >= n)]
+    if len(outside):
+        raise ValueError(
+            f"{where}: {what} row {outside[0]} is outside the {n} rows (positions 0 to "
+            f"{n - 1}; positions, not index labels)."
+        )
+    ordered = np.sort(values)
+    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+    if len(repeated):
+        raise ValueError(f"{where}: {what} row {repeated[0]} is listed twice.")
+    return ordered
+
+
+def _splits(data, cv, method, k, runs, test_size, random_state, target, missing):
+    """The splits (the user's, or drawn) of ``data``, and ``data`` under the missing policy.
+
+    User splits index the rows of the data as given; with ``missing="drop"`` they are
+    mapped to the complete rows (an incomplete row leaves its split).
+    """
+    from ._procedure import apply_missing_policy
+
+    if cv is None:
+        data = apply_missing_policy(data, missing)
+        method = "k-fold" if method is None else method
+        k = 10 if k is None else k
+        return data, cv_splits(len(data), method, k, runs, test_size, random_state)
+    given = [
+        name
+        for name, value, default in (
+            ("method", method, None),
+            ("k", k, None),
+            ("runs", runs, 1),
+            ("test_size", test_size, None),
+            ("random_state", random_state, None),
+        )
+        if value is not default and value != default
+    ]
+    if given:
+        raise ValueError(
+            f"cv gives the splits, so {', '.join(given)} cannot be given too: drop "
+            f"{'them' if len(given) > 1 else 'it'}, or leave cv=None."
+        )
+    splits = user_splits(cv, data, target)
+    if missing == "drop":
+        complete = np.flatnonzero(data.notna().all(axis=1).to_numpy())
+        data = apply_missing_policy(data, missing)
+        mapped = []
+        for run, fold, train, test in splits:
+            train = np.searchsorted(complete, np.intersect1d(train, complete))
+            test = np.searchsorted(complete, np.intersect1d(test, complete))
+            if len(train) == 0 or len(test) == 0:
+                raise ValueError(
+                    f"cv split {fold} has no complete {'training' if not len(train) else 'test'}"
+                    " rows left after dropping the incomplete ones (missing='drop')."
+                )
+            mapped.append((run, fold, train, test))
+        splits = mapped
+    return data, splits
 
 
 def predict_target(
@@ -209,11 +366,14 @@ def _run_split(procedure, data, train, test, loss, target, base, keep_model):
         fitted = procedure.fresh().fit(data.iloc[train].reset_index(drop=True))
         model = fitted.model_
         value, infinite = _loss(model, data.iloc[test], loss, target, base)
+    from ..evaluate import n_parameters
+
     return {
         "loss": value,
         "infinite": infinite,
         "n_test": int(data.iloc[test].notna().all(axis=1).sum()),
         "n_edges": fitted.dag_.number_of_edges(),
+        "n_parameters": int(n_parameters(model)),
         "seconds": time.perf_counter() - start,
         "model": model if keep_model else None,
     }
@@ -227,7 +387,8 @@ class CVResult:
     ----------
     folds : pandas.DataFrame
         One row per split: ``run``, ``fold``, ``n_train``, ``n_test``, ``loss``,
-        ``n_edges``, ``seconds``.
+        ``n_edges``, ``n_parameters`` (free parameters of the fitted network,
+        :func:`~pgmpy_nml.n_parameters`), ``seconds``.
     loss : str
         ``"log-loss"`` or ``"error"``.
     models : list
@@ -300,10 +461,11 @@ def cross_validate(
     procedure: SearchLike | LearningProcedure = "exact",
     scoring_method: ScoringMethod | None = None,
     *,
-    method: str = "k-fold",
-    k: int = 10,
+    method: str | None = None,
+    k: int | None = None,
     runs: int = 1,
     test_size: int | float | None = None,
+    cv: Any = None,
     loss: str = "log-loss",
     target: Hashable | None = None,
     score_params: Mapping[str, Any] | None = None,
@@ -330,7 +492,12 @@ def cross_validate(
     scoring_method : str or score object, optional
         With a search name or object (default ``"fnml"`` for a name).
     method, k, runs, test_size, random_state
-        The splits; see :func:`cv_splits`.
+        The splits; see :func:`cv_splits` (default ``"k-fold"`` with ``k=10``).
+    cv : scikit-learn splitter or list of (train, test), optional
+        The user's own splits instead (none of the five above may be given then): a
+        splitter such as ``KFold(5, shuffle=True, random_state=0)`` or
+        ``StratifiedKFold`` (called as ``cv.split(data, data[target])``), or
+        (train, test) pairs of row positions; checked by :func:`user_splits`.
     loss : {"log-loss", "error"}, default "log-loss"
     target : hashable, optional
         The variable to predict, for ``loss="error"``.
@@ -371,13 +538,10 @@ def cross_validate(
     settings = {"score_params": score_params} if score_params else {}
     if not isinstance(procedure, _procedure_type()):
         settings.update(parameter_estimator=parameter_estimator, max_parents=max_parents)
-    from ._procedure import apply_missing_policy
-
-    data = apply_missing_policy(data, missing)
+    data, splits = _splits(data, cv, method, k, runs, test_size, random_state, target, missing)
     procedure = _prepare(
         data, procedure, scoring_method, settings, loss, target, state_names, missing
     )
-    splits = cv_splits(len(data), method, k, runs, test_size, random_state)
     results = _run_all({"": procedure}, data, splits, loss, target, base, n_jobs, return_models)
     _warn_infinite("", results[""])
     return _result(splits, results[""], loss)
@@ -433,6 +597,7 @@ def _result(splits, outputs, loss):
             "n_test": [o["n_test"] for o in outputs],
             "loss": [o["loss"] for o in outputs],
             "n_edges": [o["n_edges"] for o in outputs],
+            "n_parameters": [o["n_parameters"] for o in outputs],
             "seconds": [o["seconds"] for o in outputs],
         }
     )
@@ -457,7 +622,9 @@ class CVComparison:
         difference, ``sd(d) / sqrt(J)`` over the ``J`` splits), ``diff_se_corrected``
         (Nadeau and Bengio's correction for overlapping training sets,
         ``sqrt((1/J + n_test/n_train) var(d))``), ``wins`` (fraction of splits where
-        it beats the baseline) and ``mean_edges``.
+        it beats the baseline), ``mean_edges`` and ``mean_parameters`` (the average
+        model size: free parameters of the fitted networks, per split in
+        ``results[name].folds["n_parameters"]``).
 
     Examples
     --------
@@ -491,10 +658,11 @@ def compare_procedures(
     procedures: Mapping[str, LearningProcedure | str],
     *,
     baseline: str | None = None,
-    method: str = "k-fold",
-    k: int = 10,
+    method: str | None = None,
+    k: int | None = None,
     runs: int = 1,
     test_size: int | float | None = None,
+    cv: Any = None,
     loss: str = "log-loss",
     target: Hashable | None = None,
     state_names: StateNames | None = None,
@@ -522,8 +690,8 @@ def compare_procedures(
         ``{"fNML+fsNML": "fnml", "qNML+fsNML": "qnml", "BDeu+Bayes": "bdeu"}``).
     baseline : str, optional
         Default: the first procedure.
-    method, k, runs, test_size, random_state, loss, target, state_names, missing, base, n_jobs
-        As :func:`cross_validate`.
+    method, k, runs, test_size, cv, random_state, loss, target, state_names, missing, base, n_jobs
+        As :func:`cross_validate`: drawn splits, or the user's own (``cv``).
 
     Returns
     -------
@@ -535,8 +703,9 @@ def compare_procedures(
     >>> from pgmpy_nml.study import compare_procedures
     >>> _, data = sample_network("cancer", 300, seed=0)
     >>> cmp = compare_procedures(data, {"fNML": "fnml", "BDeu": "bdeu"}, k=3, random_state=0)
-    >>> list(cmp.summary.columns)
-    ['mean', 'std', 'se', 'diff', 'diff_se', 'diff_se_corrected', 'wins', 'mean_edges']
+    >>> list(cmp.summary.columns)  # doctest: +NORMALIZE_WHITESPACE
+    ['mean', 'std', 'se', 'diff', 'diff_se', 'diff_se_corrected', 'wins', 'mean_edges',
+     'mean_parameters']
     >>> float(cmp.summary.loc["fNML", "diff"])
     0.0
 
@@ -548,11 +717,11 @@ def compare_procedures(
        Bayesian networks". International Journal of Approximate Reasoning 51(5), 2010,
        Sec. 5.2.
     """
-    from ._procedure import LearningProcedure, apply_missing_policy
+    from ._procedure import LearningProcedure
 
-    data = apply_missing_policy(data, missing)
     if not isinstance(procedures, Mapping) or not procedures:
         raise TypeError("procedures must be a non-empty dict of name -> LearningProcedure.")
+    data, splits = _splits(data, cv, method, k, runs, test_size, random_state, target, missing)
     prepared = {}
     for name, proc in procedures.items():
         if isinstance(proc, str):
@@ -562,7 +731,6 @@ def compare_procedures(
         baseline = next(iter(prepared))
     if baseline not in prepared:
         raise ValueError(f"baseline {baseline!r} is not one of the procedures {list(prepared)}.")
-    splits = cv_splits(len(data), method, k, runs, test_size, random_state)
     outputs = _run_all(prepared, data, splits, loss, target, base, n_jobs, False)
     for name in prepared:
         _warn_infinite(name, outputs[name])
@@ -589,6 +757,7 @@ def compare_procedures(
                 else math.nan,
                 "wins": float(np.mean(d < 0)),
                 "mean_edges": float(result.folds["n_edges"].mean()),
+                "mean_parameters": float(result.folds["n_parameters"].mean()),
             }
     summary = pd.DataFrame.from_dict(rows, orient="index")
     summary.index.name = "procedure"

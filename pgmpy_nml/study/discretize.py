@@ -1,10 +1,14 @@
 r"""Discretization of continuous columns at the input boundary (bnlearn's ``discretize()``).
 
-Three methods, as in bnlearn:
+Three methods as in bnlearn, and a tie-aware equal-frequency one:
 
 - ``"quantile"``: equal-frequency intervals; ``"interval"``: equal-width intervals
   (the cut points of scikit-learn's ``KBinsDiscretizer``, ties handled as bnlearn's
   users expect: a value is never split from itself, and no interval is empty);
+- ``"quantile-ties"``: the most nearly equal-frequency intervals whose cut points
+  lie between distinct values (:func:`tied_quantile_cuts`): a tied value is never
+  split, and a column with many ties (a spike at zero) still gets
+  ``min(n_bins, distinct values)`` intervals where ``"quantile"`` would merge them;
 - ``"hartemink"``: Hartemink's information-preserving discretization (bnlearn's
   default for learning networks): start from many equal-frequency intervals and
   repeatedly merge, in each continuous column, the two adjacent intervals whose
@@ -28,6 +32,7 @@ from scipy.special import xlogy
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from .._estimator import fitted_attribute
+from .._jit import njit
 from .._validate import as_integer
 
 if TYPE_CHECKING:
@@ -36,9 +41,15 @@ if TYPE_CHECKING:
 
     from .._typing import ArrayLike
 
-__all__ = ["Discretizer", "discretize", "hartemink_merges", "mutual_information"]
+__all__ = [
+    "Discretizer",
+    "discretize",
+    "hartemink_merges",
+    "mutual_information",
+    "tied_quantile_cuts",
+]
 
-METHODS = ("hartemink", "quantile", "interval")
+METHODS = ("hartemink", "quantile", "quantile-ties", "interval")
 
 
 def mutual_information(x: ArrayLike, y: ArrayLike) -> float:
@@ -155,9 +166,9 @@ def _kbins(values, n_bins, strategy):
 
     The ``j / n_bins`` quantiles (the averaged inverted empirical CDF, as
     scikit-learn's ``KBinsDiscretizer``) or the equally spaced points between the
-    minimum and the maximum. Repeated cut points are merged and a cut at the
-    minimum is dropped (it would leave its interval empty), so a column with many
-    ties gets fewer intervals but keeps every distinct value it can separate.
+    minimum and the maximum. Repeated cut points are merged and cuts that would
+    leave an interval without a value are dropped (:func:`_occupied`), so a column
+    with many ties gets fewer intervals but keeps every distinct value it can separate.
     """
     probs = np.arange(1, n_bins) / n_bins
     lo, hi = float(values.min()), float(values.max())
@@ -165,8 +176,131 @@ def _kbins(values, n_bins, strategy):
         cuts = np.quantile(values, probs, method="averaged_inverted_cdf")
     else:
         cuts = lo + probs * (hi - lo)
-    cuts = np.unique(cuts)
-    return cuts[cuts > lo]
+    return _occupied(values, np.unique(cuts))
+
+
+def _occupied(values, cuts):
+    """The increasing ``cuts`` without those that would leave an interval empty.
+
+    A cut is kept when some value lies between it and the last kept cut; the
+    last kept cut goes if no value lies at or above it. Every interval of the
+    result ``(-inf, c_1), [c_1, c_2), ..., [c_k, inf)`` then holds a value.
+    """
+    kept = []
+    low = -math.inf
+    ordered = np.sort(values)
+    for c in cuts:
+        below = np.searchsorted(ordered, c, side="left")
+        if below > np.searchsorted(ordered, low, side="left"):
+            kept.append(c)
+            low = c
+    if kept and ordered[-1] < kept[-1]:
+        kept.pop()
+    return np.asarray(kept, dtype=float)
+
+
+@njit
+def _balanced_partition(counts, k):  # pragma: no cover - compiled
+    """Split a sequence of counts into ``k`` contiguous nonempty groups, sum of squared
+    group totals smallest (the leftmost optimum); returns the ``k - 1`` group starts.
+
+    ``best_j(i) = min_l best_{j-1}(l) + (S_i - S_l)^2`` over the prefix sums ``S``;
+    the cost is convex in ``S_i - S_l``, so the matrix is Monge and the leftmost
+    optimal ``l`` never decreases with ``i``: each level is a divide-and-conquer
+    pass, ``O(k m log m)`` in all.
+    """
+    m = counts.shape[0]
+    prefix = np.zeros(m + 1, dtype=np.int64)
+    for i in range(m):
+        prefix[i + 1] = prefix[i] + counts[i]
+    big = np.iinfo(np.int64).max
+    prev = np.full(m + 1, big, dtype=np.int64)
+    for i in range(1, m + 1):
+        prev[i] = prefix[i] * prefix[i]
+    choice = np.zeros((k + 1, m + 1), dtype=np.int64)
+    stack = np.empty((4 * (m + 2) + 64, 4), dtype=np.int64)
+    for j in range(2, k + 1):
+        cur = np.full(m + 1, big, dtype=np.int64)
+        top = 0
+        stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3] = j, m, j - 1, m - 1
+        top = 1
+        while top > 0:
+            top -= 1
+            lo, hi, opt_lo, opt_hi = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+            if lo > hi:
+                continue
+            mid = (lo + hi) // 2
+            best, arg = big, opt_lo
+            for start in range(opt_lo, min(mid - 1, opt_hi) + 1):
+                if prev[start] == big:
+                    continue
+                d = prefix[mid] - prefix[start]
+                value = prev[start] + d * d
+                if value < best:
+                    best, arg = value, start
+            cur[mid] = best
+            choice[j, mid] = arg
+            stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = mid + 1, hi, arg, opt_hi
+            top += 1
+            stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3] = lo, mid - 1, opt_lo, arg
+            top += 1
+        prev = cur
+    starts = np.zeros(k - 1, dtype=np.int64)
+    i = m
+    for j in range(k, 1, -1):
+        i = choice[j, i]
+        starts[j - 2] = i
+    return starts
+
+
+def tied_quantile_cuts(values: ArrayLike, n_bins: int) -> np.ndarray:
+    r"""Tie-aware equal-frequency cut points: never inside a tied value.
+
+    The distinct values :math:`u_1 < \dots < u_m` (with :math:`c_i` rows each) are
+    split into :math:`k = \min(n_{bins}, m)` runs of consecutive values whose row
+    counts :math:`s_1, \dots, s_k` are as equal as possible, minimizing
+    :math:`\sum_g s_g^2` (equivalently :math:`\sum_g (s_g - N/k)^2`); each cut
+    point is the midpoint :math:`(u_i + u_{i+1}) / 2` between two runs. Every
+    interval holds at least one distinct value, a tied value is never split, and
+    on data without ties whose size is a multiple of :math:`k` the intervals hold
+    :math:`N/k` rows each, as ordinary quantiles. Among equally balanced splits the
+    one with the earliest cuts is taken.
+
+    Parameters
+    ----------
+    values : array_like of float
+        Finite values (NaN is not allowed here; :class:`Discretizer` removes it).
+    n_bins : int
+        Intervals wanted (at least 2).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``min(n_bins, m) - 1`` increasing inner cut points.
+
+    Examples
+    --------
+    A spike at zero: quantiles put every cut at 0 and leave one interval; the
+    tie-aware cuts keep the zeros together and split the rest evenly.
+
+    >>> import numpy as np
+    >>> from pgmpy_nml.study.discretize import tied_quantile_cuts
+    >>> x = np.array([0.0] * 13 + [1.0, 2.0, 3.0, 4.0, 5.0])
+    >>> np.quantile(x, [1 / 3, 2 / 3], method="averaged_inverted_cdf").tolist()
+    [0.0, 0.0]
+    >>> tied_quantile_cuts(x, 3).tolist()
+    [0.5, 2.5]
+    """
+    n_bins = as_integer(n_bins, "n_bins", 2)
+    values = np.asarray(values, dtype=float).ravel()
+    if values.size == 0 or not np.all(np.isfinite(values)):
+        raise ValueError("tied_quantile_cuts needs finite values (at least one).")
+    distinct, counts = np.unique(values, return_counts=True)
+    k = min(n_bins, len(distinct))
+    if k < 2:
+        return np.empty(0)
+    starts = _balanced_partition(counts.astype(np.int64), k)
+    return (distinct[starts - 1] + distinct[starts]) / 2
 
 
 def _codes(values, cuts):
@@ -192,6 +326,73 @@ def _looks_continuous(column: pd.Series) -> bool:
     return bool(len(values) and np.any(values != np.round(values)))
 
 
+def _present(column: pd.Series) -> np.ndarray:
+    """The non-missing values of a numeric column, as floats."""
+    values = column.to_numpy(dtype=float, na_value=np.nan)
+    return values[~np.isnan(values)]
+
+
+def _check_values(name, column: pd.Series) -> None:
+    """A column to cut has values, all finite (a cut point cannot separate an infinity)."""
+    values = _present(column)
+    if len(values) == 0:
+        raise ValueError(f"Column {name!r} has no values to discretize.")
+    infinite = values[np.isinf(values)]
+    if len(infinite):
+        raise ValueError(
+            f"Column {name!r} holds {len(infinite)} infinite value(s) ({infinite[0]:g}): "
+            "intervals need finite values (an equal-width or quantile cut next to an "
+            "infinity puts every finite value in one interval). Replace them with NaN "
+            "(missing) or a finite value, or drop those rows."
+        )
+
+
+def _fewer_intervals(name, values, cuts, n_bins, method) -> str | None:
+    """Why column ``name`` got fewer than ``n_bins`` intervals, or None if it did not."""
+    got = len(cuts) + 1
+    if got >= n_bins:
+        return None
+    distinct, counts = np.unique(values, return_counts=True)
+    if len(distinct) == 1:
+        return (
+            f"Column {name!r} holds a single value ({distinct[0]:g}) in every row: it "
+            "cannot be cut and becomes one interval, a variable with one state (it carries "
+            "no information; drop the column to leave it out)."
+        )
+    if len(distinct) < n_bins:
+        return (
+            f"Column {name!r} is cut into {got} intervals instead of {n_bins}: it has only "
+            f"{len(distinct)} distinct values."
+        )
+    if method == "interval":
+        why = "equal-width intervals between the extreme values would be empty"
+    else:
+        top = int(np.argmax(counts))
+        why = (
+            f"it has {len(distinct)} distinct values, but ties (the value {distinct[top]:g} "
+            f"alone holds {counts[top]} of {len(values)} rows) put equal-frequency cuts on the "
+            "same value"
+        )
+    into = "1 interval (a constant variable)" if got == 1 else f"{got} intervals"
+    return (
+        f"Column {name!r} is cut into {into} instead of {n_bins}: {why}. "
+        f"method='quantile-ties' gives {min(n_bins, len(distinct))} intervals without "
+        "splitting a tied value."
+    )
+
+
+def _uncut_numeric(data, columns, n_bins) -> list:
+    """Numeric columns left out by the default choice that have more than ``n_bins`` values."""
+    return [
+        c
+        for c in data.columns
+        if c not in columns
+        and pd.api.types.is_numeric_dtype(data[c].dtype)
+        and not pd.api.types.is_bool_dtype(data[c].dtype)
+        and data[c].nunique() > n_bins
+    ]
+
+
 class Discretizer(TransformerMixin, BaseEstimator):
     """Discretize continuous columns, keeping the cut points for new data.
 
@@ -202,19 +403,26 @@ class Discretizer(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    method : {"hartemink", "quantile", "interval"}, default "hartemink"
+    method : {"hartemink", "quantile", "quantile-ties", "interval"}, default "hartemink"
         Equal-frequency (``"quantile"``) or equal-width (``"interval"``) intervals,
         or Hartemink's information-preserving merging of equal-frequency intervals
-        (the method bnlearn recommends for learning networks).
+        (the method bnlearn recommends for learning networks); ``"quantile-ties"``:
+        equal-frequency intervals that never split a tied value and still give
+        ``min(n_bins, distinct values)`` intervals (:func:`tied_quantile_cuts`).
     n_bins : int, default 3
-        Intervals per column (fewer where a column has fewer distinct values, with
-        a warning).
+        Intervals per column. No interval is ever empty: a column gets fewer where
+        it has fewer distinct values, where ties put quantile cuts on one value, or
+        where equal-width intervals would be empty, always with a warning that says
+        which. A column with a single value stays one interval (warned too), and
+        infinite values are refused.
     initial_bins : int, optional
         Hartemink only: the equal-frequency intervals to start from (bnlearn's
         ``ibreaks``); default ``max(20, 4 * n_bins)``.
     columns : list, optional
         The columns to discretize; default every float column with non-integer
-        values (the columns the scores would refuse as continuous).
+        values (the columns the scores would refuse as continuous). Numeric columns
+        of whole numbers with more than ``n_bins`` distinct values are then left
+        uncut with a warning that names them: list them here to cut them too.
     labels : {"interval", "integer"}, default "interval"
         Output states: interval strings such as ``"[0.5, 1.2)"`` in an ordered
         pandas Categorical, or the integers 0, 1, ...
@@ -276,6 +484,17 @@ class Discretizer(TransformerMixin, BaseEstimator):
         n_bins = as_integer(self.n_bins, "n_bins", 2)
         if self.columns is None:
             columns = [c for c in data.columns if _looks_continuous(data[c])]
+            uncut = _uncut_numeric(data, columns, n_bins)
+            if uncut:
+                counts = ", ".join(f"{c!r} ({data[c].nunique()})" for c in uncut)
+                warnings.warn(
+                    f"Left uncut, as discrete variables with one state per value: the numeric "
+                    f"columns {counts} (distinct values in brackets), because they hold whole "
+                    "numbers only and the default cuts only columns with fractions. To cut "
+                    f"them too, give the columns to cut: columns={[*columns, *uncut]!r}.",
+                    UserWarning,
+                    stacklevel=3,
+                )
         else:
             columns = list(self.columns)
             unknown = [c for c in columns if c not in data.columns]
@@ -301,24 +520,22 @@ class Discretizer(TransformerMixin, BaseEstimator):
         self._result = None
         n_bins, columns = self._check(data)
         for c in columns:
-            if data[c].isna().all():
-                raise ValueError(f"Column {c!r} has no values to discretize.")
+            _check_values(c, data[c])
         if self.method == "hartemink":
             cuts = self._hartemink(data, columns, n_bins) if columns else {}
         else:
-            strategy = "uniform" if self.method == "interval" else "quantile"
             cuts = {}
             for c in columns:
-                values = data[c].to_numpy(dtype=float)
-                cuts[c] = _kbins(values[~np.isnan(values)], n_bins, strategy)
+                values = _present(data[c])
+                if self.method == "quantile-ties":
+                    cuts[c] = tied_quantile_cuts(values, n_bins)
+                else:
+                    strategy = "uniform" if self.method == "interval" else "quantile"
+                    cuts[c] = _kbins(values, n_bins, strategy)
         for c in columns:
-            if len(cuts[c]) + 1 < n_bins:
-                warnings.warn(
-                    f"Column {c!r} is cut into {len(cuts[c]) + 1} intervals instead of "
-                    f"{n_bins}: it has too few distinct values for more.",
-                    UserWarning,
-                    stacklevel=2,
-                )
+            message = _fewer_intervals(c, _present(data[c]), cuts[c], n_bins, self.method)
+            if message:
+                warnings.warn(message, UserWarning, stacklevel=2)
         states = {
             c: _labels(cuts[c]) if self.labels == "interval" else list(range(len(cuts[c]) + 1))
             for c in columns
@@ -355,7 +572,7 @@ class Discretizer(TransformerMixin, BaseEstimator):
         initial_cuts, codes, bins = [], [], []
         for c in columns:
             values = data[c].to_numpy(dtype=float)
-            cuts = _kbins(values, initial, "quantile")
+            cuts = _kbins(values, initial, "quantile") if np.ptp(values) > 0 else np.empty(0)
             initial_cuts.append(cuts)
             codes.append(_codes(values, cuts).astype(np.int64))
             bins.append(len(cuts) + 1)
@@ -456,7 +673,7 @@ def discretize(
     Parameters
     ----------
     data : pandas.DataFrame
-    method : {"hartemink", "quantile", "interval"}, default "hartemink"
+    method : {"hartemink", "quantile", "quantile-ties", "interval"}, default "hartemink"
     n_bins : int, default 3
     **options
         ``initial_bins``, ``columns``, ``labels``: see :class:`Discretizer`.
