@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._validate import as_integer
+from .._validate import as_bool, as_integer, as_real
 
 if TYPE_CHECKING:
     import os
@@ -279,7 +279,7 @@ def averaged_network(
     strength : pandas.DataFrame
         From :func:`bootstrap_strength` or :func:`custom_strength`.
     threshold : float, optional
-        Default: ``strength.attrs["threshold"]``, the threshold of
+        In ``[0, 1]``; default: ``strength.attrs["threshold"]``, the threshold of
         :func:`strength_threshold`.
     return_type : {"dag", "pdag"}, default "dag"
 
@@ -306,7 +306,9 @@ def averaged_network(
         threshold = strength.attrs.get("threshold")
         if threshold is None:
             threshold = strength_threshold(strength)
-    threshold = float(threshold)
+    threshold = as_real(
+        threshold, "threshold", low=0.0, high=1.0, hint=" A strength is a fraction of networks."
+    )
     nodes = strength.attrs.get("nodes") or list(dict.fromkeys([*strength["from"], *strength["to"]]))
     has_direction = "direction" in strength.columns
     rank = {v: i for i, v in enumerate(nodes)}
@@ -459,6 +461,8 @@ def bootstrap_strength(
     from ._procedure import apply_missing_policy, as_procedure, score_of
     from .scoring import is_score_equivalent
 
+    replace = as_bool(replace, "replace")
+    return_networks = as_bool(return_networks, "return_networks")
     data = apply_missing_policy(data, missing)
     encoded = encode_data(data, state_names, missing=missing)
     n_bootstrap = as_integer(n_bootstrap, "n_bootstrap", 1)
