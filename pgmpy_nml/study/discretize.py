@@ -27,7 +27,7 @@ import pandas as pd
 from scipy.special import xlogy
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from .._estimator import fitted_attribute
+from .._estimator import ResultEstimator, fitted_attribute
 from .._validate import as_integer
 
 if TYPE_CHECKING:
@@ -192,7 +192,7 @@ def _looks_continuous(column: pd.Series) -> bool:
     return bool(len(values) and np.any(values != np.round(values)))
 
 
-class Discretizer(TransformerMixin, BaseEstimator):
+class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
     """Discretize continuous columns, keeping the cut points for new data.
 
     A scikit-learn transformer: ``fit`` learns the cut points of every
