@@ -146,16 +146,56 @@ def _comma_list(text):
 def _csv_options(args):
     from ._csv import CsvOptions
 
+    missing = _missing_policy(args)
     return CsvOptions(
         delimiter=args.delimiter,
         na_values=args.na_values,
-        dropna=args.dropna,
+        dropna=missing == "drop",
         drop_columns=args.drop_columns,
         discrete=args.discrete,
         keep_continuous=bool(
             getattr(args, "discretize", None) or getattr(args, "cut_points", None)
         ),
+        keep_missing=missing == "available",
+        can_keep_missing=hasattr(args, "missing"),
     )
+
+
+def _missing_policy(args):
+    """``error``, ``drop`` (--dropna or --missing drop) or ``available`` (--missing available)."""
+    chosen = getattr(args, "missing", None)
+    if args.dropna and chosen not in (None, "drop"):
+        raise UserError(f"--dropna and --missing {chosen} contradict each other: give one")
+    return "drop" if args.dropna else (chosen or "error")
+
+
+def _check_missing_scores(args, data, names, flag):
+    """With --missing available and missing cells, every score must take incomplete data,
+    and the parameters (--params) must be an estimator that counts each family's complete
+    rows (pgmpy's; fsnml takes complete data only)."""
+    if _missing_policy(args) != "available" or not data.isna().to_numpy().any():
+        return
+    if getattr(args, "params", None) == "fsnml":
+        raise UserError(
+            "--missing available: --params fsnml needs complete rows; use --params auto, mle, "
+            "bdeu or k2 (they count each family on its complete rows), or drop the incomplete "
+            "rows with --dropna"
+        )
+    from .scores import get_score_spec
+
+    takes = [n for n in _score_names() if _takes_missing(get_score_spec(n))]
+    refused = [n for n in names if not _takes_missing(get_score_spec(n))]
+    if refused:
+        raise UserError(
+            f"--missing available keeps rows with missing values, which only the scores for "
+            f"incomplete data take ({', '.join(takes)}); {flag} {refused[0]} refuses them: use "
+            f"{flag} {takes[-1]}, or drop those rows with --dropna"
+        )
+
+
+def _takes_missing(spec):
+    """Whether a registered score scores incomplete data (each family on its complete rows)."""
+    return getattr(spec.load(), "_missing", "error") == "available"
 
 
 def _data_path(args):
@@ -305,7 +345,7 @@ def _declared_states(model, model_path, data, source):
     states = {}
     for v in model.nodes():
         states[v] = [str(s) for s in model.get_cpds(v).state_names[v]]
-        extra = sorted(set(data[v].unique()) - set(states[v]))
+        extra = sorted(set(data[v].dropna().unique()) - set(states[v]))
         if extra:
             shown = ", ".join(repr(x) for x in extra[:3]) + (" ..." if len(extra) > 3 else "")
             raise UserError(
@@ -696,6 +736,7 @@ def cmd_learn(args):
     kind = _output_format(args.out, fitted=args.params != "none")
     _check_directory(args.json, "--json")
     data, source, notes, cut_points = _read_study_data(args)
+    _check_missing_scores(args, data, [args.score], "--score")
     variables = list(data.columns)
     required = _parse_edges(args.require, variables, "--require")
     forbidden = _parse_edges(args.forbid, variables, "--forbid")
@@ -783,6 +824,7 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
         replace=not args.subsample,
         random_state=seed,
         cpdag=False if constrained else "auto",
+        missing="available" if _missing_policy(args) == "available" else "error",
     )
     seconds = time.perf_counter() - start
     threshold = strength.attrs["threshold"]
@@ -850,6 +892,7 @@ def cmd_cv(args):
     names = args.scores or ["fnml", "qnml", "bdeu"]
     if len(set(names)) != len(names):
         raise UserError("--scores lists a score twice")
+    _check_missing_scores(args, data, names, "--scores")
     procedures = {}
     for name in names:
         params = {}
@@ -890,6 +933,7 @@ def cmd_cv(args):
         loss=args.loss,
         target=args.target,
         random_state=seed,
+        missing="available" if _missing_policy(args) == "available" else "error",
     )
     seconds = time.perf_counter() - start
     table = comparison.summary
@@ -955,6 +999,7 @@ def cmd_score(args):
     data = data[list(dag.nodes())]
     states = _declared_states(model, args.model, data, source) if model else None
     names = args.scores or ["fnml", "qnml", "bdeu", "bic"]
+    _check_missing_scores(args, data, names, "--scores")
     scores = {name: _score(name, data, args.ess, states) for name in names}
     nodes = list(data.columns)
     per_node = {
@@ -1070,7 +1115,8 @@ class _Parser(argparse.ArgumentParser):
 _DATA_EPILOG = (
     "Data files: one column per variable, one row per sample, a header of unique names; "
     "the delimiter (, ; tab | space) is detected. Cells NA, NaN, ? and empty cells are "
-    "missing values: such rows are refused unless --dropna drops them. R's row-names "
+    "missing values: such rows are refused unless --dropna drops them (learn, score and cv: "
+    "or --missing available keeps them for the scores pnal and nal). R's row-names "
     "column is ignored. A column that looks continuous (decimals, or more than "
     f"{MAX_WHOLE_NUMBER_STATES} distinct whole numbers) or like an identifier (at least "
     f"{ID_MIN_DISTINCT} distinct values, more than one per two rows) is refused: drop it "
@@ -1112,6 +1158,17 @@ def _data_args(parser, what="the data"):
         default=(),
         metavar="A,B",
         help="keep these columns as variables even if they look continuous or like an ID",
+    )
+
+
+def _missing_arg(parser):
+    parser.add_argument(
+        "--missing",
+        choices=["error", "drop", "available"],
+        help="rows with missing values: refuse them (error, the default), drop them (drop, "
+        "as --dropna), or keep them (available) for the scores of incomplete data, pnal and "
+        "nal, which score each family on the rows where it is complete (assumes values "
+        "missing completely at random)",
     )
 
 
@@ -1288,6 +1345,7 @@ def build_parser():
         "instead of resamples with replacement (advised for fnml, which fits repeated rows)",
     )
     _discretize_arg(learn)
+    _missing_arg(learn)
     _ess_arg(learn)
     _output_args(learn)
 
@@ -1306,6 +1364,7 @@ def build_parser():
         metavar="NAME",
         help=_score_help("fnml qnml bdeu bic"),
     )
+    _missing_arg(score)
     _ess_arg(score)
     _output_args(score, network=False)
 
@@ -1366,6 +1425,7 @@ def build_parser():
     )
     _ess_arg(procedure)
     _discretize_arg(procedure)
+    _missing_arg(procedure)
     splits = cv.add_argument_group("splits and loss")
     splits.add_argument(
         "--folds", type=_non_negative_int, default=10, metavar="K", help="folds (default 10)"
