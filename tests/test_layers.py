@@ -17,6 +17,7 @@ LAYERS = [
     # foundation: the data boundary, argument checks, counting, compilation
     {"_counting", "_csv", "_data", "_estimator", "_jit", "_limits", "_typing", "_validate"}
     | {"_version"}
+    | {"_progress"}
     | {"datasets"},
     {"numerics"},  # special functions, NML normalizers, sNML
     {"scores", "estimators"},  # structure scores, parameter estimators

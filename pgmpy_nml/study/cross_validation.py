@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._validate import as_integer
+from .._validate import as_bool, as_integer
 
 if TYPE_CHECKING:
     from collections.abc import Hashable
@@ -309,6 +309,7 @@ def cross_validate(
     n_jobs: int | None = None,
     random_state: RandomState = None,
     return_models: bool = False,
+    show_progress: bool = False,
 ) -> CVResult:
     """Cross-validate a learning procedure (bnlearn's ``bn.cv``).
 
@@ -346,6 +347,9 @@ def cross_validate(
         joblib workers over the splits (or a backend from ``joblib.parallel_config``).
     return_models : bool, default False
         Keep the fitted network of every split in ``models``.
+    show_progress : bool, default False
+        Report the finished splits on stderr: a progress bar on a terminal,
+        otherwise a line every 30 seconds (and at the start and the end).
 
     Returns
     -------
@@ -362,6 +366,7 @@ def cross_validate(
     >>> 0 < result.mean < 5
     True
     """
+    show_progress = as_bool(show_progress, "show_progress")
     settings = {"score_params": score_params} if score_params else {}
     if not isinstance(procedure, _procedure_type()):
         settings.update(parameter_estimator=parameter_estimator, max_parents=max_parents)
@@ -372,7 +377,9 @@ def cross_validate(
         data, procedure, scoring_method, settings, loss, target, state_names, missing
     )
     splits = cv_splits(len(data), method, k, runs, test_size, random_state)
-    results = _run_all({"": procedure}, data, splits, loss, target, base, n_jobs, return_models)
+    results = _run_all(
+        {"": procedure}, data, splits, loss, target, base, n_jobs, return_models, show_progress
+    )
     return _result(splits, results[""], loss)
 
 
@@ -382,16 +389,23 @@ def _procedure_type():
     return LearningProcedure
 
 
-def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models):
-    from joblib import Parallel, delayed
+def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models, show_progress):
+    from joblib import delayed
+
+    from .._progress import Progress, run_counted
 
     tasks = [(name, split) for split in splits for name in procedures]
-    outputs = Parallel(n_jobs=n_jobs)(
+    jobs = (
         delayed(_run_split)(
             procedures[name], data, split[2], split[3], loss, target, base, keep_models
         )
         for name, split in tasks
     )
+    desc = "cross-validation"
+    if len(procedures) > 1:
+        desc += f" ({len(procedures)} procedures x {len(splits)} splits)"
+    with Progress(len(tasks), desc, "fits", show=show_progress) as progress:
+        outputs = run_counted(jobs, n_jobs, progress)
     results = {name: [] for name in procedures}
     for (name, _), out in zip(tasks, outputs, strict=True):
         results[name].append(out)
@@ -476,6 +490,7 @@ def compare_procedures(
     base: float = math.e,
     n_jobs: int | None = None,
     random_state: RandomState = None,
+    show_progress: bool = False,
 ) -> CVComparison:
     r"""Cross-validate several learning procedures on the same splits, with paired differences.
 
@@ -498,6 +513,8 @@ def compare_procedures(
         Default: the first procedure.
     method, k, runs, test_size, random_state, loss, target, state_names, missing, base, n_jobs
         As :func:`cross_validate`.
+    show_progress : bool, default False
+        Report each finished fit of a procedure on a split, as :func:`cross_validate`.
 
     Returns
     -------
@@ -524,6 +541,7 @@ def compare_procedures(
     """
     from ._procedure import LearningProcedure, apply_missing_policy
 
+    show_progress = as_bool(show_progress, "show_progress")
     data = apply_missing_policy(data, missing)
     if not isinstance(procedures, Mapping) or not procedures:
         raise TypeError("procedures must be a non-empty dict of name -> LearningProcedure.")
@@ -537,7 +555,7 @@ def compare_procedures(
     if baseline not in prepared:
         raise ValueError(f"baseline {baseline!r} is not one of the procedures {list(prepared)}.")
     splits = cv_splits(len(data), method, k, runs, test_size, random_state)
-    outputs = _run_all(prepared, data, splits, loss, target, base, n_jobs, False)
+    outputs = _run_all(prepared, data, splits, loss, target, base, n_jobs, False, show_progress)
     results = {name: _result(splits, outputs[name], loss) for name in prepared}
     reference = results[baseline].folds["loss"].to_numpy()
     n_test = np.mean([len(s[3]) for s in splits])
