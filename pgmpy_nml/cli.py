@@ -644,7 +644,7 @@ def _local_search(args, data, knowledge, max_parents, method):
 
 
 # -- output -----------------------------------------------------------------------
-def _output_format(path, fitted=True):
+def _output_format(path, fitted=True, flag="--out"):
     """The format of an output file from its extension; refuses unknown ones up front."""
     if path is None:
         return None
@@ -652,13 +652,13 @@ def _output_format(path, fitted=True):
     kind = NETWORK_FORMATS.get(file.suffix.lower())
     if kind is None:
         known = ", ".join(NETWORK_FORMATS)
-        raise UserError(f"--out {path}: unknown extension {file.suffix!r}; use one of {known}")
+        raise UserError(f"{flag} {path}: unknown extension {file.suffix!r}; use one of {known}")
     if not fitted and kind in FITTED_FORMATS:
         raise UserError(
-            f"--out {path} writes a fitted network, and --params none fits none: drop "
-            "--params none, or write the structure with --out FILE.dot"
+            f"{flag} {path} writes a fitted network, and --params none fits none: drop "
+            f"--params none, or write the structure with {flag} FILE.dot"
         )
-    _check_directory(path, "--out")
+    _check_directory(path, flag)
     return kind
 
 
@@ -677,7 +677,7 @@ def _dot(dag):
     return "\n".join([*lines, "}"]) + "\n"
 
 
-def _write_network(model, dag, path, kind):
+def _write_network(model, dag, path, kind, what="network"):
     if kind == "DOT":
         Path(path).write_text(_dot(dag), encoding="utf-8")
     elif kind == "XMLBIF":
@@ -688,7 +688,7 @@ def _write_network(model, dag, path, kind):
         from pgmpy.readwrite import BIFWriter
 
         BIFWriter(model).write(str(path))
-    print(f"network written to {path} ({kind})")
+    print(f"{what} written to {path} ({kind})")
 
 
 def _json_value(value):
@@ -734,6 +734,7 @@ def _data_summary(command, source, notes, data) -> dict:
 
 def cmd_learn(args):
     kind = _output_format(args.out, fitted=args.params != "none")
+    averaged_kind = _check_out_averaged(args)
     _check_directory(args.json, "--json")
     data, source, notes, cut_points = _read_study_data(args)
     _check_missing_scores(args, data, [args.score], "--score")
@@ -782,8 +783,9 @@ def cmd_learn(args):
     }
     if cut_points:
         summary["cut_points"] = cut_points
+    averaged = None
     if args.bootstrap:
-        summary["bootstrap"] = _bootstrap(
+        summary["bootstrap"], averaged = _bootstrap(
             args, data, method, max_parents, score, required, forbidden, tiers, dag
         )
     model = None
@@ -795,8 +797,43 @@ def cmd_learn(args):
         summary["n_parameters"] = int(n_parameters(model))
         print(f"parameters: {summary['parameters']}, {summary['n_parameters']} free")
     if args.out:
-        _write_network(model, dag, args.out, kind)
+        what = "network"
+        if args.bootstrap:  # two networks: say which one this is
+            what = "learned network"
+            if not args.out_averaged:
+                what += " (not the averaged one: --out-averaged FILE writes that)"
+        _write_network(model, dag, args.out, kind, what)
+    if args.out_averaged:
+        fitted = None
+        if args.params != "none":
+            fitted = _fit(averaged, data, args.params, args.ess, score)
+        what = (
+            f"averaged network ({averaged.number_of_edges()} arcs of strength above "
+            f"{averaged.graph['threshold']:.3f})"
+        )
+        _write_network(fitted, averaged, args.out_averaged, averaged_kind, what)
+    if args.bootstrap:  # which file holds which of the two networks
+        summary["bootstrap"]["networks_written"] = {
+            "learned": args.out,
+            "averaged": args.out_averaged,
+        }
     return _finish(summary, args)
+
+
+def _check_out_averaged(args):
+    """``--out-averaged FILE``: its format; it needs --bootstrap and a file other than --out."""
+    if args.out_averaged is None:
+        return None
+    if not args.bootstrap:
+        raise UserError(
+            "--out-averaged writes the averaged network of the bootstrap: add --bootstrap B "
+            "(e.g. --bootstrap 200), or write the learned network with --out"
+        )
+    if args.out is not None and Path(args.out).resolve() == Path(args.out_averaged).resolve():
+        raise UserError(
+            f"--out and --out-averaged both name {args.out}: give the two networks two files"
+        )
+    return _output_format(args.out_averaged, fitted=args.params != "none", flag="--out-averaged")
 
 
 def _bootstrap(args, data, method, max_parents, score, required, forbidden, tiers, dag):
@@ -825,11 +862,11 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
         random_state=seed,
         cpdag=False if constrained else "auto",
         missing="available" if _missing_policy(args) == "available" else "error",
+        show_progress=True,
     )
     seconds = time.perf_counter() - start
     threshold = strength.attrs["threshold"]
     averaged = averaged_network(strength)
-    learned = set(dag.edges())
     shown = strength[(strength["strength"] > 0) & (strength["direction"] >= 0.5)]
     shown = shown.sort_values(["strength", "direction"], ascending=False)
     rows = [
@@ -837,8 +874,8 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
             f"{u}->{v}",
             f"{st:.3f}",
             f"{d:.3f}",
-            "yes" if (u, v) in learned else "",
-            "yes" if averaged.has_edge(u, v) else "",
+            _arc_in(dag, u, v) or "",
+            _arc_in(averaged, u, v) or "",
         ]
         for u, v, st, d in shown[["from", "to", "strength", "direction"]].itertuples(index=False)
     ]
@@ -849,8 +886,12 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
     )
     if rows:
         print(_table(["arc", "strength", "direction", "learned", "averaged"], rows))
+        print(
+            "  learned, averaged: yes = the network has this arc; reversed = it has the arc "
+            "the other way; blank = neither"
+        )
     print(f"averaged network ({averaged.number_of_edges()} edges): {_edges_text(averaged)}")
-    return {
+    info = {
         "n_resamples": args.bootstrap,
         "replace": not args.subsample,
         "sample_size": strength.attrs["sample_size"],
@@ -858,7 +899,14 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
         "threshold": threshold,
         "cpdag": strength.attrs["cpdag"],
         "arcs": [
-            {"from": u, "to": v, "strength": float(st), "direction": float(d)}
+            {
+                "from": u,
+                "to": v,
+                "strength": float(st),
+                "direction": float(d),
+                "learned": _arc_in(dag, u, v) or "no",
+                "averaged": _arc_in(averaged, u, v) or "no",
+            }
             for u, v, st, d in strength[["from", "to", "strength", "direction"]].itertuples(
                 index=False
             )
@@ -867,6 +915,14 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
         "averaged_edges": [list(e) for e in sorted(averaged.edges())],
         "seconds": seconds,
     }
+    return info, averaged
+
+
+def _arc_in(graph, u, v):
+    """``"yes"`` if ``graph`` has the arc ``u->v``, ``"reversed"`` if it has ``v->u``, else None."""
+    if graph.has_edge(u, v):
+        return "yes"
+    return "reversed" if graph.has_edge(v, u) else None
 
 
 def _rebuild_params(score):
@@ -934,6 +990,7 @@ def cmd_cv(args):
         target=args.target,
         random_state=seed,
         missing="available" if _missing_policy(args) == "available" else "error",
+        show_progress=True,
     )
     seconds = time.perf_counter() - start
     table = comparison.summary
@@ -1348,6 +1405,13 @@ def build_parser():
     _missing_arg(learn)
     _ess_arg(learn)
     _output_args(learn)
+    learn.add_argument(
+        "--out-averaged",
+        metavar="FILE",
+        help="with --bootstrap: write the averaged network (the arcs above the strength "
+        "threshold, parameters as --params) to FILE: .bif, .xml or .dot; --out writes the "
+        "learned one",
+    )
 
     score = _command(
         sub,
