@@ -169,3 +169,19 @@ def test_missing_drop_is_dropna(cli_summary, incomplete):
     _, s1 = cli_summary("learn", path, "--dropna", "--params", "none")
     _, s2 = cli_summary("learn", path, "--missing", "drop", "--params", "none")
     assert s1["edges"] == s2["edges"] and s1["n_samples"] == s2["n_samples"] < 400
+
+
+def test_bootstrap_keeps_the_rows_too(cli_summary, incomplete):
+    from pgmpy_nml.study import bootstrap_strength
+
+    path, holes = incomplete
+    _, summary = cli_summary(
+        "learn", path, "--score", "pnal", "--missing", "available", "--bootstrap", "3",
+        "--params", "none",
+    )  # fmt: skip
+    expected = bootstrap_strength(
+        holes, "exact", "pnal", n_bootstrap=3, random_state=0, missing="available"
+    )
+    got = {(a["from"], a["to"]): a["strength"] for a in summary["bootstrap"]["arcs"]}
+    for u, v, s in expected[["from", "to", "strength"]].itertuples(index=False):
+        assert got.get((u, v), 0.0) == pytest.approx(s)
