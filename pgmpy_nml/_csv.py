@@ -8,7 +8,8 @@ the columns, the counts and the command-line flag that resolves it; every
 choice made for the user (a detected delimiter, dropped rows, ignored row
 names) comes back as a note to print.
 
-The result is a DataFrame of strings without missing values; the checks that
+The result is a DataFrame of strings without missing values (unless the
+command keeps them, as NaN, for the scores of incomplete data); the checks that
 every DataFrame gets (types, declared states) stay in :func:`pgmpy_nml._data.encode_data`,
 the package's input boundary.
 """
@@ -69,6 +70,11 @@ class CsvOptions:
         How to cut a continuous column with the command at hand, for the messages.
     cut_alternative : str
         Another way the command can cut, for the messages (e.g. ``--cut-points``).
+    keep_missing : bool, default False
+        Keep rows with missing values, the missing cells as NaN (``--missing
+        available``, for the scores that use each family's complete rows).
+    can_keep_missing : bool, default False
+        Whether the command offers ``--missing available`` (the refusal names it).
     """
 
     delimiter: str | None = None
@@ -80,6 +86,8 @@ class CsvOptions:
     cut_columns: tuple = ()
     cut_hint: str = "--discretize METHOD[:BINS]"
     cut_alternative: str = ""
+    keep_missing: bool = False
+    can_keep_missing: bool = False
 
 
 @dataclass
@@ -89,7 +97,8 @@ class Table:
     Attributes
     ----------
     data : pandas.DataFrame
-        One string column per variable, no missing values.
+        One string column per variable; no missing values unless
+        ``keep_missing`` kept them (as NaN).
     path : str
     delimiter : str
     notes : list of str
@@ -340,12 +349,18 @@ def _cut_fix(ids, options, n_numeric) -> str:
     return f"cut {what} into intervals with {options.cut_hint}{named}{other}"
 
 
-def _handle_missing(data, missing, label, tokens, dropna, notes):
+def _handle_missing(data, missing, label, tokens, options, notes):
     rows = missing.any(axis=1)
     n_rows, n_missing = len(data), int(rows.sum())
     if not n_missing:
         return data
-    if dropna:
+    if options.keep_missing:
+        notes.append(
+            f"kept {n_missing} of {n_rows} rows with a missing value (--missing available): "
+            "each family is scored on the rows where it is complete"
+        )
+        return data.mask(missing)
+    if options.dropna:
         if n_missing == n_rows:
             worst = missing.sum().sort_values(ascending=False)
             raise CsvError(
@@ -362,10 +377,15 @@ def _handle_missing(data, missing, label, tokens, dropna, notes):
     per_column = ", ".join(f"{c!r} ({n})" for c, n in counts.iloc[:_MAX_LISTED].items())
     if len(counts) > _MAX_LISTED:
         per_column += f" and {len(counts) - _MAX_LISTED} more columns"
+    keep = (
+        ", or --missing available to keep them for a score for incomplete data (pnal, nal)"
+        if options.can_keep_missing
+        else ""
+    )
     raise CsvError(
         f"{label}: {n_missing} of {n_rows} rows have missing values ({what}) in "
-        f"{per_column}; add --dropna to drop those rows, or set the missing-value tokens "
-        f"with --na-values (now {','.join(tokens) or 'none'})"
+        f"{per_column}; add --dropna to drop those rows{keep}, or set the missing-value "
+        f"tokens with --na-values (now {','.join(tokens) or 'none'})"
     )
 
 
@@ -430,5 +450,5 @@ def read_data(path, options: CsvOptions | None = None, use=None) -> Table:
         options.keep_continuous,
         options,
     )
-    data = _handle_missing(data, missing, label, tokens, options.dropna, notes)
+    data = _handle_missing(data, missing, label, tokens, options, notes)
     return Table(data=data, path=label, delimiter=delimiter, notes=notes)

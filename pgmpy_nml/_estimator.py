@@ -9,7 +9,7 @@ scikit-learn expects, and asking for one says to call ``fit``.
 
 from __future__ import annotations
 
-__all__ = ["fitted_attribute"]
+__all__ = ["ResultEstimator", "fitted_attribute", "sklearn_tags"]
 
 
 class fitted_attribute:
@@ -30,3 +30,23 @@ class fitted_attribute:
         if result is None:
             raise AttributeError(f"This {type(obj).__name__} has no {self.name} yet: call fit().")
         return getattr(result, self.field)
+
+
+class ResultEstimator:
+    """Mixin: fitted when ``fit`` stored its result (scikit-learn's ``check_is_fitted``).
+
+    scikit-learn looks for trailing-underscore attributes in the instance's
+    ``__dict__``; the package keeps them in ``_result`` instead, so it answers
+    through ``__sklearn_is_fitted__``.
+    """
+
+    def __sklearn_is_fitted__(self) -> bool:
+        return self.__dict__.get("_result") is not None
+
+
+def sklearn_tags():
+    """scikit-learn's default tags (``__sklearn_tags__``, scikit-learn >= 1.6), for the
+    classes with ``fit`` that do not derive from scikit-learn's ``BaseEstimator``."""
+    from sklearn.utils import Tags, TargetTags
+
+    return Tags(estimator_type=None, target_tags=TargetTags(required=False))

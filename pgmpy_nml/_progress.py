@@ -1,4 +1,4 @@
-"""Progress of long work: a tqdm bar on a terminal, periodic plain lines anywhere else.
+"""Progress of long work on stderr: a tqdm bar on a terminal, periodic plain lines anywhere else.
 
 A bar redrawn in place is right on a terminal (and tqdm's widget in a notebook),
 but in a log file, a pipe or a batch job it is either silent or a heap of carriage
@@ -6,6 +6,16 @@ returns. :func:`progress_bar` gives the same object in both cases: on a terminal
 or in a notebook the tqdm bar, otherwise a :class:`PeriodicLines` that writes one
 complete line every ``every`` seconds (10 by default) and, if it wrote any, a last
 line when the work ends, so the last line always agrees with the result.
+Counted tasks (bootstrap resamples, cross-validation splits) report through
+:class:`Progress`, which says how many units are done::
+
+    bootstrap: 0/200 resamples
+    bootstrap: 37/200 resamples (18%), 0:01:00 elapsed, about 0:04:24 left
+    bootstrap: 200/200 resamples (100%), 0:05:21 elapsed
+
+This is the one place that decides between a bar and lines (:func:`_interactive`)
+and sets the period (10 s; the environment variable ``PGMPY_NML_PROGRESS_SECONDS``
+overrides it).
 """
 
 from __future__ import annotations
@@ -13,9 +23,12 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-__all__ = ["PeriodicLines", "progress_bar"]
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["PROGRESS_INTERVAL", "PeriodicLines", "Progress", "progress_bar", "run_counted"]
 
 #: Seconds between two progress lines when the output is not a terminal (the
 #: environment variable ``PGMPY_NML_PROGRESS_SECONDS`` overrides it).
@@ -31,6 +44,10 @@ def _period() -> float:
     return value if value >= 0 else PERIOD
 
 
+#: The period of :class:`Progress` (kept as a name for the study tools).
+PROGRESS_INTERVAL = PERIOD
+
+
 def _interactive(stream: TextIO) -> bool:
     """A terminal, or a Jupyter kernel (where tqdm.auto draws a widget)."""
     try:
@@ -42,7 +59,7 @@ def _interactive(stream: TextIO) -> bool:
 
 
 def _clock(seconds: float) -> str:
-    seconds = int(seconds)
+    seconds = round(seconds)
     return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
 
 
@@ -162,3 +179,111 @@ def progress_bar(show: bool, desc: str, *, every: float | None = None, **tqdm_op
         every=_period() if every is None else every,
         unit=tqdm_options.get("unit", ""),
     )
+
+
+class Progress:
+    """Counts finished units of a task and shows them on ``file`` (default stderr).
+
+    Parameters
+    ----------
+    total : int
+        Units of work (resamples, splits).
+    desc : str
+        What runs, e.g. ``"bootstrap"``.
+    unit : str
+        What a unit is, plural (``"resamples"``).
+    show : bool, default True
+        False: nothing is shown.
+    interval : float, optional
+        Seconds between two lines when ``file`` is not a terminal (default: 10, or
+        ``PGMPY_NML_PROGRESS_SECONDS``).
+    file : file object, optional
+        Default ``sys.stderr``.
+    clock : callable, optional
+        Seconds as a float (default ``time.monotonic``), for tests.
+
+    Examples
+    --------
+    >>> import io
+    >>> out = io.StringIO()  # not a terminal: lines
+    >>> with Progress(3, "bootstrap", "resamples", file=out, interval=0) as progress:
+    ...     for _ in range(3):
+    ...         progress.update()
+    >>> print(out.getvalue().splitlines()[0])
+    bootstrap: 0/3 resamples
+    >>> out.getvalue().splitlines()[-1].startswith("bootstrap: 3/3 resamples (100%)")
+    True
+    """
+
+    def __init__(
+        self,
+        total: int,
+        desc: str,
+        unit: str,
+        *,
+        show: bool = True,
+        interval: float | None = None,
+        file: TextIO | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.total, self.desc, self.unit = int(total), desc, unit
+        self.show, self.clock = bool(show), clock
+        self.interval = _period() if interval is None else float(interval)
+        self.file = sys.stderr if file is None else file
+        self.done = 0
+        self._bar = None
+        self._start = self._last = clock()
+        if not self.show:
+            return
+        if _interactive(self.file):
+            from tqdm.auto import tqdm
+
+            self._bar = tqdm(total=self.total, desc=desc, unit=f" {unit}", file=self.file)
+        else:
+            self._line()
+
+    def _line(self) -> None:
+        text = f"{self.desc}: {self.done}/{self.total} {self.unit}"
+        if self.done:
+            elapsed = self.clock() - self._start
+            text += f" ({100 * self.done / max(self.total, 1):.0f}%), {_clock(elapsed)} elapsed"
+            if self.done < self.total:
+                left = elapsed / self.done * (self.total - self.done)
+                text += f", about {_clock(left)} left"
+        print(text, file=self.file, flush=True)
+
+    def update(self, n: int = 1) -> None:
+        """``n`` more units are done."""
+        self.done += n
+        if not self.show:
+            return
+        if self._bar is not None:
+            self._bar.update(n)
+            return
+        now = self.clock()
+        if self.done >= self.total or now - self._last >= self.interval:
+            self._last = now
+            self._line()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def run_counted(tasks, n_jobs: int | None, progress: Progress) -> list:
+    """Run joblib ``tasks`` (``delayed`` calls) with ``n_jobs`` workers, in order,
+    counting each finished one on ``progress``; returns their results."""
+    from joblib import Parallel
+
+    results = []
+    for result in Parallel(n_jobs=n_jobs, return_as="generator")(tasks):
+        results.append(result)
+        progress.update()
+    return results

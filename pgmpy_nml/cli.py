@@ -189,10 +189,11 @@ def _comma_list(text):
 def _csv_options(args):
     from ._csv import CsvOptions
 
+    missing = _missing_policy(args)
     return CsvOptions(
         delimiter=args.delimiter,
         na_values=args.na_values,
-        dropna=args.dropna,
+        dropna=missing == "drop",
         drop_columns=args.drop_columns,
         discrete=args.discrete,
         keep_continuous=bool(
@@ -200,8 +201,47 @@ def _csv_options(args):
             or getattr(args, "discretize_columns", None)
             or getattr(args, "cut_points", None)
         ),
+        keep_missing=missing == "available",
+        can_keep_missing=hasattr(args, "missing"),
         **_cut_options(args),
     )
+
+
+def _missing_policy(args):
+    """``error``, ``drop`` (--dropna or --missing drop) or ``available`` (--missing available)."""
+    chosen = getattr(args, "missing", None)
+    if args.dropna and chosen not in (None, "drop"):
+        raise UserError(f"--dropna and --missing {chosen} contradict each other: give one")
+    return "drop" if args.dropna else (chosen or "error")
+
+
+def _check_missing_scores(args, data, names, flag):
+    """With --missing available and missing cells, every score must take incomplete data,
+    and the parameters (--params) must be an estimator that counts each family's complete
+    rows (pgmpy's; fsnml takes complete data only)."""
+    if _missing_policy(args) != "available" or not data.isna().to_numpy().any():
+        return
+    if getattr(args, "params", None) == "fsnml":
+        raise UserError(
+            "--missing available: --params fsnml needs complete rows; use --params auto, mle, "
+            "bdeu or k2 (they count each family on its complete rows), or drop the incomplete "
+            "rows with --dropna"
+        )
+    from .scores import get_score_spec
+
+    takes = [n for n in _score_names() if _takes_missing(get_score_spec(n))]
+    refused = [n for n in names if not _takes_missing(get_score_spec(n))]
+    if refused:
+        raise UserError(
+            f"--missing available keeps rows with missing values, which only the scores for "
+            f"incomplete data take ({', '.join(takes)}); {flag} {refused[0]} refuses them: use "
+            f"{flag} {takes[-1]}, or drop those rows with --dropna"
+        )
+
+
+def _takes_missing(spec):
+    """Whether a registered score scores incomplete data (each family on its complete rows)."""
+    return getattr(spec.load(), "_missing", "error") == "available"
 
 
 def _cut_options(args):
@@ -455,7 +495,7 @@ def _declared_states(model, model_path, data, source):
     states = {}
     for v in model.nodes():
         states[v] = [str(s) for s in model.get_cpds(v).state_names[v]]
-        extra = sorted(set(data[v].unique()) - set(states[v]))
+        extra = sorted(set(data[v].dropna().unique()) - set(states[v]))
         if extra:
             shown = ", ".join(repr(x) for x in extra[:3]) + (" ..." if len(extra) > 3 else "")
             raise UserError(
@@ -766,7 +806,7 @@ def _local_search(args, data, knowledge, max_parents, method):
 
 
 # -- output -----------------------------------------------------------------------
-def _output_format(path, fitted=True):
+def _output_format(path, fitted=True, flag="--out"):
     """The format of an output file from its extension; refuses unknown ones up front."""
     if path is None:
         return None
@@ -774,13 +814,13 @@ def _output_format(path, fitted=True):
     kind = NETWORK_FORMATS.get(file.suffix.lower())
     if kind is None:
         known = ", ".join(NETWORK_FORMATS)
-        raise UserError(f"--out {path}: unknown extension {file.suffix!r}; use one of {known}")
+        raise UserError(f"{flag} {path}: unknown extension {file.suffix!r}; use one of {known}")
     if not fitted and kind in FITTED_FORMATS:
         raise UserError(
-            f"--out {path} writes a fitted network, and --params none fits none: drop "
-            "--params none, or write the structure with --out FILE.dot"
+            f"{flag} {path} writes a fitted network, and --params none fits none: drop "
+            f"--params none, or write the structure with {flag} FILE.dot"
         )
-    _check_directory(path, "--out")
+    _check_directory(path, flag)
     return kind
 
 
@@ -860,7 +900,7 @@ def _dot(dag):
     return "\n".join([*lines, "}"]) + "\n"
 
 
-def _write_network(model, dag, path, kind):
+def _write_network(model, dag, path, kind, what="network"):
     """Write the network (put in place with the JSON summary, when the command succeeds)."""
 
     def write(temporary):
@@ -875,7 +915,7 @@ def _write_network(model, dag, path, kind):
 
             BIFWriter(model).write(str(temporary))
 
-    _stage(path, write, f"network written to {path} ({kind})")
+    _stage(path, write, f"{what} written to {path} ({kind})")
 
 
 def _json_value(value):
@@ -956,8 +996,10 @@ def _data_summary(command, source, notes, data) -> dict:
 
 def cmd_learn(args):
     kind = _output_format(args.out, fitted=args.params != "none")
+    averaged_kind = _check_out_averaged(args)
     _check_directory(args.json, "--json")
     data, source, notes, cut_points = _read_study_data(args)
+    _check_missing_scores(args, data, [args.score], "--score")
     variables = list(data.columns)
     required = _parse_edges(args.require, variables, "--require")
     forbidden = _parse_edges(args.forbid, variables, "--forbid")
@@ -1004,8 +1046,9 @@ def cmd_learn(args):
     }
     if cut_points:
         summary["cut_points"] = cut_points
+    averaged = None
     if args.bootstrap:
-        summary["bootstrap"] = _bootstrap(
+        summary["bootstrap"], averaged = _bootstrap(
             args, data, method, max_parents, score, required, forbidden, tiers, dag
         )
     model = None
@@ -1017,8 +1060,43 @@ def cmd_learn(args):
         summary["n_parameters"] = int(n_parameters(model))
         print(f"parameters: {summary['parameters']}, {summary['n_parameters']} free")
     if args.out:
-        _write_network(model, dag, args.out, kind)
+        what = "network"
+        if args.bootstrap:  # two networks: say which one this is
+            what = "learned network"
+            if not args.out_averaged:
+                what += " (not the averaged one: --out-averaged FILE writes that)"
+        _write_network(model, dag, args.out, kind, what)
+    if args.out_averaged:
+        fitted = None
+        if args.params != "none":
+            fitted = _fit(averaged, data, args.params, args.ess, score)
+        what = (
+            f"averaged network ({averaged.number_of_edges()} arcs of strength above "
+            f"{averaged.graph['threshold']:.3f})"
+        )
+        _write_network(fitted, averaged, args.out_averaged, averaged_kind, what)
+    if args.bootstrap:  # which file holds which of the two networks
+        summary["bootstrap"]["networks_written"] = {
+            "learned": args.out,
+            "averaged": args.out_averaged,
+        }
     return _finish(summary, args)
+
+
+def _check_out_averaged(args):
+    """``--out-averaged FILE``: its format; it needs --bootstrap and a file other than --out."""
+    if args.out_averaged is None:
+        return None
+    if not args.bootstrap:
+        raise UserError(
+            "--out-averaged writes the averaged network of the bootstrap: add --bootstrap B "
+            "(e.g. --bootstrap 200), or write the learned network with --out"
+        )
+    if args.out is not None and Path(args.out).resolve() == Path(args.out_averaged).resolve():
+        raise UserError(
+            f"--out and --out-averaged both name {args.out}: give the two networks two files"
+        )
+    return _output_format(args.out_averaged, fitted=args.params != "none", flag="--out-averaged")
 
 
 def _bootstrap(args, data, method, max_parents, score, required, forbidden, tiers, dag):
@@ -1046,11 +1124,12 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
         replace=not args.subsample,
         random_state=seed,
         cpdag=False if constrained else "auto",
+        missing="available" if _missing_policy(args) == "available" else "error",
+        show_progress=True,
     )
     seconds = time.perf_counter() - start
     threshold = strength.attrs["threshold"]
     averaged = averaged_network(strength)
-    learned = set(dag.edges())
     shown = strength[(strength["strength"] > 0) & (strength["direction"] >= 0.5)]
     shown = shown.sort_values(["strength", "direction"], ascending=False)
     rows = [
@@ -1058,8 +1137,8 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
             f"{u}->{v}",
             f"{st:.3f}",
             f"{d:.3f}",
-            "yes" if (u, v) in learned else "",
-            "yes" if averaged.has_edge(u, v) else "",
+            _arc_in(dag, u, v) or "",
+            _arc_in(averaged, u, v) or "",
         ]
         for u, v, st, d in shown[["from", "to", "strength", "direction"]].itertuples(index=False)
     ]
@@ -1070,8 +1149,12 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
     )
     if rows:
         print(_table(["arc", "strength", "direction", "learned", "averaged"], rows))
+        print(
+            "  learned, averaged: yes = the network has this arc; reversed = it has the arc "
+            "the other way; blank = neither"
+        )
     print(f"averaged network ({averaged.number_of_edges()} edges): {_edges_text(averaged)}")
-    return {
+    info = {
         "n_resamples": args.bootstrap,
         "replace": not args.subsample,
         "sample_size": strength.attrs["sample_size"],
@@ -1079,7 +1162,14 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
         "threshold": threshold,
         "cpdag": strength.attrs["cpdag"],
         "arcs": [
-            {"from": u, "to": v, "strength": float(st), "direction": float(d)}
+            {
+                "from": u,
+                "to": v,
+                "strength": float(st),
+                "direction": float(d),
+                "learned": _arc_in(dag, u, v) or "no",
+                "averaged": _arc_in(averaged, u, v) or "no",
+            }
             for u, v, st, d in strength[["from", "to", "strength", "direction"]].itertuples(
                 index=False
             )
@@ -1088,6 +1178,14 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
         "averaged_edges": [list(e) for e in sorted(averaged.edges())],
         "seconds": seconds,
     }
+    return info, averaged
+
+
+def _arc_in(graph, u, v):
+    """``"yes"`` if ``graph`` has the arc ``u->v``, ``"reversed"`` if it has ``v->u``, else None."""
+    if graph.has_edge(u, v):
+        return "yes"
+    return "reversed" if graph.has_edge(v, u) else None
 
 
 def _rebuild_params(score):
@@ -1116,6 +1214,7 @@ def cmd_cv(args):
     names = args.scores or ["fnml", "qnml", "bdeu"]
     if len(set(names)) != len(names):
         raise UserError("--scores lists a score twice")
+    _check_missing_scores(args, data, names, "--scores")
     procedures = {}
     for name in names:
         params = {}
@@ -1159,6 +1258,8 @@ def cmd_cv(args):
             loss=args.loss,
             target=args.target,
             random_state=seed,
+            missing="available" if _missing_policy(args) == "available" else "error",
+            show_progress=True,
         )
     for warning in caught:  # other warnings go on to stderr as before
         if not issubclass(warning.category, InfiniteLossWarning):
@@ -1304,6 +1405,7 @@ def cmd_score(args):
     data = data[list(dag.nodes())]
     states = _declared_states(model, args.model, data, source) if model else None
     names = args.scores or ["fnml", "qnml", "bdeu", "bic"]
+    _check_missing_scores(args, data, names, "--scores")
     scores = {name: _score(name, data, args.ess, states) for name in names}
     nodes = list(data.columns)
     per_node = {
@@ -1422,7 +1524,8 @@ class _Parser(argparse.ArgumentParser):
 _DATA_EPILOG = (
     "Data files: one column per variable, one row per sample, a header of unique names; "
     "the delimiter (, ; tab | space) is detected. Cells NA, NaN, ? and empty cells are "
-    "missing values: such rows are refused unless --dropna drops them. R's row-names "
+    "missing values: such rows are refused unless --dropna drops them (learn, score and cv: "
+    "or --missing available keeps them for the scores pnal and nal). R's row-names "
     "column is ignored. A column that looks continuous (decimals, or more than "
     f"{MAX_WHOLE_NUMBER_STATES} distinct whole numbers) or like an identifier (at least "
     f"{ID_MIN_DISTINCT} distinct values, more than one per two rows) is refused: drop it "
@@ -1464,6 +1567,17 @@ def _data_args(parser, what="the data"):
         default=(),
         metavar="A,B",
         help="keep these columns as variables even if they look continuous or like an ID",
+    )
+
+
+def _missing_arg(parser):
+    parser.add_argument(
+        "--missing",
+        choices=["error", "drop", "available"],
+        help="rows with missing values: refuse them (error, the default), drop them (drop, "
+        "as --dropna), or keep them (available) for the scores of incomplete data, pnal and "
+        "nal, which score each family on the rows where it is complete (assumes values "
+        "missing completely at random)",
     )
 
 
@@ -1665,8 +1779,16 @@ def build_parser():
         "instead of resamples with replacement (advised for fnml, which fits repeated rows)",
     )
     _discretize_arg(learn)
+    _missing_arg(learn)
     _ess_arg(learn)
     _output_args(learn)
+    learn.add_argument(
+        "--out-averaged",
+        metavar="FILE",
+        help="with --bootstrap: write the averaged network (the arcs above the strength "
+        "threshold, parameters as --params) to FILE: .bif, .xml or .dot; --out writes the "
+        "learned one",
+    )
 
     score = _command(
         sub,
@@ -1683,6 +1805,7 @@ def build_parser():
         metavar="NAME",
         help=_score_help("fnml qnml bdeu bic"),
     )
+    _missing_arg(score)
     _ess_arg(score)
     _discretize_arg(score)
     _cut_points_arg(score)
@@ -1747,6 +1870,7 @@ def build_parser():
     )
     _ess_arg(procedure)
     _discretize_arg(procedure)
+    _missing_arg(procedure)
     splits = cv.add_argument_group("splits and loss")
     splits.add_argument(
         "--folds",

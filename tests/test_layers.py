@@ -27,6 +27,7 @@ LAYERS = [
         "_validate",
     }
     | {"_version"}
+    | {"_progress"}
     | {"datasets"},
     {"numerics"},  # special functions, NML normalizers, sNML
     {"scores", "estimators"},  # structure scores, parameter estimators

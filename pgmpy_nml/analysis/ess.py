@@ -57,7 +57,7 @@ from sklearn.base import BaseEstimator
 
 from .._counting import dense_ids, family_table
 from .._data import EncodedData, encode_data
-from .._estimator import fitted_attribute
+from .._estimator import ResultEstimator, fitted_attribute
 from .._limits import AUTO_EXACT_MAX_VARIABLES
 from .._validate import as_choice, as_integer, as_real
 from ..scores._dirichlet import table_log_bd_rows
@@ -596,7 +596,7 @@ class ESSStep(NamedTuple):
     score: float
 
 
-class OptimalESS(BaseEstimator):
+class OptimalESS(ResultEstimator, BaseEstimator):
     r"""Joint optimization of graph and ESS by coordinate ascent (Steck 2008, Sec. 4.1).
 
     Steck's Eq. 11 maximizes :math:`p(D\mid\alpha, G)` over both the graph and the

@@ -175,4 +175,14 @@ class FSNMLEstimator(DiscreteParameterEstimator):
         self._model = model
         self.state_names_ = {v: list(s) for v, s in encoded.state_names.items()}
         self.parameters_ = self._sort_parameters(parameters)
+        self._is_fitted = True  # skbase's is_fitted
         return self
+
+    def __sklearn_is_fitted__(self) -> bool:
+        """Fitted once ``fit`` computed the CPDs (scikit-learn's ``check_is_fitted``)."""
+        return "parameters_" in self.__dict__
+
+    def __sklearn_tags__(self):
+        from .._estimator import sklearn_tags
+
+        return sklearn_tags()

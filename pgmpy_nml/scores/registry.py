@@ -13,13 +13,12 @@ from __future__ import annotations
 import importlib
 import inspect
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
-    from typing import Any
 
     import pandas as pd
 
@@ -109,7 +108,8 @@ def register_score(
     params : dict, optional
         Accepted parameters and their defaults. By default, the keyword parameters
         of ``factory`` other than ``data`` and ``state_names``.
-    aliases : iterable of str
+    aliases : str or iterable of str
+        Other names (a single string is one alias).
     score_equivalent : bool, optional
     description : str
     replace : bool, default False
@@ -118,6 +118,15 @@ def register_score(
     Returns
     -------
     ScoreSpec
+
+    Raises
+    ------
+    TypeError
+        For a name or alias that is not a string, a factory that is not callable
+        (nor ``"module:name"``); :func:`make_score` raises it when the factory returns
+        something without ``local_score``, naming the registered score.
+    ValueError
+        For an empty name or alias, or one already registered (without ``replace``).
 
     Examples
     --------
@@ -129,16 +138,22 @@ def register_score(
     -2.3026
     >>> unregister_score("bd-2")
     """
+    key = _checked_name(name, "name")
+    if isinstance(aliases, str):  # one alias, not its letters
+        aliases = (aliases,)
+    elif not isinstance(aliases, Iterable):
+        raise TypeError(
+            f"aliases must be a string or a sequence of strings, got {type(aliases).__name__}."
+        )
+    aliases = tuple(_checked_name(a, "alias") for a in aliases)
+    _check_factory(factory, key)
+    if score_equivalent not in (True, False, None):
+        raise TypeError(f"score_equivalent must be True, False or None, got {score_equivalent!r}.")
     if params is None:
         params = _keyword_defaults(factory)
-    spec = ScoreSpec(
-        name.lower(),
-        factory,
-        dict(params),
-        tuple(a.lower() for a in aliases),
-        score_equivalent,
-        description,
-    )
+    elif not isinstance(params, Mapping):
+        raise TypeError(f"params must be a dict of parameter -> default, got {params!r}.")
+    spec = ScoreSpec(key, factory, dict(params), aliases, score_equivalent, str(description))
     names = (spec.name, *spec.aliases)
     taken = [n for n in names if n in _LOOKUP and _LOOKUP[n] != spec.name]
     if (taken or spec.name in _SPECS) and not replace:
@@ -150,6 +165,47 @@ def register_score(
     for n in names:
         _LOOKUP[n] = spec.name
     return spec
+
+
+def _checked_name(name: Any, what: str) -> str:
+    """A registry name: a non-empty string without surrounding blanks, lower-cased."""
+    if not isinstance(name, str):
+        raise TypeError(f"A score's {what} must be a string, got {type(name).__name__} {name!r}.")
+    if not name.strip():
+        raise ValueError(f"A score's {what} must be a non-empty string, got {name!r}.")
+    if name != name.strip():
+        raise ValueError(f"A score's {what} must not start or end with blanks, got {name!r}.")
+    return name.lower()
+
+
+def _check_factory(factory: Any, name: str) -> None:
+    """A factory is a callable or ``"module:name"`` of this package."""
+    if isinstance(factory, str):
+        module, colon, attr = factory.partition(":")
+        if not (colon and module and attr):
+            raise ValueError(
+                f"The factory of score {name!r} is the string {factory!r}; a string factory "
+                'must be "module:name" of this package (e.g. "scores.fnml:FNML"): give the '
+                "callable itself."
+            )
+    elif not callable(factory):
+        raise TypeError(
+            f"The factory of score {name!r} must be callable as factory(data, "
+            f"state_names=None, **params) (a score class, say), got "
+            f"{type(factory).__name__} {factory!r}."
+        )
+
+
+def _checked_score(score: Any, spec: ScoreSpec) -> Any:
+    """What a factory built, if it is a score; else a message that names the registration."""
+    if not callable(getattr(score, "local_score", None)):
+        raise TypeError(
+            f"The factory registered as score {spec.name!r} returned a "
+            f"{type(score).__name__}, not a score (an object with "
+            "local_score(variable, parents)); fix the factory and register it again with "
+            "replace=True."
+        )
+    return score
 
 
 def unregister_score(name: str) -> None:
@@ -315,7 +371,8 @@ def make_score(
         raise ValueError(
             f"Score {spec.name!r} takes the parameter(s) {accepted}, not {', '.join(unknown)}."
         )
-    return spec.load()(data, state_names=state_names, **{**spec.params, **params})
+    score = spec.load()(data, state_names=state_names, **{**spec.params, **params})
+    return _checked_score(score, spec)
 
 
 def _pgmpy(cls_name: str):

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator
 
-from .._estimator import fitted_attribute
+from .._estimator import ResultEstimator, fitted_attribute
 from .._validate import as_n_jobs
 from ..models import fit_network
 from ..scores.registry import get_score_spec, make_score
@@ -19,7 +19,7 @@ from ..scores.registry import get_score_spec, make_score
 __all__: list[str] = []
 
 
-class _StructureSearch(BaseEstimator):
+class _StructureSearch(ResultEstimator, BaseEstimator):
     """Base of the searches: resolves ``scoring_method`` and fits the learned network.
 
     A subclass's ``fit`` stores a result with the fields ``dag`` and ``model``

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 
 from sklearn.base import BaseEstimator
 
-from .._estimator import fitted_attribute
+from .._estimator import ResultEstimator, fitted_attribute
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -104,7 +104,7 @@ def _registered(name) -> bool:
     return isinstance(name, str) and name.lower() in _LOOKUP
 
 
-class LearningProcedure(BaseEstimator):
+class LearningProcedure(ResultEstimator, BaseEstimator):
     """A structure search with a score, then a parameter estimator: one learning procedure.
 
     A scikit-learn estimator: the bootstrap and cross-validation tools copy it
@@ -218,9 +218,18 @@ class LearningProcedure(BaseEstimator):
             )
         return method
 
+    def _checked_score_spec(self):
+        """:meth:`_score_spec`, refusing a name that no search of this package knows."""
+        method = self._score_spec()
+        if isinstance(method, str) and isinstance(self.search, str) and not _registered(method):
+            from ..scores.registry import get_score_spec
+
+            get_score_spec(method, "scoring_method")  # raises, listing the valid names
+        return method
+
     def score_for(self, data: pd.DataFrame) -> Score:
         """The score of this procedure built on ``data`` (None if the search owns it)."""
-        method = self._score_spec()
+        method = self._checked_score_spec()
         if method is None:
             return None
         if isinstance(method, str):
@@ -406,8 +415,10 @@ def as_procedure(search="exact", scoring_method=None, score_params=None, **setti
         procedure = search.fresh()
         if settings:
             procedure.set_params(**settings)
-        return procedure
-    return LearningProcedure(search, scoring_method, score_params, **settings)
+    else:
+        procedure = LearningProcedure(search, scoring_method, score_params, **settings)
+    procedure._checked_score_spec()  # an unknown score name fails here, before any work
+    return procedure
 
 
 def score_of(procedure: LearningProcedure):

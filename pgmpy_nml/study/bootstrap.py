@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._validate import as_integer
+from .._validate import as_bool, as_integer, as_real
 
 if TYPE_CHECKING:
     import os
@@ -279,7 +279,7 @@ def averaged_network(
     strength : pandas.DataFrame
         From :func:`bootstrap_strength` or :func:`custom_strength`.
     threshold : float, optional
-        Default: ``strength.attrs["threshold"]``, the threshold of
+        In ``[0, 1]``; default: ``strength.attrs["threshold"]``, the threshold of
         :func:`strength_threshold`.
     return_type : {"dag", "pdag"}, default "dag"
 
@@ -306,7 +306,9 @@ def averaged_network(
         threshold = strength.attrs.get("threshold")
         if threshold is None:
             threshold = strength_threshold(strength)
-    threshold = float(threshold)
+    threshold = as_real(
+        threshold, "threshold", low=0.0, high=1.0, hint=" A strength is a fraction of networks."
+    )
     nodes = strength.attrs.get("nodes") or list(dict.fromkeys([*strength["from"], *strength["to"]]))
     has_direction = "direction" in strength.columns
     rank = {v: i for i, v in enumerate(nodes)}
@@ -365,6 +367,7 @@ def bootstrap_strength(
     n_jobs: int | None = None,
     random_state: RandomState = None,
     return_networks: bool = False,
+    show_progress: bool = False,
 ) -> pd.DataFrame | tuple[pd.DataFrame, list[LearnedGraph]]:
     r"""Bootstrap arc strengths and directions of a learning procedure (bnlearn's boot.strength).
 
@@ -429,6 +432,9 @@ def bootstrap_strength(
     random_state : int or numpy Generator, optional
     return_networks : bool, default False
         Also return the learned networks.
+    show_progress : bool, default False
+        Report the finished resamples on stderr: a progress bar on a terminal,
+        otherwise a line every 10 seconds (and at the start and the end).
 
     Returns
     -------
@@ -453,12 +459,16 @@ def bootstrap_strength(
     >>> ("Cancer", "Xray") in averaged_network(s).edges()
     True
     """
-    from joblib import Parallel, delayed
+    from joblib import delayed
 
     from .._data import encode_data
+    from .._progress import Progress, run_counted
     from ._procedure import apply_missing_policy, as_procedure, score_of
     from .scoring import is_score_equivalent
 
+    replace = as_bool(replace, "replace")
+    return_networks = as_bool(return_networks, "return_networks")
+    show_progress = as_bool(show_progress, "show_progress")
     data = apply_missing_policy(data, missing)
     encoded = encode_data(data, state_names, missing=missing)
     n_bootstrap = as_integer(n_bootstrap, "n_bootstrap", 1)
@@ -489,7 +499,9 @@ def bootstrap_strength(
     else:
         rows = np.array([rng.permutation(n)[:m] for _ in range(n_bootstrap)])
     jobs = (delayed(_learn_structure)(procedure, data.iloc[r]) for r in rows)
-    networks = Parallel(n_jobs=n_jobs)(jobs)
+    kind = "resamples" if replace else "subsamples"
+    with Progress(n_bootstrap, "bootstrap", kind, show=show_progress) as progress:
+        networks = run_counted(jobs, n_jobs, progress)
     frame = custom_strength(networks, list(data.columns), cpdag=cpdag)
     frame.attrs.update({"sample_size": m, "replace": bool(replace), "cpdag": cpdag})
     return (frame, networks) if return_networks else frame

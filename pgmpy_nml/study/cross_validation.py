@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._validate import InputError, as_integer
+from .._validate import InputError, as_bool, as_integer
 
 if TYPE_CHECKING:
     from collections.abc import Hashable
@@ -477,6 +477,7 @@ def cross_validate(
     n_jobs: int | None = None,
     random_state: RandomState = None,
     return_models: bool = False,
+    show_progress: bool = False,
 ) -> CVResult:
     """Cross-validate a learning procedure (bnlearn's ``bn.cv``).
 
@@ -519,6 +520,9 @@ def cross_validate(
         joblib workers over the splits (or a backend from ``joblib.parallel_config``).
     return_models : bool, default False
         Keep the fitted network of every split in ``models``.
+    show_progress : bool, default False
+        Report the finished splits on stderr: a progress bar on a terminal,
+        otherwise a line every 10 seconds (and at the start and the end).
 
     Returns
     -------
@@ -535,6 +539,7 @@ def cross_validate(
     >>> 0 < result.mean < 5
     True
     """
+    show_progress = as_bool(show_progress, "show_progress")
     settings = {"score_params": score_params} if score_params else {}
     if not isinstance(procedure, _procedure_type()):
         settings.update(parameter_estimator=parameter_estimator, max_parents=max_parents)
@@ -542,7 +547,9 @@ def cross_validate(
     procedure = _prepare(
         data, procedure, scoring_method, settings, loss, target, state_names, missing
     )
-    results = _run_all({"": procedure}, data, splits, loss, target, base, n_jobs, return_models)
+    results = _run_all(
+        {"": procedure}, data, splits, loss, target, base, n_jobs, return_models, show_progress
+    )
     _warn_infinite("", results[""])
     return _result(splits, results[""], loss)
 
@@ -572,16 +579,23 @@ def _procedure_type():
     return LearningProcedure
 
 
-def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models):
-    from joblib import Parallel, delayed
+def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models, show_progress):
+    from joblib import delayed
+
+    from .._progress import Progress, run_counted
 
     tasks = [(name, split) for split in splits for name in procedures]
-    outputs = Parallel(n_jobs=n_jobs)(
+    jobs = (
         delayed(_run_split)(
             procedures[name], data, split[2], split[3], loss, target, base, keep_models
         )
         for name, split in tasks
     )
+    desc = "cross-validation"
+    if len(procedures) > 1:
+        desc += f" ({len(procedures)} procedures x {len(splits)} splits)"
+    with Progress(len(tasks), desc, "fits", show=show_progress) as progress:
+        outputs = run_counted(jobs, n_jobs, progress)
     results = {name: [] for name in procedures}
     for (name, _), out in zip(tasks, outputs, strict=True):
         results[name].append(out)
@@ -670,6 +684,7 @@ def compare_procedures(
     base: float = math.e,
     n_jobs: int | None = None,
     random_state: RandomState = None,
+    show_progress: bool = False,
 ) -> CVComparison:
     r"""Cross-validate several learning procedures on the same splits, with paired differences.
 
@@ -692,6 +707,8 @@ def compare_procedures(
         Default: the first procedure.
     method, k, runs, test_size, cv, random_state, loss, target, state_names, missing, base, n_jobs
         As :func:`cross_validate`: drawn splits, or the user's own (``cv``).
+    show_progress : bool, default False
+        Report each finished fit of a procedure on a split, as :func:`cross_validate`.
 
     Returns
     -------
@@ -719,6 +736,7 @@ def compare_procedures(
     """
     from ._procedure import LearningProcedure
 
+    show_progress = as_bool(show_progress, "show_progress")
     if not isinstance(procedures, Mapping) or not procedures:
         raise TypeError("procedures must be a non-empty dict of name -> LearningProcedure.")
     data, splits = _splits(data, cv, method, k, runs, test_size, random_state, target, missing)
@@ -731,7 +749,7 @@ def compare_procedures(
         baseline = next(iter(prepared))
     if baseline not in prepared:
         raise ValueError(f"baseline {baseline!r} is not one of the procedures {list(prepared)}.")
-    outputs = _run_all(prepared, data, splits, loss, target, base, n_jobs, False)
+    outputs = _run_all(prepared, data, splits, loss, target, base, n_jobs, False, show_progress)
     for name in prepared:
         _warn_infinite(name, outputs[name])
     results = {name: _result(splits, outputs[name], loss) for name in prepared}

@@ -31,7 +31,7 @@ import pandas as pd
 from scipy.special import xlogy
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from .._estimator import fitted_attribute
+from .._estimator import ResultEstimator, fitted_attribute
 from .._jit import njit
 from .._validate import as_integer
 
@@ -393,7 +393,7 @@ def _uncut_numeric(data, columns, n_bins) -> list:
     ]
 
 
-class Discretizer(TransformerMixin, BaseEstimator):
+class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
     """Discretize continuous columns, keeping the cut points for new data.
 
     A scikit-learn transformer: ``fit`` learns the cut points of every

@@ -12,7 +12,6 @@ r"""Distances between a learned structure and a reference one, as the seeds' exp
 from __future__ import annotations
 
 import math
-import warnings
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -39,18 +38,62 @@ def _nodes(true_dag, learned_dag):
     return nodes
 
 
+def _graphs(true_dag, learned_dag):
+    """Both networks as pgmpy graphs on the same nodes; ``classes``: either is a PDAG.
+
+    An edge list names no isolated node, so it gets the other network's nodes. When
+    either network is a PDAG, both become CPDAGs (:func:`~pgmpy_nml.study.cpdag`),
+    so that equivalence classes are compared with equivalence classes.
+    """
+    from ._graphs import as_graph, consistent_extension, is_pdag
+    from .scoring import cpdag
+
+    true, learned = as_graph(true_dag, "true_dag"), as_graph(learned_dag, "learned_dag")
+    if not hasattr(true_dag, "edges"):
+        true.add_nodes_from(learned.nodes())
+    if not hasattr(learned_dag, "edges"):
+        learned.add_nodes_from(true.nodes())
+    _nodes(true, learned)
+    classes = is_pdag(true) or is_pdag(learned)
+    if classes:
+        true, learned = (
+            cpdag(consistent_extension(g, name) if is_pdag(g) else g)
+            for g, name in ((true, "true_dag"), (learned, "learned_dag"))
+        )
+    return true, learned, classes
+
+
+def _marks(graph) -> dict:
+    """Each adjacent pair -> its arc ``(u, v)``, or None for an undirected edge."""
+    from ._graphs import is_pdag
+
+    if not is_pdag(graph):
+        return {frozenset(e): tuple(e) for e in graph.edges()}
+    marks = {frozenset(e): tuple(e) for e in graph.directed_edges}
+    marks.update({frozenset(e): None for e in graph.undirected_edges})
+    return marks
+
+
+_ABSENT = "absent"
+
+
 def structural_hamming_distance(
     true_dag: Graph, learned_dag: Graph | PDAG, reversal_penalty: float = 1
 ) -> int:
     """Arcs to add, delete or reverse to turn ``learned_dag`` into ``true_dag`` (SHD).
 
-    Computed by pgmpy's ``pgmpy.metrics.SHD``: a missing or extra arc costs 1, a
-    reversed arc ``reversal_penalty`` (1, or 2 as one deletion plus one addition).
+    Over every pair of nodes: 0 if the two networks agree on it, 1 for an arc in
+    one only, ``reversal_penalty`` (1, or 2 as one deletion plus one addition) for
+    an arc reversed; between two DAGs this is pgmpy's ``pgmpy.metrics.SHD``. When
+    either network is a PDAG, both are compared as equivalence classes (their
+    CPDAGs, :func:`~pgmpy_nml.study.cpdag`), as bnlearn's ``shd`` does: an
+    undirected edge is one edge, and an edge undirected in one and directed in
+    the other costs 1.
 
     Parameters
     ----------
-    true_dag, learned_dag : pgmpy DAG or DiscreteBayesianNetwork
-        On the same nodes.
+    true_dag, learned_dag : pgmpy DAG, PDAG, DiscreteBayesianNetwork, nx DiGraph or edge list
+        On the same nodes (an edge list takes the other network's nodes).
     reversal_penalty : {1, 2}, default 1
 
     Returns
@@ -60,26 +103,30 @@ def structural_hamming_distance(
     Examples
     --------
     >>> from pgmpy.base import DAG
-    >>> from pgmpy_nml.study import structural_hamming_distance
+    >>> from pgmpy_nml.study import cpdag, structural_hamming_distance
     >>> learned = DAG([("B", "A")])
     >>> learned.add_node("C")
     >>> structural_hamming_distance(DAG([("A", "B"), ("B", "C")]), learned)
     2
+    >>> chain = DAG([("A", "B"), ("B", "C")])
+    >>> structural_hamming_distance(chain, cpdag(DAG([("C", "B"), ("B", "A")])))  # same class
+    0
     """
-    from pgmpy.base import DAG
-    from pgmpy.metrics import SHD
+    from .._validate import as_choice
 
-    _nodes(true_dag, learned_dag)
-
-    def as_dag(graph):
-        dag = DAG(graph.edges())
-        dag.add_nodes_from(graph.nodes())
-        return dag
-
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", category=FutureWarning)
-        metric = SHD(edge_reverse_penalty=reversal_penalty)
-        return int(metric.evaluate(as_dag(true_dag), as_dag(learned_dag)))
+    as_choice(reversal_penalty, "reversal_penalty", (1, 2))
+    true, learned, _ = _graphs(true_dag, learned_dag)
+    a, b = _marks(true), _marks(learned)
+    distance = 0
+    for pair in a.keys() | b.keys():
+        x, y = a.get(pair, _ABSENT), b.get(pair, _ABSENT)
+        if x == y:
+            continue
+        if x is _ABSENT or y is _ABSENT or x is None or y is None:
+            distance += 1  # an extra or missing edge, or directed against undirected
+        else:
+            distance += int(reversal_penalty)
+    return distance
 
 
 def _moral_edges(dag) -> set:
@@ -105,8 +152,8 @@ def moral_hamming_distance(true_dag: Graph, learned_dag: Graph) -> int:
 
     Parameters
     ----------
-    true_dag, learned_dag : pgmpy DAG or networkx DiGraph
-        On the same nodes.
+    true_dag, learned_dag : pgmpy DAG, PDAG, DiscreteBayesianNetwork, nx DiGraph or edge list
+        On the same nodes. A PDAG's moral graph is that of any DAG of its class.
 
     Returns
     -------
@@ -121,8 +168,11 @@ def moral_hamming_distance(true_dag: Graph, learned_dag: Graph) -> int:
     >>> moral_hamming_distance(collider, chain)  # the collider marries A and B
     1
     """
-    _nodes(true_dag, learned_dag)
-    return len(_moral_edges(true_dag) ^ _moral_edges(learned_dag))
+    from ._graphs import consistent_extension, is_pdag
+
+    true, learned, _ = _graphs(true_dag, learned_dag)
+    true, learned = (consistent_extension(g) if is_pdag(g) else g for g in (true, learned))
+    return len(_moral_edges(true) ^ _moral_edges(learned))
 
 
 def edge_precision_recall(
@@ -139,11 +189,13 @@ def edge_precision_recall(
 
     with :math:`E` the learned and :math:`E^*` the true arcs, directed or (with
     ``directed=False``) as unordered pairs (the skeletons). A ratio with an empty
-    denominator is NaN.
+    denominator is NaN. When either network is a PDAG, both are compared as
+    equivalence classes (CPDAGs): an undirected edge is one element of :math:`E`,
+    and it matches only the same undirected edge.
 
     Parameters
     ----------
-    true_dag, learned_dag : pgmpy DAG or networkx DiGraph
+    true_dag, learned_dag : pgmpy DAG, PDAG, DiscreteBayesianNetwork, nx DiGraph or edge list
     directed : bool, default True
 
     Returns
@@ -164,10 +216,16 @@ def edge_precision_recall(
     1.0
     """
 
-    def arcs(graph):
-        return set(graph.edges()) if directed else {frozenset(e) for e in graph.edges()}
+    from .._validate import as_bool
 
-    true_arcs, learned_arcs = arcs(true_dag), arcs(learned_dag)
+    directed = as_bool(directed, "directed")
+    true, learned, _ = _graphs(true_dag, learned_dag)
+
+    def arcs(graph):  # an arc as (u, v), an undirected edge (and a skeleton pair) as a set
+        marks = _marks(graph)
+        return {m if directed and m is not None else p for p, m in marks.items()}
+
+    true_arcs, learned_arcs = arcs(true), arcs(learned)
     hits = len(true_arcs & learned_arcs)
     precision = hits / len(learned_arcs) if learned_arcs else math.nan
     recall = hits / len(true_arcs) if true_arcs else math.nan
@@ -190,8 +248,9 @@ def compare_structures(true_dag: Graph, learned_dag: Graph | PDAG) -> dict:
 
     Parameters
     ----------
-    true_dag, learned_dag : pgmpy DAG or networkx DiGraph
-        On the same nodes.
+    true_dag, learned_dag : pgmpy DAG, PDAG, DiscreteBayesianNetwork, nx DiGraph or edge list
+        On the same nodes (an edge list takes the other network's nodes). With a
+        PDAG, equivalence classes are compared (see :func:`structural_hamming_distance`).
 
     Returns
     -------
@@ -209,6 +268,7 @@ def compare_structures(true_dag: Graph, learned_dag: Graph | PDAG) -> dict:
     >>> r["shd"], r["moral_hamming"], r["precision"], r["skeleton_recall"]
     (1, 0, 0.0, 1.0)
     """
+    true_dag, learned_dag, _ = _graphs(true_dag, learned_dag)  # checked once, for all four
     directed = edge_precision_recall(true_dag, learned_dag, directed=True)
     skeleton = edge_precision_recall(true_dag, learned_dag, directed=False)
     return {

@@ -143,7 +143,9 @@ def cpdag(dag: Graph) -> PDAG:
 
     Parameters
     ----------
-    dag : pgmpy DAG or networkx DiGraph (acyclic)
+    dag : pgmpy DAG, networkx DiGraph (acyclic), list of (parent, child) edges, or PDAG
+        A PDAG gives the CPDAG of the class it stands for (of a consistent
+        extension; ``ValueError`` if it has none). Anything else is a ``TypeError``.
 
     Returns
     -------
@@ -161,13 +163,16 @@ def cpdag(dag: Graph) -> PDAG:
     >>> sorted(chain.directed_edges), len(chain.undirected_edges)
     ([], 2)
     """
-    from pgmpy.base import DAG, PDAG
+    from pgmpy.base import PDAG
 
-    graph = DAG(dag.edges())
-    graph.add_nodes_from(dag.nodes())
+    from ._graphs import as_graph, consistent_extension, is_pdag
+
+    graph = as_graph(dag, "dag")
+    if is_pdag(graph):
+        graph = consistent_extension(graph, "dag")
     if graph.number_of_edges() == 0:
         result = PDAG()
     else:
         result = graph.to_pdag()
-    result.add_nodes_from(dag.nodes())
+    result.add_nodes_from(graph.nodes())
     return result

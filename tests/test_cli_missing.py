@@ -1,0 +1,187 @@
+"""Missing values on the command line (issue 18, item 4): ``--missing available``.
+
+Through the installed console script on an R-style CSV (``write.csv``: a row-names
+column, quoted strings, ``NA``), checked against the Python API on the same data.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from pgmpy.readwrite import BIFReader
+
+from pgmpy_nml.datasets import sample_network
+from pgmpy_nml.scores import make_score
+
+pytestmark = pytest.mark.integration
+
+
+def write_r_csv(frame, path):
+    """What R's write.csv writes: "" over the row names, quoted strings, bare NA."""
+    lines = ['"",' + ",".join(f'"{c}"' for c in frame.columns)]
+    for i, row in enumerate(frame.itertuples(index=False), 1):
+        cells = ["NA" if pd.isna(v) else f'"{v}"' for v in row]
+        lines.append(f'"{i}",' + ",".join(cells))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def incomplete(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("missing-cli")
+    _, data = sample_network("asia", 400, seed=0)
+    holes = data.astype(object).mask(np.random.default_rng(1).random(data.shape) < 0.08)
+    path = folder / "asia_na.csv"
+    write_r_csv(holes, path)
+    return path, holes.astype(object).where(holes.notna(), None)
+
+
+@pytest.mark.parametrize("command", [["learn"], ["score", "--edges", "lung->either"], ["cv"]])
+def test_the_refusal_names_dropna_and_missing_available(cli, incomplete, command):
+    path, holes = incomplete
+    n_incomplete = int(holes.isna().any(axis=1).sum())
+    extra = ["--folds", "2"] if command == ["cv"] else []
+    code, _, err = cli(command[0], path, *command[1:], *extra)
+    assert code == 2
+    assert f"{n_incomplete} of 400 rows have missing values" in err
+    assert "--dropna" in err and "--missing available" in err and "pnal" in err
+
+
+@pytest.mark.parametrize("command", ["fit", "evaluate"])
+def test_commands_without_the_flag_do_not_offer_it(cli, incomplete, tmp_path, command):
+    path, _ = incomplete
+    model = tmp_path / "m.bif"
+    code, _, err = cli("learn", path, "--dropna", "--out", model)
+    assert code == 0, err
+    code, _, err = cli(command, path, "--model", model)
+    assert code == 2 and "--dropna" in err and "--missing" not in err
+
+
+def test_learn_with_pnal_keeps_every_row_and_matches_the_api(cli_summary, incomplete, tmp_path):
+    from pgmpy_nml import ExactSearch
+
+    path, holes = incomplete
+    model = tmp_path / "pnal.bif"
+    out, summary = cli_summary(
+        "learn", path, "--score", "pnal", "--missing", "available", "--out", model
+    )
+    n_incomplete = int(holes.isna().any(axis=1).sum())
+    assert "400 rows" in out
+    assert f"kept {n_incomplete} of 400 rows with a missing value (--missing available)" in out
+    assert summary["n_samples"] == 400
+    search = ExactSearch(make_score("pnal", holes), show_progress=False).fit(holes)
+    assert summary["edges"] == [list(e) for e in sorted(search.causal_graph_.edges())]
+    assert summary["total_score"] == pytest.approx(search.score_, rel=1e-9)
+    # parameters (auto: maximum likelihood) counted on each family's complete rows
+    fitted = BIFReader(str(model)).get_model()
+    assert fitted.check_model()
+    for cpd in fitted.get_cpds():
+        child, parents = cpd.variable, list(cpd.variables[1:])
+        rows = holes[[child, *parents]].dropna()
+        table = (
+            rows.groupby(parents)[child].value_counts(normalize=True)
+            if parents
+            else (rows[child].value_counts(normalize=True))
+        )
+        for key, p in table.items():
+            key = key if isinstance(key, tuple) else (key,)
+            state = key[-1]
+            assignment = {child: state, **dict(zip(parents, key[:-1], strict=True))}
+            assert cpd.get_value(**assignment) == pytest.approx(p, abs=1e-6)
+
+
+def test_score_with_pnal_and_nal_matches_the_api(cli_summary, incomplete):
+    path, holes = incomplete
+    _, summary = cli_summary(
+        "score",
+        path,
+        "--edges",
+        "lung->either,tub->either",
+        "--scores",
+        "pnal",
+        "nal",
+        "--missing",
+        "available",
+    )
+    for name in ("pnal", "nal"):
+        score = make_score(name, holes)
+        assert summary["local_scores"][name]["either"] == pytest.approx(
+            score.local_score("either", ("lung", "tub")), rel=1e-12
+        )
+        assert summary["local_scores"][name]["asia"] == pytest.approx(
+            score.local_score("asia", ()), rel=1e-12
+        )
+
+
+def test_score_a_saved_network_on_incomplete_data(cli, incomplete, tmp_path):
+    path, _ = incomplete
+    model = tmp_path / "m.bif"
+    assert cli("learn", path, "--score", "pnal", "--missing", "available", "--out", model)[0] == 0
+    code, out, err = cli(
+        "score", path, "--model", model, "--scores", "pnal", "--missing", "available"
+    )
+    assert code == 0, err
+    assert "total" in out
+
+
+def test_cv_with_pnal_keeps_the_rows(cli_summary, incomplete):
+    path, holes = incomplete
+    out, summary = cli_summary(
+        "cv",
+        path,
+        "--scores",
+        "pnal",
+        "nal",
+        "--missing",
+        "available",
+        "--folds",
+        "3",
+        "--params",
+        "bdeu",
+    )
+    assert summary["n_samples"] == 400
+    complete = int(holes.notna().all(axis=1).sum())
+    assert "kept" in out
+    for losses in summary["losses"].values():
+        assert len(losses) == 3 and all(math.isfinite(x) for x in losses)
+    assert complete > 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["learn", "--score", "bic"], "--score bic refuses them: use --score pnal"),
+        (["score", "--edges", "lung->either", "--scores", "pnal", "fnml"], "--scores fnml"),
+        (["cv", "--scores", "pnal", "qnml"], "--scores qnml refuses them"),
+        (["learn", "--score", "pnal", "--params", "fsnml"], "--params fsnml needs complete rows"),
+        (["learn", "--score", "pnal", "--dropna"], "--dropna and --missing available contradict"),
+    ],
+)
+def test_missing_available_refuses_what_cannot_take_incomplete_rows(cli, incomplete, argv, message):
+    path, _ = incomplete
+    code, _, err = cli(argv[0], path, *argv[1:], "--missing", "available")
+    assert code == 2 and message in err, err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_missing_drop_is_dropna(cli_summary, incomplete):
+    path, _ = incomplete
+    _, s1 = cli_summary("learn", path, "--dropna", "--params", "none")
+    _, s2 = cli_summary("learn", path, "--missing", "drop", "--params", "none")
+    assert s1["edges"] == s2["edges"] and s1["n_samples"] == s2["n_samples"] < 400
+
+
+def test_bootstrap_keeps_the_rows_too(cli_summary, incomplete):
+    from pgmpy_nml.study import bootstrap_strength
+
+    path, holes = incomplete
+    _, summary = cli_summary(
+        "learn", path, "--score", "pnal", "--missing", "available", "--bootstrap", "3",
+        "--params", "none",
+    )  # fmt: skip
+    expected = bootstrap_strength(
+        holes, "exact", "pnal", n_bootstrap=3, random_state=0, missing="available"
+    )
+    got = {(a["from"], a["to"]): a["strength"] for a in summary["bootstrap"]["arcs"]}
+    for u, v, s in expected[["from", "to", "strength"]].itertuples(index=False):
+        assert got.get((u, v), 0.0) == pytest.approx(s)
