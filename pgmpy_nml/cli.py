@@ -216,17 +216,10 @@ def _missing_policy(args):
 
 
 def _check_missing_scores(args, data, names, flag):
-    """With --missing available and missing cells, every score must take incomplete data,
-    and the parameters (--params) must be an estimator that counts each family's complete
-    rows (pgmpy's; fsnml takes complete data only)."""
+    """With --missing available and missing cells, every score must take incomplete data
+    (the parameters of every --params count each family on its complete rows)."""
     if _missing_policy(args) != "available" or not data.isna().to_numpy().any():
         return
-    if getattr(args, "params", None) == "fsnml":
-        raise UserError(
-            "--missing available: --params fsnml needs complete rows; use --params auto, mle, "
-            "bdeu or k2 (they count each family on its complete rows), or drop the incomplete "
-            "rows with --dropna"
-        )
     from .scores import get_score_spec
 
     takes = [n for n in _score_names() if _takes_missing(get_score_spec(n))]
@@ -572,11 +565,13 @@ def _score_parameters(score):
     return {key: float(getattr(score, attr)) for attr, key in names.items() if hasattr(score, attr)}
 
 
-def _estimator(name, ess):
+def _estimator(name, ess, incomplete=False):
+    """The estimator of --params ``name``; ``incomplete``: the data keep missing cells
+    (--missing available), which fsNML then counts family by family."""
     if name == "fsnml":
         from .estimators import FSNMLEstimator
 
-        return FSNMLEstimator()
+        return FSNMLEstimator(missing="available" if incomplete else "error")
     from pgmpy.parameter_estimator import DiscreteBayesianEstimator, DiscreteMLE
 
     if name == "mle":
@@ -593,7 +588,7 @@ def _fit(dag, data, estimator_name, ess, score=None):
     if estimator_name == "auto":
         estimator = default_parameter_estimator(score)
     else:
-        estimator = _estimator(estimator_name, ess)
+        estimator = _estimator(estimator_name, ess, bool(data.isna().to_numpy().any()))
     return fit_network(dag, data, estimator)
 
 

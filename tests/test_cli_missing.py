@@ -63,7 +63,16 @@ def test_learn_with_pnal_keeps_every_row_and_matches_the_api(cli_summary, incomp
     path, holes = incomplete
     model = tmp_path / "pnal.bif"
     out, summary = cli_summary(
-        "learn", path, "--score", "pnal", "--missing", "available", "--out", model
+        "learn",
+        path,
+        "--score",
+        "pnal",
+        "--missing",
+        "available",
+        "--params",
+        "mle",
+        "--out",
+        model,
     )
     n_incomplete = int(holes.isna().any(axis=1).sum())
     assert "400 rows" in out
@@ -72,7 +81,7 @@ def test_learn_with_pnal_keeps_every_row_and_matches_the_api(cli_summary, incomp
     search = ExactSearch(make_score("pnal", holes), show_progress=False).fit(holes)
     assert summary["edges"] == [list(e) for e in sorted(search.causal_graph_.edges())]
     assert summary["total_score"] == pytest.approx(search.score_, rel=1e-9)
-    # parameters (auto: maximum likelihood) counted on each family's complete rows
+    # maximum-likelihood parameters counted on each family's complete rows
     fitted = BIFReader(str(model)).get_model()
     assert fitted.check_model()
     for cpd in fitted.get_cpds():
@@ -153,7 +162,6 @@ def test_cv_with_pnal_keeps_the_rows(cli_summary, incomplete):
         (["learn", "--score", "bic"], "--score bic refuses them: use --score pnal"),
         (["score", "--edges", "lung->either", "--scores", "pnal", "fnml"], "--scores fnml"),
         (["cv", "--scores", "pnal", "qnml"], "--scores qnml refuses them"),
-        (["learn", "--score", "pnal", "--params", "fsnml"], "--params fsnml needs complete rows"),
         (["learn", "--score", "pnal", "--dropna"], "--dropna and --missing available contradict"),
     ],
 )
@@ -162,6 +170,38 @@ def test_missing_available_refuses_what_cannot_take_incomplete_rows(cli, incompl
     code, _, err = cli(argv[0], path, *argv[1:], "--missing", "available")
     assert code == 2 and message in err, err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_fsnml_parameters_count_each_family_on_its_complete_rows(cli_summary, incomplete):
+    from pgmpy_nml import FSNMLEstimator
+    from pgmpy_nml.models import fit_network
+
+    path, holes = incomplete
+    model = incomplete[0].parent / "fsnml.bif"
+    _, summary = cli_summary(
+        "learn",
+        path,
+        "--score",
+        "pnal",
+        "--missing",
+        "available",
+        "--params",
+        "fsnml",
+        "--out",
+        model,
+    )
+    fitted = BIFReader(str(model)).get_model()
+    edges = [tuple(e) for e in summary["edges"]]
+    from pgmpy.base import DAG
+
+    dag = DAG(edges)
+    dag.add_nodes_from(holes.columns)
+    reference = fit_network(dag, holes, FSNMLEstimator(missing="available"))
+    for cpd in reference.get_cpds():
+        got = fitted.get_cpds(cpd.variable)
+        assert np.allclose(
+            np.sort(got.get_values().ravel()), np.sort(cpd.get_values().ravel()), atol=1e-6
+        )
 
 
 def test_missing_drop_is_dropna(cli_summary, incomplete):

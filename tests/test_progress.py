@@ -104,3 +104,17 @@ def test_time_limit_flag_takes_inf(cli, tmp_path):
     code, out, err = cli("learn", path, "--time-limit", "inf")
     assert code == 0, err
     assert "proven optimal" in out
+
+
+def test_default_time_limit_says_how_to_go_further(monkeypatch, capsys, tmp_path):
+    from pgmpy_nml import cli
+
+    _, data = sample_network("alarm", 1000, seed=0)
+    path = tmp_path / "alarm.csv"
+    data.to_csv(path, index=False)
+    monkeypatch.setattr(cli, "EXACT_TIME_LIMIT", 3.0)
+    code = cli.main(["learn", str(path), "--score", "bdeu", "--ess", "10", "--params", "none"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "when the default time limit of 3 s ran out" in out
+    assert "--time-limit SECONDS (or --time-limit inf)" in out
