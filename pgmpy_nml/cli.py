@@ -329,7 +329,6 @@ def _print_data(source, data, notes, what="data"):
 
 def _continuous_columns(data, decimal_comma):
     """The columns the CSV checks call continuous, as floats (the one test of the reader)."""
-    import pandas as pd
 
     from ._csv import _column_problem
 
@@ -338,9 +337,7 @@ def _continuous_columns(data, decimal_comma):
         values = data[name]
         problem = _column_problem(values[values.notna()], decimal_comma=decimal_comma)
         if problem and problem[0] == "continuous":
-            text = values.str.replace(",", ".", regex=False) if decimal_comma else values
-            numbers = pd.to_numeric(text, errors="coerce")
-            strays = values[numbers.isna() & values.notna()].unique()
+            numbers, strays = _parse_numbers(values, decimal_comma)
             if len(strays):
                 raise UserError(
                     f"column {name!r} looks continuous but holds {strays[0]!r}, which is not a "
@@ -425,13 +422,18 @@ def _read_study_data(args, use=None):
     return data, source, notes, cut_points
 
 
-def _numbers(values, name, decimal_comma):
-    """A column named in --discretize-columns as floats; a non-number is a user error."""
+def _parse_numbers(values, decimal_comma):
+    """A text column as floats (NaN where not a number), and its distinct non-numbers."""
     import pandas as pd
 
     text = values.str.replace(",", ".", regex=False) if decimal_comma else values
     numbers = pd.to_numeric(text, errors="coerce")
-    strays = values[numbers.isna() & values.notna()].unique()
+    return numbers, values[numbers.isna() & values.notna()].unique()
+
+
+def _numbers(values, name, decimal_comma):
+    """A column named in --discretize-columns as floats; a non-number is a user error."""
+    numbers, strays = _parse_numbers(values, decimal_comma)
     if len(strays):
         raise UserError(
             f"--discretize-columns: column {name!r} holds {strays[0]!r}, which is not a number; "
