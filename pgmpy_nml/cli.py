@@ -1908,6 +1908,36 @@ def build_parser():
     return parser
 
 
+def _is_input_error(err) -> bool:
+    """Whether ``err`` reports a mistake in the input, to show as one line with exit code 2.
+
+    The command line's own :class:`UserError`, the library's :class:`InputError`, memory
+    and file errors, and a ``ValueError`` that the package raised itself (a check with a
+    message for the user, wherever it lives). A ``ValueError`` raised inside numpy,
+    pandas, pgmpy or another library is a bug of ours (we passed it something wrong)."""
+    from ._validate import InputError
+
+    if isinstance(err, (UserError, InputError, MemoryError, OSError)):
+        return True
+    frame = err.__traceback__
+    while frame is not None and frame.tb_next is not None:
+        frame = frame.tb_next
+    module = frame.tb_frame.f_globals.get("__name__", "") if frame is not None else ""
+    return module == "pgmpy_nml" or module.startswith("pgmpy_nml.")
+
+
+def _internal_error(prog, err, argv) -> int:
+    """Report a bug in one line with what to report; exit code 1."""
+    words = " ".join(str(err).split())
+    command = shlex.join(["pgmpy-nml", *(sys.argv[1:] if argv is None else argv)])
+    print(
+        f"{prog}: internal error ({type(err).__name__}: {words}); please report it with "
+        f"the command: {command}",
+        file=sys.stderr,
+    )
+    return 1
+
+
 def main(argv=None):
     """Run the command line; returns the exit code (0 success, 2 user error, 1 internal error)."""
     parser = build_parser()
@@ -1919,8 +1949,6 @@ def main(argv=None):
         )
         args = parser.parse_args(["learn"])
     prog = f"pgmpy-nml {args.command}"
-    from ._validate import InputError
-
     try:
         _check_outputs(args)
         with warnings.catch_warnings():
@@ -1928,20 +1956,16 @@ def main(argv=None):
             args.func(args)
     # input errors: the command line's own checks, and the library's input validation
     # (every other ValueError is a bug, reported below as one)
-    except (UserError, InputError, MemoryError, OSError) as err:
+    except (UserError, MemoryError, OSError, ValueError) as err:
+        if not _is_input_error(err):
+            return _internal_error(prog, err, argv)
         print(f"{prog}: error: {' '.join(str(err).split())}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except Exception as err:  # a bug: still one line, with what to report
-        words = " ".join(str(err).split())
-        print(
-            f"{prog}: internal error ({type(err).__name__}: {words}); please report it with "
-            f"the command: {shlex.join(['pgmpy-nml', *(sys.argv[1:] if argv is None else argv)])}",
-            file=sys.stderr,
-        )
-        return 1
+        return _internal_error(prog, err, argv)
     finally:
         _discard_staged()  # a failed command leaves no file behind (after success: none left)
     return 0

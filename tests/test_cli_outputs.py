@@ -126,6 +126,34 @@ def test_evaluate_cut_points_of_the_wrong_shape_are_user_errors(
 
 
 # -- input errors and internal errors ----------------------------------------------------
+def test_a_library_check_is_an_input_error_and_a_numpy_failure_a_bug(data, monkeypatch, capsys):
+    import numpy as np
+
+    def numpy_failure(args):
+        np.ones(2) + np.ones(3)  # a bug of ours: a ValueError raised inside numpy
+
+    def library_check(args):
+        from pgmpy_nml.search.exact import choose_exact
+
+        choose_exact(40, "dp")  # a ValueError the package raises with a message
+
+    parser = cli_module.build_parser
+    cases = [(numpy_failure, 1, "internal error (ValueError"), (library_check, 2, "at most 31")]
+    for func, code, fragment in cases:
+
+        def patched(func=func):
+            built = parser()
+            for action in built._subparsers._group_actions:
+                for sub in action.choices.values():
+                    sub.set_defaults(func=func)
+            return built
+
+        monkeypatch.setattr(cli_module, "build_parser", patched)
+        assert cli_module.main(["learn", str(data)]) == code
+        err = capsys.readouterr().err
+        assert fragment in err and err.count("\n") == 1
+
+
 def test_only_input_errors_exit_2(data, monkeypatch, capsys):
     def bug(args):
         raise ValueError("operands could not be broadcast together")
