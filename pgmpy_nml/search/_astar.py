@@ -586,7 +586,11 @@ def astar(
     # the bound is widened by the rounding of sums of n scores (a few ulps of the total)
     slack = 4 * n * np.finfo(float).eps * math.fsum(abs(s) for s in fam.score[fam.start[:-1]])
 
-    search = _Search(n, capacity=1 << 16, heap_capacity=1 << 14)
+    # start small enough for the limit (a quarter of it), then double when needed
+    capacity = 1 << 16
+    while capacity > 128 and capacity * (_SLOT_BYTES + _HEAP_BYTES / 4) > limit / 4:
+        capacity //= 2
+    search = _Search(n, capacity=capacity, heap_capacity=max(capacity // 4, 2 * n + 2))
     h0 = _h(np.int64(0), heur.members, heur.sizes, heur.offsets, heur.tables)
     if not h0 > -np.inf:
         raise ValueError(
