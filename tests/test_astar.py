@@ -203,6 +203,8 @@ def test_exact_search_method_astar():
     from pgmpy_nml.search.exact import choose_exact
 
     assert choose_exact(30, "astar") == ("astar", 3)
+    with pytest.raises(ValueError, match="at most 63 variables"):
+        choose_exact(64, "astar")
     _, data = sample_network("asia", 2000, seed=0)
     fits = {
         m: ExactSearch("bdeu", method=m, max_parents=2, show_progress=False).fit(data)

@@ -68,11 +68,10 @@ from ._solver import (
     _progress_text,
 )
 from .candidates import CandidateParentSets
+from .exact import ASTAR_MAX_VARIABLES, _available_memory
 
 __all__ = ["astar"]
 
-#: At most this many variables: sets of variables are bits of an int64.
-ASTAR_MAX_VARIABLES = 63
 #: Default largest group of the pattern database (a table of 2**size floats per group, and
 #: size * 2**size floats while it is built).
 DEFAULT_GROUP_SIZE = 20
@@ -466,12 +465,6 @@ class _Search:
     def top(self):
         """Slot of the best open node, or -1 when the open list is empty."""
         return _valid_top(self.hf, self.hm, self.state, self.keys, self.g, self.h, self.closed)
-
-
-def _available_memory() -> int:
-    from .exact import _available_memory as available  # one definition (same layer)
-
-    return available()
 
 
 def astar(

@@ -41,6 +41,8 @@ __all__ = [
 
 #: The subset DP keeps n * 2**(n-1) local scores: beyond this it is hopeless.
 EXACT_MAX_VARIABLES = 31
+#: The A* search keeps sets of variables as bits of an int64.
+ASTAR_MAX_VARIABLES = 63
 #: method="auto" always takes the subset DP up to this many variables (well under a second).
 DP_ALWAYS_MAX_VARIABLES = 15
 
@@ -81,6 +83,12 @@ def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple
             f"The subset dynamic programming handles at most {EXACT_MAX_VARIABLES} "
             f"variables (it keeps n * 2**(n-1) local scores); the data has {n_vars}. Use "
             "method='solver' (with a parent limit, max_parents=3 say) or a local search."
+        )
+    if method == "astar" and n_vars > ASTAR_MAX_VARIABLES:
+        raise ValueError(
+            f"The A* search handles at most {ASTAR_MAX_VARIABLES} variables (sets of "
+            f"variables are bits of a 64-bit integer); the data has {n_vars}. Use "
+            "method='solver'."
         )
     if auto_limit:
         max_parents = None if method == "dp" else SOLVER_DEFAULT_MAX_PARENTS
