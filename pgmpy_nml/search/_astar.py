@@ -488,9 +488,11 @@ def astar(
     candidates : CandidateParentSets
         At most 63 variables.
     time_limit : float, optional
-        Seconds for the search; without it the search runs until optimal (or
-        out of memory). When it runs out, the best network found is returned
-        with a proven upper bound and the gap.
+        Seconds for the whole run (the first network and the heuristic's tables
+        included; a batch of expansions may pass it by a tenth of a second);
+        without it the search runs until optimal (or out of memory). When it
+        runs out, the best network found is returned with a proven upper bound
+        and the gap.
     initial : dict or sequence, optional
         A DAG to start from, as for :func:`~pgmpy_nml.search._solver.solve`: the
         network returned when the search stops early, unless it finds a better one.
@@ -607,6 +609,8 @@ def astar(
     bar = progress_bar(
         show_progress, "exact search (A*)", total=None, bar_format="{desc}: {elapsed} {postfix}"
     )
+    if time_limit is not None:  # the limit covers the first network and the heuristic too
+        time_limit = max(time_limit - timings["first network"] - timings["heuristic"], 1e-9)
     try:
         status, bound = _run(
             search, fam, pmask, heur, time_limit, gap_limit, limit, slack, inc_score, bar, timings
