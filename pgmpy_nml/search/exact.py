@@ -41,6 +41,8 @@ __all__ = [
 
 #: The subset DP keeps n * 2**(n-1) local scores: beyond this it is hopeless.
 EXACT_MAX_VARIABLES = 31
+#: The A* search keeps sets of variables as bits of an int64.
+ASTAR_MAX_VARIABLES = 63
 #: method="auto" always takes the subset DP up to this many variables (well under a second).
 DP_ALWAYS_MAX_VARIABLES = 15
 
@@ -53,7 +55,8 @@ def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple
       (:data:`~pgmpy_nml._limits.AUTO_EXACT_MAX_VARIABLES`) when no parent limit
       applies (``max_parents`` ``None`` or ``"auto"``); the solver otherwise.
     - ``max_parents="auto"``: no limit for the DP, 3
-      (:data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`) for the solver.
+      (:data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`) for the solver and
+      for ``"astar"`` (the A* search over the same candidates).
 
     Returns
     -------
@@ -65,7 +68,7 @@ def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple
     >>> choose_exact(12), choose_exact(36), choose_exact(18, max_parents=2)
     (('dp', None), ('solver', 3), ('solver', 2))
     """
-    as_choice(method, "method", ("auto", "dp", "solver"))
+    as_choice(method, "method", ("auto", "dp", "solver", "astar"))
     auto_limit = isinstance(max_parents, str)
     if auto_limit:
         as_choice(max_parents, "max_parents", ("auto",))
@@ -80,6 +83,12 @@ def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple
             f"The subset dynamic programming handles at most {EXACT_MAX_VARIABLES} "
             f"variables (it keeps n * 2**(n-1) local scores); the data has {n_vars}. Use "
             "method='solver' (with a parent limit, max_parents=3 say) or a local search."
+        )
+    if method == "astar" and n_vars > ASTAR_MAX_VARIABLES:
+        raise ValueError(
+            f"The A* search handles at most {ASTAR_MAX_VARIABLES} variables (sets of "
+            f"variables are bits of a 64-bit integer); the data has {n_vars}. Use "
+            "method='solver'."
         )
     if auto_limit:
         max_parents = None if method == "dp" else SOLVER_DEFAULT_MAX_PARENTS
@@ -161,6 +170,10 @@ class ExactSearch(_StructureSearch):
       (``gap_``; 0 when proven optimal, see ``optimal_``). Use a parent limit
       (``max_parents=3`` is usual): without one, the candidates are bounded by
       the scores' bounds alone.
+    - ``"astar"``: the same candidates, then best-first (A*) search over the
+      order graph (URLearning's, :mod:`pgmpy_nml.search._astar`), at most 63
+      variables; anytime like the solver, ``time_limit`` and ``gap_limit`` apply
+      and ``max_memory`` caps its tables (it stops, with the gap, when full).
     - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
       parent limit; the solver otherwise, by default with at most 3 parents
       per variable (``max_parents="auto"``, the command line's rule too:
@@ -216,7 +229,7 @@ class ExactSearch(_StructureSearch):
         Progress on a terminal: one bar for the DP, its phases weighted by their
         cost; for the solver, the scoring levels, then the incumbent, the bound
         and the gap.
-    method : {"auto", "dp", "solver"}, default "auto"
+    method : {"auto", "dp", "solver", "astar"}, default "auto"
         See above; ``method_`` says which ran. With ``max_parents="auto"``,
         ``"auto"`` takes the DP up to 20 variables.
     time_limit : float, optional
@@ -253,7 +266,7 @@ class ExactSearch(_StructureSearch):
     plan_ : str
         ``"statistics"`` (subsets counted in bulk) or ``"generic"`` (``local_score``).
     method_ : str
-        ``"dp"`` or ``"solver"``.
+        ``"dp"``, ``"solver"`` or ``"astar"``.
     max_parents_ : int or None
         The parent limit that applied (see ``max_parents="auto"``).
     bound_ : float
@@ -338,7 +351,7 @@ class ExactSearch(_StructureSearch):
     plan_ = fitted_attribute(
         "plan", 'str: "statistics" (bulk counting) or "generic" (family by family).'
     )
-    method_ = fitted_attribute("method", 'str: "dp" or "solver", the method that ran.')
+    method_ = fitted_attribute("method", 'str: "dp", "solver" or "astar", the method that ran.')
     max_parents_ = fitted_attribute(
         "max_parents", "int or None: the parent limit that applied (None: no limit)."
     )
@@ -478,14 +491,27 @@ class ExactSearch(_StructureSearch):
         start_dag = settings["start_dag"]
         initial = None if start_dag is None else _initial_choice(candidates, start_dag)
         start = time.perf_counter()
-        result = solve(
-            candidates,
-            time_limit=time_limit,
-            initial=initial,
-            show_progress=self.show_progress,
-            gap_limit=settings["gap_limit"],
-            seed=settings["seed"],
-        )
+        if settings["method"] == "astar":
+            from ._astar import astar
+
+            max_memory = None if self.max_memory is None else self._memory_limit()
+            result = astar(
+                candidates,
+                time_limit=time_limit,
+                initial=initial,
+                show_progress=self.show_progress,
+                gap_limit=settings["gap_limit"],
+                max_memory=max_memory,
+            )
+        else:
+            result = solve(
+                candidates,
+                time_limit=time_limit,
+                initial=initial,
+                show_progress=self.show_progress,
+                gap_limit=settings["gap_limit"],
+                seed=settings["seed"],
+            )
         timings["solver"] = time.perf_counter() - start
         return result.to_dag(), result.score, result.bound, None, report.plan, candidates, report
 
@@ -507,6 +533,7 @@ class ExactSearch(_StructureSearch):
         score = self._resolve_score(data)
         method, max_parents = self._choose_method(len(score.variables))
         settings = self._settings(list(score.variables), max_parents)
+        settings["method"] = method
         timings = {}
         try:
             fit = self._fit_dp if method == "dp" else self._fit_solver
