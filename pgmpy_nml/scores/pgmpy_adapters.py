@@ -19,7 +19,14 @@ import numpy as np
 from scipy.special import gammaln
 
 from .._data import encode_data
-from .bd import bd_local, bd_superset_bound, constant_prior_statistics
+from .bd import (
+    bd_cells_bound,
+    bd_local,
+    bd_superset_bound,
+    bdeu_bound_statistics,
+    bdeu_cells_bound,
+    constant_prior_statistics,
+)
 from .contract import (
     Families,
     PriorStatistic,
@@ -77,7 +84,7 @@ class PgmpyScoreAdapter:
     def local_from_statistics(self, families: Families) -> FloatOrArray:
         raise NotImplementedError
 
-    def bound_statistics(self) -> dict:
+    def bound_statistics(self, max_parents: int | None = None) -> dict:
         """Statistics only :meth:`superset_bound` reads (see :class:`~.contract.StatisticScore`)."""
         return {}
 
@@ -153,7 +160,12 @@ class _K2(PgmpyScoreAdapter):
         ``q_max - |obs(P)|`` of them (``|obs(P')| >= |obs(P)|``); infinite, so no
         pruning, when ``r >= 3`` and the number of configurations is unbounded."""
         r = families.child_arity
-        textbook = bd_superset_bound(families.family["observed"], r, supersets.log_likelihood_max)
+        textbook = bd_superset_bound(
+            families.family["observed"],
+            r,
+            supersets.log_likelihood_max,
+            bd_cells_bound(families.family["G"], families.family["G", r]),
+        )
         extra = math.lgamma(r)
         if extra <= 0.0:  # r <= 2
             return textbook
@@ -190,13 +202,22 @@ class _BDeu(PgmpyScoreAdapter):
         # without parents pgmpy counts every child state
         return value - np.where(np.asarray(families.n_parents) > 0, extra, 0.0)
 
+    def bound_statistics(self, max_parents: int | None = None) -> dict:
+        """The prior sums of :func:`~.bd.bdeu_bound_statistics`, for the textbook part."""
+        return bdeu_bound_statistics(self.ess, self.encoded.arities, max_parents)
+
     def superset_bound(self, families: Families, supersets: Supersets):
         """The textbook bound (:func:`~.bd.bd_superset_bound`) plus the most pgmpy's quirk
         can add: a proper superset subtracts ``|obs(P')| u lgamma(ess / (q' r))``
         (``u`` unseen child states), which is positive only where
         ``1 < ess / (q' r) < 2`` and then at most ``N u 0.1215`` (``-min lgamma``)."""
         r = families.child_arity
-        bound = bd_superset_bound(families.family["observed"], r, supersets.log_likelihood_max)
+        bound = bd_superset_bound(
+            families.family["observed"],
+            r,
+            supersets.log_likelihood_max,
+            bdeu_cells_bound(families, supersets),
+        )
         unseen = self._unseen[families.child]
         if not unseen:
             return bound
