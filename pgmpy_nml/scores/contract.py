@@ -358,13 +358,11 @@ class StatisticScore(DiscreteScore):
         """The local score(s) of ``families``; elementwise for arrays."""
         raise NotImplementedError
 
-    def bound_statistics(self, max_parents: int | None = None) -> Mapping[Any, Statistic]:
+    def bound_statistics(self) -> Mapping[Any, Statistic]:
         """Statistics that only :meth:`superset_bound` reads, by key (none by default).
 
         The candidate search counts them beside :meth:`statistics`; the exact
-        subset search, which needs no bound, does not. ``max_parents`` is the
-        search's parent limit (None: none), for bounds whose statistics depend on
-        how many configurations a superset can have.
+        subset search, which needs no bound, does not.
         """
         return {}
 

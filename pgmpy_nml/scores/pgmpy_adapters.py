@@ -23,8 +23,6 @@ from .bd import (
     bd_cells_bound,
     bd_local,
     bd_superset_bound,
-    bdeu_bound_statistics,
-    bdeu_cells_bound,
     constant_prior_statistics,
 )
 from .contract import (
@@ -84,7 +82,7 @@ class PgmpyScoreAdapter:
     def local_from_statistics(self, families: Families) -> FloatOrArray:
         raise NotImplementedError
 
-    def bound_statistics(self, max_parents: int | None = None) -> dict:
+    def bound_statistics(self) -> dict:
         """Statistics only :meth:`superset_bound` reads (see :class:`~.contract.StatisticScore`)."""
         return {}
 
@@ -202,22 +200,13 @@ class _BDeu(PgmpyScoreAdapter):
         # without parents pgmpy counts every child state
         return value - np.where(np.asarray(families.n_parents) > 0, extra, 0.0)
 
-    def bound_statistics(self, max_parents: int | None = None) -> dict:
-        """The prior sums of :func:`~.bd.bdeu_bound_statistics`, for the textbook part."""
-        return bdeu_bound_statistics(self.ess, self.encoded.arities, max_parents)
-
     def superset_bound(self, families: Families, supersets: Supersets):
         """The textbook bound (:func:`~.bd.bd_superset_bound`) plus the most pgmpy's quirk
         can add: a proper superset subtracts ``|obs(P')| u lgamma(ess / (q' r))``
         (``u`` unseen child states), which is positive only where
         ``1 < ess / (q' r) < 2`` and then at most ``N u 0.1215`` (``-min lgamma``)."""
         r = families.child_arity
-        bound = bd_superset_bound(
-            families.family["observed"],
-            r,
-            supersets.log_likelihood_max,
-            bdeu_cells_bound(families, supersets),
-        )
+        bound = bd_superset_bound(families.family["observed"], r, supersets.log_likelihood_max)
         unseen = self._unseen[families.child]
         if not unseen:
             return bound

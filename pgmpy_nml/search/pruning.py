@@ -646,25 +646,12 @@ def _lattices(constraints: Constraints, children, position, binom, tol_abs=0.0) 
 # -- scores with a contract: bulk counting -------------------------------------------------
 
 
-def _bound_statistics(contract, max_parents: int) -> dict:
-    """The contract's bound statistics for the parent limit (scores defined before
-    ``bound_statistics`` took ``max_parents`` are called without it)."""
-    import inspect
-
-    method = contract.bound_statistics
-    try:
-        takes_limit = "max_parents" in inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        takes_limit = False
-    return dict(method(max_parents=max_parents) if takes_limit else method())
-
-
 class _StatisticProblem:
     """Everything a task needs, picklable: the data in counting order, the score's
     statistics and formula, the constraints."""
 
     def __init__(self, contract, constraints: Constraints):
-        extra = _bound_statistics(contract, constraints.max_parents)
+        extra = dict(contract.bound_statistics())
         extra[_H] = entropy_statistic()
         plan = StatisticPlan(contract, extra_statistics=extra)
         self.contract = contract
