@@ -145,6 +145,52 @@ def test_dirichlet_bounds_against_every_superset(name, n, max_parents, random_da
         assert sharper > 0, "the per-cell bound never beat -log r per cell"
 
 
+@pytest.mark.parametrize("name", ["pgmpy-bic", "pgmpy-aic"])
+def test_parent_count_limits_from_the_sample_size(name, monkeypatch, random_data):
+    """de Campos & Ji (2011): under BIC/AIC a candidate has w (r - 1)(q - 1) < N H(v),
+    and no set is scored that has a subset one smaller with w (r - 1)(q m - 1) >= N H(v)
+    (m the smallest arity): such a subset is closed."""
+    scored = []
+    record = pruning._Lattice.record
+
+    def spy(self, scores, bounds, monotone_family=None):
+        scored.append((self.child, self.parents()[self.to_score].copy()))
+        record(self, scores, bounds, monotone_family)
+
+    monkeypatch.setattr(pruning._Lattice, "record", spy)
+    checked = 0
+    for seed, n in itertools.product(range(8), [8, 20, 60, 200]):
+        scored.clear()
+        data = random_data(n, (2, 4, 3, 4, 2, 3), seed=seed)
+        score = make_score(name, data)
+        candidates, _ = candidate_parent_sets(score)
+        arity = {c: data[c].nunique() for c in data}
+        m = min(arity.values())
+        w = 0.5 * math.log(n) if name == "pgmpy-bic" else 1.0
+
+        def limit(v, arity=arity, data=data, w=w, n=n):
+            p = data[v].value_counts(normalize=True).to_numpy()
+            return 1 + n * float(-(p * np.log(p)).sum()) / (w * (arity[v] - 1))
+
+        for v, sets in candidates.to_dict().items():
+            if arity[v] < 2:  # a constant child: every set scores 0
+                continue
+            for parents in sets:
+                q = math.prod(arity[u] for u in parents)
+                assert q < limit(v) + 1e-9, (v, parents, q, limit(v))
+                checked += 1
+        order = StatisticPlan(contract_for(score)).variables
+        for child, rows in scored:
+            v = order[child]
+            for row in rows.tolist():
+                if len(row) < 1 or arity[v] < 2:
+                    continue
+                # every subset one smaller was open: its q times m is below the limit
+                qs = [math.prod(arity[order[u]] for u in row if u != x) for x in row]
+                assert max(qs) * m < limit(v) + 1e-9, (v, row)
+    assert checked > 0
+
+
 @pytest.mark.parametrize("name", ["fnml", "qnml", "pgmpy-bic", "pgmpy-ll"])
 def test_optimistic_screen_bounds_every_screened_set(name, monkeypatch, random_data):
     """The screen's optimistic score (the family's N log N taken from the subsets'
