@@ -191,6 +191,26 @@ def test_parent_count_limits_from_the_sample_size(name, monkeypatch, random_data
     assert checked > 0
 
 
+@pytest.mark.parametrize("name", ["pgmpy-bic", "pgmpy-aic", "qnml"])
+def test_cases_pair_each_gain_with_its_penalty(name, monkeypatch):
+    """The per-parent cases of the penalized bounds spare scoring work (fewer sets
+    scored than with LL_max - penalty(q_min) alone) and keep the same candidates."""
+    _, data = sample_network("water", 1000, seed=0)
+    with_cases, report = candidate_parent_sets(make_score(name, data), max_parents=3)
+    supersets = pruning._Lattice.supersets
+
+    def without_cases(self, *args):
+        found = supersets(self, *args)
+        return type(found)(
+            found.n_parent_configs_min, found.n_parent_configs_max, found.log_likelihood_max
+        )
+
+    monkeypatch.setattr(pruning._Lattice, "supersets", without_cases)
+    alone, alone_report = candidate_parent_sets(make_score(name, data), max_parents=3)
+    assert with_cases == alone
+    assert report.n_scored.sum() < alone_report.n_scored.sum()
+
+
 @pytest.mark.parametrize("name", ["fnml", "qnml", "pgmpy-bic", "pgmpy-ll"])
 def test_optimistic_screen_bounds_every_screened_set(name, monkeypatch, random_data):
     """The screen's optimistic score (the family's N log N taken from the subsets'

@@ -32,6 +32,7 @@ from .contract import (
     Supersets,
     entropy_statistic,
     observed_statistic,
+    penalized_superset_bound,
 )
 
 with warnings.catch_warnings():
@@ -114,7 +115,9 @@ class _Penalized(PgmpyScoreAdapter):
 
     def superset_bound(self, families: Families, supersets: Supersets):
         r"""``LL_max - penalty(q_min)``: the log-likelihood is at most ``LL_max`` and the
-        penalty grows with the number of parent configurations ``q' >= q_min``.
+        penalty grows with the number of parent configurations ``q' >= q_min``; and at
+        most the largest ``LL_c - penalty(q_c)`` over the cases of the supersets
+        (:func:`~.contract.penalized_superset_bound`, which has the proof).
 
         This contains the parent-count limits of de Campos and Ji (2011, Theorem 4 and
         its corollaries) that follow from the sample size. With :math:`w` the penalty
@@ -136,10 +139,8 @@ class _Penalized(PgmpyScoreAdapter):
         an :math:`r`-ary child never has more than :math:`1 + 2 N \log r / ((r - 1)
         \log N)` parent configurations under BIC. :math:`\square`
         """
-        q_min = supersets.n_parent_configs_min
-        return supersets.log_likelihood_max - self.penalty(
-            q_min, families.child_arity, self.n_samples
-        )
+        r, n = families.child_arity, self.n_samples
+        return penalized_superset_bound(supersets, lambda q: self.penalty(q, r, n))
 
 
 class _BIC(_Penalized):
