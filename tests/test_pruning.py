@@ -16,7 +16,7 @@ from pgmpy_nml import FNML, QNML, BDConstant, ExactSearch, MinBDeu
 from pgmpy_nml import BDeu as TextbookBDeu
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.numerics.regret import log_regret
-from pgmpy_nml.scores.bd import bd_superset_bound
+from pgmpy_nml.scores.bd import bd_cells_bound, bd_superset_bound
 from pgmpy_nml.scores.fnml import fnml_superset_bound
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
 from pgmpy_nml.search import _kernels, pruning
@@ -91,6 +91,124 @@ def test_bound_never_below_any_superset(name, n, arities, unseen, max_parents, r
                 assert best <= bound + 1e-9 * (1 + abs(bound)), (v, p, best, bound)
                 checked += 1
     assert checked > 0
+
+
+DIRICHLET = {
+    "bdeu-0.1": lambda d, s: TextbookBDeu(d, equivalent_sample_size=0.1, state_names=s),
+    "bdeu-10": lambda d, s: TextbookBDeu(d, equivalent_sample_size=10.0, state_names=s),
+    "bdeu-100": lambda d, s: TextbookBDeu(d, equivalent_sample_size=100.0, state_names=s),
+    "k2": lambda d, s: BDConstant(d, alpha=1.0, state_names=s),
+    "bd-3": lambda d, s: BDConstant(d, alpha=3.0, state_names=s),
+    "pgmpy-bdeu-100": lambda d, s: BDeu(d, equivalent_sample_size=100.0, state_names=s),
+    "pgmpy-k2": lambda d, s: K2(d, state_names=s),
+}
+
+
+def brute_force_bound_check(score, data, max_parents):
+    """Every bound of every set (sizes below the limit) against every admissible proper
+    superset; returns (sets checked, sets whose bound beats the per-cell -log r)."""
+    variables = list(data.columns)
+    limit = len(variables) - 1 if max_parents is None else max_parents
+    checked = sharper = 0
+    for v in variables:
+        others = [u for u in variables if u != v]
+        local = {p: score.local_score(v, tuple(p)) for p in subsets(others, range(limit + 1))}
+        for size in range(limit):
+            sets = list(itertools.combinations(others, size))
+            _, bounds = _family_bounds(score, v, sets, max_parents=max_parents)
+            for p, bound in zip(sets, np.broadcast_to(bounds, len(sets)), strict=True):
+                best = max(local[q] for q in local if set(p) < set(q))
+                assert best <= bound + 1e-9 * (1 + abs(bound)), (v, p, best, bound)
+                cells = data.groupby([*p, v]).size().shape[0]
+                r = len(score.state_names[v])  # declared states, unseen ones included
+                sharper += bool(bound < -cells * math.log(r) - 1e-9)
+                checked += 1
+    return checked, sharper
+
+
+@pytest.mark.parametrize("name", sorted(DIRICHLET))
+@pytest.mark.parametrize("n", [5, 30, 300, 3000])
+@pytest.mark.parametrize("max_parents", [None, 1, 2])
+def test_dirichlet_bounds_against_every_superset(name, n, max_parents, random_data):
+    """BD/BDeu/K2 bounds (BD and K2 with the per-cell bound of Correia et al.) over every
+    superset: many seeds, small and large samples, declared-but-unseen states, parent
+    limits."""
+    checked = sharper = 0
+    for seed in range(6):
+        data = random_data(n, (2, 3, 4, 2, 3), seed=100 * seed + n)
+        names = with_unseen_state(data, unseen=seed % 2 == 1)
+        score = DIRICHLET[name](data, names)
+        c, s = brute_force_bound_check(score, data, max_parents)
+        checked, sharper = checked + c, sharper + s
+    assert checked > 0
+    if n >= 30 and name in ("k2", "bd-3", "pgmpy-k2"):  # constant a: the per-cell bound
+        assert sharper > 0, "the per-cell bound never beat -log r per cell"
+
+
+@pytest.mark.parametrize("name", ["pgmpy-bic", "pgmpy-aic"])
+def test_parent_count_limits_from_the_sample_size(name, monkeypatch, random_data):
+    """de Campos & Ji (2011): under BIC/AIC a candidate has w (r - 1)(q - 1) < N H(v),
+    and no set is scored that has a subset one smaller with w (r - 1)(q m - 1) >= N H(v)
+    (m the smallest arity): such a subset is closed."""
+    scored = []
+    record = pruning._Lattice.record
+
+    def spy(self, scores, bounds, monotone_family=None):
+        scored.append((self.child, self.parents()[self.to_score].copy()))
+        record(self, scores, bounds, monotone_family)
+
+    monkeypatch.setattr(pruning._Lattice, "record", spy)
+    checked = 0
+    for seed, n in itertools.product(range(8), [8, 20, 60, 200]):
+        scored.clear()
+        data = random_data(n, (2, 4, 3, 4, 2, 3), seed=seed)
+        score = make_score(name, data)
+        candidates, _ = candidate_parent_sets(score)
+        arity = {c: data[c].nunique() for c in data}
+        m = min(arity.values())
+        w = 0.5 * math.log(n) if name == "pgmpy-bic" else 1.0
+
+        def limit(v, arity=arity, data=data, w=w, n=n):
+            p = data[v].value_counts(normalize=True).to_numpy()
+            return 1 + n * float(-(p * np.log(p)).sum()) / (w * (arity[v] - 1))
+
+        for v, sets in candidates.to_dict().items():
+            if arity[v] < 2:  # a constant child: every set scores 0
+                continue
+            for parents in sets:
+                q = math.prod(arity[u] for u in parents)
+                assert q < limit(v) + 1e-9, (v, parents, q, limit(v))
+                checked += 1
+        order = StatisticPlan(contract_for(score)).variables
+        for child, rows in scored:
+            v = order[child]
+            for row in rows.tolist():
+                if len(row) < 1 or arity[v] < 2:
+                    continue
+                # every subset one smaller was open: its q times m is below the limit
+                qs = [math.prod(arity[order[u]] for u in row if u != x) for x in row]
+                assert max(qs) * m < limit(v) + 1e-9, (v, row)
+    assert checked > 0
+
+
+@pytest.mark.parametrize("name", ["pgmpy-bic", "pgmpy-aic", "qnml"])
+def test_cases_pair_each_gain_with_its_penalty(name, monkeypatch):
+    """The per-parent cases of the penalized bounds spare scoring work (fewer sets
+    scored than with LL_max - penalty(q_min) alone) and keep the same candidates."""
+    _, data = sample_network("water", 1000, seed=0)
+    with_cases, report = candidate_parent_sets(make_score(name, data), max_parents=3)
+    supersets = pruning._Lattice.supersets
+
+    def without_cases(self, *args):
+        found = supersets(self, *args)
+        return type(found)(
+            found.n_parent_configs_min, found.n_parent_configs_max, found.log_likelihood_max
+        )
+
+    monkeypatch.setattr(pruning._Lattice, "supersets", without_cases)
+    alone, alone_report = candidate_parent_sets(make_score(name, data), max_parents=3)
+    assert with_cases == alone
+    assert report.n_scored.sum() < alone_report.n_scored.sum()
 
 
 @pytest.mark.parametrize("name", ["fnml", "qnml", "pgmpy-bic", "pgmpy-ll"])
@@ -227,6 +345,29 @@ def test_bd_bound_over_every_refinement(table, ess, extra_configs):
         cells += len({x for x, _ in rows})
     assert bdeu <= bd_superset_bound(cells, r, np.inf) + 1e-9
     assert bdeu <= bd_superset_bound(cells, r, ll) + 1e-9
+
+
+@settings(max_examples=400, deadline=None)
+@given(tables, st.floats(0.001, 200.0), st.floats(1.0, 50.0))
+def test_bd_cells_bound_over_every_refinement(table, a_low, stretch):
+    """Any refinement of the table, scored with any per-cell hyperparameter a' >= a_low,
+    is at most the per-cell bound at a_low (the three steps of bd_cells_bound's proof)."""
+    r, configs = table
+    a = a_low * stretch
+    refined = g_cells = g_cells_r = 0.0
+    for rows in configs:
+        values = np.array([x for x, _ in rows])
+        for k in np.unique(values):
+            n_k = int((values == k).sum())
+            g_cells += math.lgamma(a_low + n_k) - math.lgamma(a_low)
+            g_cells_r += math.lgamma(r * a_low + n_k) - math.lgamma(r * a_low)
+        for part in {p for _, p in rows}:
+            counts = np.bincount([x for x, p in rows if p == part], minlength=r)
+            refined += ref.bd_row(counts.tolist(), [a] * r)
+    bound = bd_cells_bound(g_cells, g_cells_r)
+    assert refined <= bound + 1e-9 * (1 + abs(bound))
+    cells = sum(len({x for x, _ in rows}) for rows in configs)
+    assert bound <= -cells * math.log(r) + 1e-9  # never weaker than -log r per cell
 
 
 @pytest.mark.parametrize("n", [1, 5, 60, 1000])

@@ -44,7 +44,13 @@ if TYPE_CHECKING:
     from .._typing import ArrayLike, FloatOrArray, StateNames
     from .contract import Statistic
 
-__all__ = ["BDConstant", "BDeu", "bd_local", "bd_superset_bound"]
+__all__ = [
+    "BDConstant",
+    "BDeu",
+    "bd_cells_bound",
+    "bd_local",
+    "bd_superset_bound",
+]
 
 
 def bd_local(g_family: FloatOrArray, g_parents: FloatOrArray) -> FloatOrArray:
@@ -53,7 +59,10 @@ def bd_local(g_family: FloatOrArray, g_parents: FloatOrArray) -> FloatOrArray:
 
 
 def bd_superset_bound(
-    observed_cells: FloatOrArray, child_arity: FloatOrArray, log_likelihood_max: FloatOrArray
+    observed_cells: FloatOrArray,
+    child_arity: FloatOrArray,
+    log_likelihood_max: FloatOrArray,
+    cells_bound: FloatOrArray | None = None,
 ) -> FloatOrArray:
     r"""Upper bound on the BD local score of every superset :math:`P'` of a parent set :math:`P`.
 
@@ -84,12 +93,73 @@ def bd_superset_bound(
     score is at most the log-likelihood, itself at most
     :math:`\mathrm{LL}_{\max}`. :math:`\square`
 
+    ``cells_bound``, when given, is :func:`bd_cells_bound` at a hyperparameter
+    :math:`a_{\mathrm{low}}` at most that of every superset (see there); the
+    bound is then the smallest of the three.
+
     References
     ----------
     .. [1] C. P. de Campos, Q. Ji. "Efficient structure learning of Bayesian
        networks using constraints". JMLR 12, 2011, 663-689.
     """
-    return np.minimum(log_likelihood_max, -observed_cells * math.log(child_arity))
+    bound = np.minimum(log_likelihood_max, -observed_cells * math.log(child_arity))
+    return bound if cells_bound is None else np.minimum(bound, cells_bound)
+
+
+def bd_cells_bound(g_cells: FloatOrArray, g_cells_r: FloatOrArray) -> FloatOrArray:
+    r"""The per-cell bound on the BD score of every refinement of a family (elementwise).
+
+    .. math::
+
+        \mathrm{BD}_{a'}(v \mid P') \le R(a_{\mathrm{low}}) = \sum_{(j,k) \in
+            \mathrm{obs}(P + v)} \bigl[\log a_{\mathrm{low}}^{\overline{N_{jk}}}
+            - \log (r a_{\mathrm{low}})^{\overline{N_{jk}}}\bigr]
+
+    for every :math:`P' \supseteq P` scored with a Dirichlet prior giving each of
+    its cells the same :math:`a' \ge a_{\mathrm{low}}` (:math:`x^{\overline{n}} =
+    \Gamma(x + n) / \Gamma(x)`): BD with a constant :math:`a` (:math:`a_{\mathrm{low}}
+    = a`), BDeu with :math:`a' = \alpha / (q' r)` and :math:`q' \le q_{\max}`
+    (:math:`a_{\mathrm{low}} = \alpha / (q_{\max} r)`). ``g_cells`` is
+    :math:`\sum \log a_{\mathrm{low}}^{\overline{N_{jk}}}` and ``g_cells_r`` is
+    :math:`\sum \log (r a_{\mathrm{low}})^{\overline{N_{jk}}}`, both over the observed
+    cells of the family :math:`P + v`.
+
+    *Proof.* Write :math:`\varphi(n; a) = \log a^{\overline{n}} - \log (r
+    a)^{\overline{n}} = \sum_{i=0}^{n-1} \log\frac{a + i}{r a + i}` (:math:`r \ge 1`).
+
+    1. *A configuration is at most its cells apart.* The BD term of a configuration
+       :math:`j'` of :math:`P'` with child counts :math:`n_1, \dots, n_r` (total
+       :math:`m`) is :math:`\sum_k \log a'^{\overline{n_k}} - \log (r a')^{\overline{m}}`,
+       and :math:`x^{\overline{s + t}} = x^{\overline{s}} (x + s)^{\overline{t}} \ge
+       x^{\overline{s}} x^{\overline{t}}` for :math:`x > 0`, so :math:`(r
+       a')^{\overline{m}} \ge \prod_k (r a')^{\overline{n_k}}`: the term is at most
+       :math:`\sum_{k: n_k > 0} \varphi(n_k; a')`.
+    2. *Splitting a cell lowers it* (:math:`\varphi` is superadditive): the factors
+       :math:`(a + i) / (r a + i)` do not decrease with :math:`i` (derivative
+       :math:`(r - 1) a / (r a + i)^2 \ge 0`), so :math:`\varphi(s + t) = \varphi(s) +
+       \sum_{i=s}^{s+t-1} \log\frac{a+i}{ra+i} \ge \varphi(s) + \varphi(t)`. The
+       cells :math:`(j', k)` of :math:`P' + v` split the cells :math:`(j, k)` of
+       :math:`P + v`, so the sum over them is at most :math:`\sum_{(j,k)}
+       \varphi(N_{jk}; a')`.
+    3. *A larger hyperparameter lowers it:* :math:`\partial_a \varphi(n; a) =
+       \sum_{i<n} \bigl[\frac{1}{a + i} - \frac{r}{r a + i}\bigr] = -\sum_{i<n}
+       \frac{(r - 1) i}{(a + i)(r a + i)} \le 0`, so :math:`\varphi(N; a') \le
+       \varphi(N; a_{\mathrm{low}})`. :math:`\square`
+
+    Each term is at most :math:`\varphi(N; a) \le \log(1/r)` (its first factor
+    is :math:`1/r`, the others at most 1), so this is never weaker than the
+    :math:`-|\mathrm{obs}(P + v)| \log r` of :func:`bd_superset_bound`, and much
+    stronger when :math:`a_{\mathrm{low}}` is not small: about
+    :math:`-(r - 1) a \log N_{jk}` more per cell (K2, BD, BDeu with a large
+    equivalent sample size). It is the per-cell form of the bounds of Correia,
+    Cussens and de Campos (2020), here without the "atoms" of all variables.
+
+    References
+    ----------
+    .. [1] A. H. C. Correia, J. Cussens, C. P. de Campos. "On pruning for
+       score-based Bayesian network structure learning". AISTATS 2020.
+    """
+    return g_cells - g_cells_r
 
 
 def constant_prior_statistics(alpha: float, arities: ArrayLike) -> dict:
@@ -170,9 +240,14 @@ class BDConstant(StatisticScore):
         return self._bound_statistics
 
     def superset_bound(self, families: Families, supersets: Supersets) -> FloatOrArray:
-        """:func:`bd_superset_bound`: at most ``-log r`` per observed cell of the family."""
+        """:func:`bd_superset_bound` with :func:`bd_cells_bound` at the constant ``a``: the
+        statistics ``G`` and ``("G", r)`` of the family are its two sums."""
+        r = families.child_arity
         return bd_superset_bound(
-            families.family["observed"], families.child_arity, supersets.log_likelihood_max
+            families.family["observed"],
+            r,
+            supersets.log_likelihood_max,
+            bd_cells_bound(families.family["G"], families.family["G", r]),
         )
 
 
@@ -248,7 +323,14 @@ class BDeu(StatisticScore):
         return self._bound_statistics
 
     def superset_bound(self, families: Families, supersets: Supersets) -> FloatOrArray:
-        """:func:`bd_superset_bound`: at most ``-log r`` per observed cell of the family."""
+        """:func:`bd_superset_bound`: at most ``-log r`` per observed cell of the family.
+
+        :func:`bd_cells_bound` also holds for BDeu, at :math:`a_{\\mathrm{low}} = \\alpha /
+        (q_{\\max} r)`, but needs prior sums at that hyperparameter counted for every
+        subset: on the benchmark networks (N = 100 to 10,000, parent limits 3 and 4,
+        equivalent sample sizes 1 to 100) it spared at most 2% of the sets scored
+        and made the candidate search 1.4 to 2 times slower, so it is not used.
+        """
         return bd_superset_bound(
             families.family["observed"], families.child_arity, supersets.log_likelihood_max
         )

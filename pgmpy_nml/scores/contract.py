@@ -75,6 +75,7 @@ __all__ = [
     "entropy_statistic",
     "family_statistics",
     "observed_statistic",
+    "penalized_superset_bound",
 ]
 
 
@@ -278,11 +279,59 @@ class Supersets:
         :math:`\mathrm{LL}(P) + N \sum_u H(u)` over the largest empirical
         entropies of the variables that can still be added (the gain
         :math:`N\, I(v; Q \mid P) \le N H(Q) \le N \sum_{u \in Q} H(u)`).
+    cases : tuple of two ndarrays, optional
+        ``(log_likelihood_max, n_parent_configs_min)``, each shaped (sets, cases): every
+        admissible :math:`P' \supsetneq P` satisfies *both* inequalities of at least one
+        case (a case with ``-inf`` holds for no superset). The search gives one case
+        per parent :math:`u` that can be added alone (:math:`\mathrm{LL} \le
+        \min(\mathrm{LL}_{\mathrm{top}}, \mathrm{LL}(P) + N H(u))`, :math:`q' = q(P)\,
+        r_u`) and one per number :math:`k \ge 2` of added parents (the :math:`k` largest
+        gains, the :math:`k` smallest arities), so that a score whose penalty grows
+        with :math:`q'` can pair each gain with its own penalty. None: not known.
     """
 
     n_parent_configs_min: object
     n_parent_configs_max: object
     log_likelihood_max: object
+    cases: tuple | None = None
+
+
+def penalized_superset_bound(
+    supersets: Supersets, penalty: Callable[[np.ndarray], np.ndarray]
+) -> FloatOrArray:
+    r"""The superset bound of a score :math:`\mathrm{LL}(v \mid P) - \mathrm{pen}(q(P))`
+    whose penalty is nondecreasing in the number of parent configurations (BIC, AIC,
+    qNML; elementwise).
+
+    .. math::
+
+        s(v \mid P') \le \min\Bigl(\mathrm{LL}_{\max} - \mathrm{pen}(q_{\min}),\;
+            \max_c \bigl[\mathrm{LL}_c - \mathrm{pen}(q_c)\bigr]\Bigr)
+
+    over the cases :math:`c` of ``supersets.cases`` (the first term alone when they
+    are not known). *Proof.* Every admissible :math:`P' \supsetneq P` has
+    :math:`\mathrm{LL}(v \mid P') \le \mathrm{LL}_{\max}` and :math:`q(P') \ge
+    q_{\min}`; and for some case :math:`c`, :math:`\mathrm{LL}(v \mid P') \le
+    \mathrm{LL}_c` and :math:`q(P') \ge q_c` (:class:`Supersets`). The penalty is
+    nondecreasing, so :math:`s(v \mid P')` is at most :math:`\mathrm{LL}_c -
+    \mathrm{pen}(q_c)` for that case, hence at most the largest over the cases, and
+    at most the first term likewise. :math:`\square` The cases pair a parent's
+    likelihood gain with its own penalty: a parent of many states that could explain
+    the child no longer lends its gain to a parent of two states.
+
+    Parameters
+    ----------
+    supersets : Supersets
+    penalty : callable
+        Numbers of parent configurations (float arrays, ``>= 1``) to penalties.
+    """
+    bound = supersets.log_likelihood_max - penalty(supersets.n_parent_configs_min)
+    if supersets.cases is None:
+        return bound
+    ll, q = supersets.cases
+    holds = ll > -np.inf
+    per_case = np.where(holds, ll - penalty(np.where(holds, q, 1.0)), -np.inf)
+    return np.minimum(bound, per_case.max(axis=1))
 
 
 class _LazyStatistics(Mapping):

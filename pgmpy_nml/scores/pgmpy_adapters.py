@@ -19,7 +19,12 @@ import numpy as np
 from scipy.special import gammaln
 
 from .._data import encode_data
-from .bd import bd_local, bd_superset_bound, constant_prior_statistics
+from .bd import (
+    bd_cells_bound,
+    bd_local,
+    bd_superset_bound,
+    constant_prior_statistics,
+)
 from .contract import (
     Families,
     PriorStatistic,
@@ -27,6 +32,7 @@ from .contract import (
     Supersets,
     entropy_statistic,
     observed_statistic,
+    penalized_superset_bound,
 )
 
 with warnings.catch_warnings():
@@ -108,12 +114,33 @@ class _Penalized(PgmpyScoreAdapter):
         return ("H",)
 
     def superset_bound(self, families: Families, supersets: Supersets):
-        """``LL_max - penalty(q_min)``: the log-likelihood is at most ``LL_max`` and the
-        penalty grows with the number of parent configurations ``q' >= q_min``."""
-        q_min = supersets.n_parent_configs_min
-        return supersets.log_likelihood_max - self.penalty(
-            q_min, families.child_arity, self.n_samples
-        )
+        r"""``LL_max - penalty(q_min)``: the log-likelihood is at most ``LL_max`` and the
+        penalty grows with the number of parent configurations ``q' >= q_min``; and at
+        most the largest ``LL_c - penalty(q_c)`` over the cases of the supersets
+        (:func:`~.contract.penalized_superset_bound`, which has the proof).
+
+        This contains the parent-count limits of de Campos and Ji (2011, Theorem 4 and
+        its corollaries) that follow from the sample size. With :math:`w` the penalty
+        per free parameter (:math:`\log(N)/2` for BIC, 1 for AIC) and :math:`H(v)`
+        the child's empirical entropy (nats), a parent set is a candidate only if
+
+        .. math::
+
+            w (r - 1) (q(P) - 1) < N H(v) \le N \log r,
+
+        and the search closes every set :math:`S` with :math:`w (r - 1) (q_{\min}(S)
+        - 1) \ge N H(v)`, so no superset of it is scored. *Proof.* The score of the
+        empty set is :math:`-N H(v) - w (r - 1)`, and :math:`\mathrm{LL}(P) \le 0`:
+        a set with :math:`w (r - 1) q(P) \ge N H(v) + w (r - 1)` scores at most the
+        empty set, which dominates it. The bound of :math:`S` is at most :math:`0 -
+        w (r - 1) q_{\min}(S)` (``LL_max`` :math:`\le 0`), at most the score of the
+        empty set :math:`\subseteq S` under the same condition: :math:`S` is closed
+        (rule 2 of :mod:`pgmpy_nml.search.pruning`). With :math:`H(v) \le \log r`,
+        an :math:`r`-ary child never has more than :math:`1 + 2 N \log r / ((r - 1)
+        \log N)` parent configurations under BIC. :math:`\square`
+        """
+        r, n = families.child_arity, self.n_samples
+        return penalized_superset_bound(supersets, lambda q: self.penalty(q, r, n))
 
 
 class _BIC(_Penalized):
@@ -153,7 +180,12 @@ class _K2(PgmpyScoreAdapter):
         ``q_max - |obs(P)|`` of them (``|obs(P')| >= |obs(P)|``); infinite, so no
         pruning, when ``r >= 3`` and the number of configurations is unbounded."""
         r = families.child_arity
-        textbook = bd_superset_bound(families.family["observed"], r, supersets.log_likelihood_max)
+        textbook = bd_superset_bound(
+            families.family["observed"],
+            r,
+            supersets.log_likelihood_max,
+            bd_cells_bound(families.family["G"], families.family["G", r]),
+        )
         extra = math.lgamma(r)
         if extra <= 0.0:  # r <= 2
             return textbook

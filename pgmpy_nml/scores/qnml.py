@@ -8,7 +8,13 @@ import numpy as np
 
 from ..numerics.regret import log_regret
 from ._base import score_tags
-from .contract import Families, StatisticScore, Supersets, entropy_statistic
+from .contract import (
+    Families,
+    StatisticScore,
+    Supersets,
+    entropy_statistic,
+    penalized_superset_bound,
+)
 
 if TYPE_CHECKING:
     from collections.abc import Hashable, Mapping
@@ -170,14 +176,18 @@ class QNML(StatisticScore):
         nondecreasing in :math:`q`. The log-likelihood of :math:`P'` is at most
         :math:`\mathrm{LL}_{\max}` by definition of the latter. :math:`\square`
 
-        The tests check both the monotonicity of :math:`\Delta` and the bound
-        against every superset by brute force.
+        The bound is then :func:`~.contract.penalized_superset_bound`, which also pairs
+        each parent that can be added with its own penalty. The tests check both the
+        monotonicity of :math:`\Delta` and the bound against every superset by brute
+        force.
         """
-        q_min = supersets.n_parent_configs_min
-        q_min = float(q_min) if np.ndim(q_min) == 0 else np.asarray(q_min, dtype=np.float64)
         r = families.child_arity
-        penalty = self._log_c(q_min * r) - self._log_c(q_min)
-        return supersets.log_likelihood_max - penalty
+
+        def penalty(q):
+            q = float(q) if np.ndim(q) == 0 else np.asarray(q, dtype=np.float64)
+            return self._log_c(q * r) - self._log_c(q)
+
+        return penalized_superset_bound(supersets, penalty)
 
     def _log_c(self, n_configs):
         """``log C(K, N)`` for one ``K`` or an array of them (few distinct values), memoized.

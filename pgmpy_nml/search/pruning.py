@@ -593,6 +593,10 @@ class _Lattice:
         m, a = sets.shape[0], len(self.allowed)
         room = min(self.max_extra, a) - self.level  # parents that can still be added
         q_min, q_max, gain = np.empty(m), np.empty(m), np.empty(m)
+        # the cases (see Supersets.cases): one per parent added alone, one per k >= 2
+        n_cases = a + max(room - 1, 0)
+        ll_cases, q_cases = np.empty((m, n_cases)), np.empty((m, n_cases))
+        ll_top = float(ll_top)
         step = max(1, (1 << 20) // max(a, 1))  # rows per block of (rows, allowed) matrices
         for lo in range(0, m, step):
             X = sets[lo : lo + step]
@@ -607,9 +611,21 @@ class _Lattice:
             top = -np.sort(-np.nan_to_num(ar, nan=1.0), axis=1)[:, :room]
             q_max[lo : lo + step] = q * np.prod(top, axis=1)
             g = np.where(member, 0.0, gains[self.allowed][None, :])
-            gain[lo : lo + step] = -np.sort(-g, axis=1)[:, :room].sum(axis=1)
+            top_gains = np.cumsum(-np.sort(-g, axis=1)[:, :room], axis=1)
+            gain[lo : lo + step] = top_gains[:, -1]
+            # P + u for each u not in P: its own gain and its own arity
+            ll = log_likelihood[lo : lo + step, None]
+            ll_cases[lo : lo + step, :a] = np.where(member, -np.inf, np.minimum(ll_top, ll + g))
+            q_cases[lo : lo + step, :a] = np.where(
+                member, np.inf, q[:, None] * arities[self.allowed][None, :]
+            )
+            # k >= 2 parents added: the k largest gains, the k smallest arities
+            if room > 1:
+                small = np.cumprod(np.sort(np.nan_to_num(ar, nan=np.inf), axis=1), axis=1)
+                ll_cases[lo : lo + step, a:] = np.minimum(ll_top, ll + top_gains[:, 1:room])
+                q_cases[lo : lo + step, a:] = q[:, None] * small[:, 1:room]
         ll_max = np.minimum(ll_top, log_likelihood + gain)
-        return Supersets(q_min, q_max, ll_max)
+        return Supersets(q_min, q_max, ll_max, (ll_cases, q_cases))
 
     def result(self) -> dict:
         return {
