@@ -457,7 +457,7 @@ def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, 
         f"{SOLVER_DEFAULT_MAX_PARENTS} parents per variable (the default above "
         f"{AUTO_EXACT_MAX_VARIABLES} variables; set --max-parents)"
     ) in out
-    assert "proven optimal (solver)" in out
+    assert "proven optimal (astar)" in out
     facts = json.loads(summary.read_text())
     assert facts["method"] == "exact" and facts["optimal"] is True and facts["gap"] == 0.0
     assert facts["exact_method"] == "solver" and facts["max_parents"] == SOLVER_DEFAULT_MAX_PARENTS
@@ -496,7 +496,7 @@ def test_time_limit_reports_the_gap_and_many_variables_say_heuristic(tmp_path, c
     facts = json.loads(summary.read_text())
     assert facts["bound"] >= facts["total_score"] - 1e-6
     if facts["optimal"]:
-        assert "proven optimal (solver)" in out
+        assert "proven optimal (astar)" in out
     else:
         assert f"gap {100 * facts['gap']:.3g}% to the bound" in out
 

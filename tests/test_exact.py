@@ -389,12 +389,12 @@ def test_solver_and_subset_dp_find_the_same_optimum(
         assert limits.violations(solver.causal_graph_) == []
 
 
-def test_auto_chooses_the_dp_for_few_variables_and_the_solver_with_a_parent_limit(random_data):
+def test_auto_chooses_the_dp_for_few_variables_and_a_star_with_a_parent_limit(random_data):
     small = random_data(200, 6, 41)
     assert ExactSearch("fnml", show_progress=False).fit(small).method_ == "dp"
     _, child = sample_network("child", 1000, seed=4)
     search = ExactSearch("qnml", max_parents=2, show_progress=False).fit(child)
-    assert search.method_ == "solver" and search.optimal_
+    assert search.method_ == "astar" and search.optimal_
     assert search.memory_estimate_ is None and search.pruning_.n_kept.sum() > 20
     dp = ExactSearch("qnml", max_parents=2, method="dp", show_progress=False).fit(child)
     assert search.score_ == pytest.approx(dp.score_, rel=1e-12)
@@ -441,3 +441,20 @@ def test_one_progress_bar_that_moves_by_phase_and_ends_full(monkeypatch, capsys,
     assert 0.0 < seen[0] < 0.9  # the first chunk of counting is not the whole bar
     final = capsys.readouterr().err.rstrip("\n").split("\r")[-1]  # what stays on screen
     assert final.startswith("exact search") and "100%" in final
+
+
+def test_auto_hands_over_to_branch_and_cut_when_a_star_runs_out_of_memory():
+    """method="auto": A* stopped by its memory cap, then SCIP from its best network;
+    the bound is the smaller of the two proven ones."""
+    _, data = sample_network("alarm", 1000, seed=0)
+    data = data.iloc[:, :24]
+    options = dict(max_parents=2, show_progress=False)
+    handed = ExactSearch("bdeu", max_memory=3e5, **options).fit(data)
+    solver = ExactSearch("bdeu", method="solver", **options).fit(data)
+    assert handed.method_ == "astar+solver"
+    assert handed.optimal_ and handed.score_ == pytest.approx(solver.score_, rel=1e-12)
+    assert handed.bound_ >= handed.score_
+    # asked for by name, A* reports its own stop instead
+    alone = ExactSearch("bdeu", method="astar", max_memory=3e5, **options).fit(data)
+    assert alone.method_ == "astar" and not alone.optimal_
+    assert alone.bound_ >= solver.score_ - 1e-9 * abs(solver.score_)

@@ -61,8 +61,8 @@ def test_default_parent_limit_agrees_with_the_command_line(cli):
     _, data = sample_network("alarm", 200, seed=0)
     data = data.iloc[:, :30]
     search = ExactSearch("fnml", time_limit=5, show_progress=False).fit(data)
-    assert (search.method_, search.max_parents_) == ("solver", 3)
-    assert choose_exact(30) == ("solver", 3)
+    assert (search.method_, search.max_parents_) == ("astar", 3)
+    assert choose_exact(30) == ("astar", 3) and choose_exact(56) == ("solver", 3)
     assert choose_exact(20) == ("dp", None)
     code, out, _ = cli("learn", "--help")
     assert code == 0

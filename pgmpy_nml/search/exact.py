@@ -43,6 +43,12 @@ __all__ = [
 EXACT_MAX_VARIABLES = 31
 #: The A* search keeps sets of variables as bits of an int64.
 ASTAR_MAX_VARIABLES = 63
+#: method="auto" takes the A* search over the candidates up to this many variables and
+#: SCIP's branch and cut above. Measured (benchmarks/bench_astar.py, 2026-11-24, max 3
+#: parents): A* proved insurance, water and alarm (27-37 variables) with fNML, qNML and
+#: BDeu(1-100) at N = 1000-10000 in 0.1-19 s against SCIP's 0.5-289 s (3 of them not
+#: proven by SCIP in 300 s); its pattern database takes two groups of at most 20.
+ASTAR_AUTO_MAX_VARIABLES = 40
 #: method="auto" always takes the subset DP up to this many variables (well under a second).
 DP_ALWAYS_MAX_VARIABLES = 15
 
@@ -53,7 +59,10 @@ def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple
 
     - ``method="auto"``: the subset DP up to 15 variables; up to 20
       (:data:`~pgmpy_nml._limits.AUTO_EXACT_MAX_VARIABLES`) when no parent limit
-      applies (``max_parents`` ``None`` or ``"auto"``); the solver otherwise.
+      applies (``max_parents`` ``None`` or ``"auto"``); above, the A* search over
+      the candidate parent sets up to 40 variables (:data:`ASTAR_AUTO_MAX_VARIABLES`;
+      SCIP's branch and cut takes over, from A*'s best network, if A* runs out of
+      memory) and SCIP's branch and cut beyond.
     - ``max_parents="auto"``: no limit for the DP, 3
       (:data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`) for the solver and
       for ``"astar"`` (the A* search over the same candidates).
@@ -66,7 +75,9 @@ def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple
     --------
     >>> from pgmpy_nml.search.exact import choose_exact
     >>> choose_exact(12), choose_exact(36), choose_exact(18, max_parents=2)
-    (('dp', None), ('solver', 3), ('solver', 2))
+    (('dp', None), ('astar', 3), ('astar', 2))
+    >>> choose_exact(56)
+    ('solver', 3)
     """
     as_choice(method, "method", ("auto", "dp", "solver", "astar"))
     auto_limit = isinstance(max_parents, str)
@@ -77,7 +88,10 @@ def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple
     if method == "auto":
         small = n_vars <= DP_ALWAYS_MAX_VARIABLES
         unlimited = (auto_limit or max_parents is None) and n_vars <= AUTO_EXACT_MAX_VARIABLES
-        method = "dp" if small or unlimited else "solver"
+        if small or unlimited:
+            method = "dp"
+        else:
+            method = "astar" if n_vars <= ASTAR_AUTO_MAX_VARIABLES else "solver"
     if method == "dp" and n_vars > EXACT_MAX_VARIABLES:
         raise ValueError(
             f"The subset dynamic programming handles at most {EXACT_MAX_VARIABLES} "
@@ -175,9 +189,10 @@ class ExactSearch(_StructureSearch):
       variables; anytime like the solver, ``time_limit`` and ``gap_limit`` apply
       and ``max_memory`` caps its tables (it stops, with the gap, when full).
     - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
-      parent limit; the solver otherwise, by default with at most 3 parents
-      per variable (``max_parents="auto"``, the command line's rule too:
-      :func:`choose_exact`).
+      parent limit; A* up to 40 variables (branch and cut goes on from its best
+      network if A* runs out of memory) and the solver beyond, by default with
+      at most 3 parents per variable (``max_parents="auto"``, the command line's
+      rule too: :func:`choose_exact`).
 
     For every score with a contract (:mod:`pgmpy_nml.scores.contract`: this
     package's FNML, QNML, BDeu and BDConstant, and pgmpy's BDeu, K2, BIC, AIC and
@@ -231,7 +246,8 @@ class ExactSearch(_StructureSearch):
         and the gap.
     method : {"auto", "dp", "solver", "astar"}, default "auto"
         See above; ``method_`` says which ran. With ``max_parents="auto"``,
-        ``"auto"`` takes the DP up to 20 variables.
+        ``"auto"`` takes the DP up to 20 variables, A* up to 40 and the solver
+        beyond (:func:`choose_exact`).
     time_limit : float, optional
         Seconds for the solver (scoring included); without it (or with ``inf``)
         the solver runs until the network is proven optimal. The DP, which
@@ -266,7 +282,9 @@ class ExactSearch(_StructureSearch):
     plan_ : str
         ``"statistics"`` (subsets counted in bulk) or ``"generic"`` (``local_score``).
     method_ : str
-        ``"dp"``, ``"solver"`` or ``"astar"``.
+        ``"dp"``, ``"solver"``, ``"astar"``, or ``"astar+solver"`` when
+        ``method="auto"``'s A* ran out of memory and branch and cut went on from
+        its best network (``bound_`` is then the smaller of the two proven bounds).
     max_parents_ : int or None
         The parent limit that applied (see ``max_parents="auto"``).
     bound_ : float
@@ -351,7 +369,11 @@ class ExactSearch(_StructureSearch):
     plan_ = fitted_attribute(
         "plan", 'str: "statistics" (bulk counting) or "generic" (family by family).'
     )
-    method_ = fitted_attribute("method", 'str: "dp", "solver" or "astar", the method that ran.')
+    method_ = fitted_attribute(
+        "method",
+        'str: "dp", "solver", "astar" or "astar+solver" (A* out of memory, then branch and '
+        "cut), the method that ran.",
+    )
     max_parents_ = fitted_attribute(
         "max_parents", "int or None: the parent limit that applied (None: no limit)."
     )
@@ -491,6 +513,7 @@ class ExactSearch(_StructureSearch):
         start_dag = settings["start_dag"]
         initial = None if start_dag is None else _initial_choice(candidates, start_dag)
         start = time.perf_counter()
+        result = None
         if settings["method"] == "astar":
             from ._astar import astar
 
@@ -503,17 +526,36 @@ class ExactSearch(_StructureSearch):
                 gap_limit=settings["gap_limit"],
                 max_memory=max_memory,
             )
-        else:
-            result = solve(
-                candidates,
-                time_limit=time_limit,
-                initial=initial,
-                show_progress=self.show_progress,
-                gap_limit=settings["gap_limit"],
-                seed=settings["seed"],
-            )
+            timings["astar"] = time.perf_counter() - start
+            if result.status != "memorylimit" or self.method != "auto":
+                return (
+                    result.to_dag(),
+                    result.score,
+                    result.bound,
+                    None,
+                    report.plan,
+                    candidates,
+                    report,
+                )
+            # "auto": A* ran out of memory; branch and cut goes on from its best network
+            settings["method"] = "astar+solver"
+            initial = result.parents
+            if time_limit is not None:
+                time_limit = max(time_limit - timings["astar"], 1e-3)
+        start = time.perf_counter()
+        solved = solve(
+            candidates,
+            time_limit=time_limit,
+            initial=initial,
+            show_progress=self.show_progress,
+            gap_limit=settings["gap_limit"],
+            seed=settings["seed"],
+        )
         timings["solver"] = time.perf_counter() - start
-        return result.to_dag(), result.score, result.bound, None, report.plan, candidates, report
+        bound = solved.bound
+        if result is not None:  # both bounds are proven: the smaller holds
+            bound = max(solved.score, min(bound, result.bound))
+        return solved.to_dag(), solved.score, bound, None, report.plan, candidates, report
 
     def fit(self, data: pd.DataFrame | None = None) -> ExactSearch:
         """Learn the optimal structure.
@@ -549,7 +591,7 @@ class ExactSearch(_StructureSearch):
             timings,
             need,
             plan,
-            method,
+            settings["method"],  # "astar+solver" when A* handed over to branch and cut
             bound,
             gap,
             candidates,
