@@ -16,7 +16,8 @@ What each format can hold (pgmpy 1.1's readers):
 * **BIF** has no quoting: pgmpy's ``BIFReader`` turns every ``"`` into a blank, strips
   blanks around names, splits state lists at ``,`` (or at blanks when a variable has a
   single state), ends a row of parent states at ``)`` and a state list at ``}``, drops
-  ``//`` and ``/* */`` comments, splits a parentless variable's name at blanks, reads
+  ``//`` and ``/* */`` comments, splits a parentless variable's name at blanks (and
+  variable names at ``{`` and ``|``), reads
   ``table`` or ``default`` followed by a number inside a variable's name as a table,
   and does not tell variable names apart by case. Names like these are refused.
 * **DOT** (Graphviz) holds the structure only: names in double quotes, ``"`` written as
@@ -108,7 +109,7 @@ def _bif_problem(name: str, is_state: bool, single: bool) -> str | None:
                 "a single state at blanks)"
             )
         return None
-    for token in ("(", "{", "|", " "):
+    for token in ("{", "|", " "):
         if token in name:
             what = "a blank" if token == " " else repr(token)
             return f"it holds {what} (BIF's reader splits a variable's name at it)"
