@@ -9,8 +9,10 @@ is made, and the numerical kernels behind can trust what they are given.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
+from decimal import Decimal
 
 import numpy as np
 import pandas as pd
@@ -62,7 +64,7 @@ class EncodedData:
         Number of states of each variable, declared-but-unobserved ones included.
     state_names : dict
         Variable -> list of its states (declared order, a Categorical's categories, or
-        sorted observed values).
+        sorted observed values; text that is all numbers sorted by its numbers).
     """
 
     variables: tuple
@@ -244,13 +246,29 @@ def _check_discrete(name, column: pd.Series) -> None:
     )
 
 
+#: A number written as text (as a CSV file holds it): ``1``, ``-2.5``, ``1e3``, ``.5``.
+_NUMBER_TEXT = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _state_order(states: list) -> list:
+    """``states`` sorted: by value, and text that is all numbers by its number.
+
+    ``["1", "10", "2"]`` -> ``["1", "2", "10"]`` (ties such as ``"1"`` and ``"1.0"`` by
+    their text); other values keep Python's order, as pgmpy sorts them.
+    """
+    if states and all(isinstance(s, str) and _NUMBER_TEXT.fullmatch(s) for s in states):
+        return sorted(states, key=lambda s: (Decimal(s), s))
+    return sorted(states)
+
+
 def _observed_states(name, column: pd.Series) -> list:
-    """A Categorical's categories (used or not, in their order), else sorted observed values."""
+    """A Categorical's categories (used or not, in their order), else the observed values
+    in order (:func:`_state_order`: text that is all numbers by its number)."""
     if isinstance(column.dtype, pd.CategoricalDtype):
         return list(column.dtype.categories)
     values = column.unique()
     try:
-        return sorted(values.tolist())
+        return _state_order(values.tolist())
     except TypeError:
         kinds = sorted({type(v).__name__ for v in values})
         raise InputError(
@@ -331,7 +349,8 @@ def encode_data(data, state_names: Mapping | None = None, missing: str = "error"
         data still count in the variable's arity (and so in every regret and
         prior). A pandas Categorical column not listed declares its categories,
         used or not, in their order; other columns not listed get their sorted
-        observed values, as in pgmpy.
+        observed values, as in pgmpy, except that text that is all numbers is sorted
+        by its numbers (``"1", "2", "10"``, not ``"1", "10", "2"``).
     missing : {"error", "drop", "available"}, default "error"
         What to do with missing values (NaN, None, pd.NA): refuse them with a
         message that names the columns; ``"drop"`` the incomplete rows, with a

@@ -459,15 +459,10 @@ def _read_model(path):
         raise UserError(
             f"network file {path}: unknown extension {file.suffix!r}; give a .bif or .xml file"
         )
-    from pgmpy.readwrite import BIFReader, XMLBIFReader
+    from ._network_files import read_network
 
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            if kind == "XMLBIF":
-                model = XMLBIFReader(str(file)).get_model()
-            else:
-                model = BIFReader(str(file)).get_model()
+        model = read_network(file, kind)
     except Exception as err:  # pgmpy's parsers raise many kinds
         reason = " ".join(str(err).split())[:200] or type(err).__name__
         raise UserError(f"{path} is not a valid {kind} network file: {reason}") from None
@@ -887,30 +882,34 @@ def _discard_staged():
         Path(_STAGED.pop()[0]).unlink(missing_ok=True)
 
 
-def _dot(dag):
-    def quote(name):
-        return '"' + str(name).replace("\\", "\\\\").replace('"', '\\"') + '"'
+def _check_out_names(path, kind, data):
+    """Refuse, before the work, a name that the --out format cannot hold (the states of
+    the written network are the data's values)."""
+    if kind is None:
+        return
+    from ._data import _observed_states
+    from ._network_files import NetworkFileError, check_names
 
-    lines = ["digraph network {"]
-    lines += [f"  {quote(v)};" for v in dag.nodes()]
-    lines += [f"  {quote(u)} -> {quote(v)};" for u, v in sorted(dag.edges())]
-    return "\n".join([*lines, "}"]) + "\n"
+    if kind == "DOT":
+        names = dict.fromkeys(data.columns)
+    else:
+        names = {v: _observed_states(v, data[v]) for v in data.columns}
+    try:
+        check_names(kind, names)
+    except NetworkFileError as err:
+        raise UserError(f"--out {path}: {err}") from None
 
 
 def _write_network(model, dag, path, kind, what="network"):
-    """Write the network (put in place with the JSON summary, when the command succeeds)."""
+    """Write the network if it reads back the same (checked; nothing otherwise), put in
+    place with the JSON summary when the command succeeds."""
+    from ._network_files import NetworkFileError, write_network
 
     def write(temporary):
-        if kind == "DOT":
-            Path(temporary).write_text(_dot(dag), encoding="utf-8")
-        elif kind == "XMLBIF":
-            from pgmpy.readwrite import XMLBIFWriter
-
-            XMLBIFWriter(model).write(str(temporary))
-        else:
-            from pgmpy.readwrite import BIFWriter
-
-            BIFWriter(model).write(str(temporary))
+        try:
+            write_network(dag if kind == "DOT" else model, temporary, kind)
+        except NetworkFileError as err:
+            raise UserError(f"--out {path}: {err}") from None
 
     _stage(path, write, f"{what} written to {path} ({kind})")
 
@@ -997,6 +996,7 @@ def cmd_learn(args):
     _check_directory(args.json, "--json")
     data, source, notes, cut_points = _read_study_data(args)
     _check_missing_scores(args, data, [args.score], "--score")
+    _check_out_names(args.out, kind, data)
     variables = list(data.columns)
     required = _parse_edges(args.require, variables, "--require")
     forbidden = _parse_edges(args.forbid, variables, "--forbid")
@@ -1440,6 +1440,7 @@ def cmd_fit(args):
     model = _read_model(args.model) if args.model else None
     use = list(model.nodes()) if model else None
     data, source, notes, cut_points = _read_study_data(args, use=use)
+    _check_out_names(args.out, kind, data)
     dag = _structure(args, data, model)
     fitted = _fit(dag, data, args.estimator, args.ess)
     _print_data(source, data, notes)

@@ -195,6 +195,8 @@ def fit_network(
     state_names : dict, optional
         Declared states (e.g. the score's), used where ``estimator`` declares none,
         so that states declared for learning are states of the fitted CPDs too.
+        Undeclared states are in the order of the scores (``encode_data``): sorted,
+        and text that is all numbers by its numbers (``"1", "2", "10"``).
 
     Returns
     -------
@@ -210,6 +212,9 @@ def fit_network(
     >>> model = fit_network(DAG([("A", "B")]), data, state_names={"A": ["x", "y", "z"]})
     >>> model.get_cpds("A").state_names["A"]
     ['x', 'y', 'z']
+    >>> model = fit_network(DAG([("A", "B")]), data.assign(B=["10", "2", "1"]))
+    >>> model.get_cpds("B").state_names["B"]
+    ['1', '2', '10']
     """
     from sklearn.base import clone
 
@@ -218,10 +223,12 @@ def fit_network(
 
         estimator = FSNMLEstimator()
     nodes = list(dag.nodes())
-    if state_names and "state_names" in estimator.get_params():
-        declared = {v: list(s) for v, s in state_names.items() if v in nodes}
+    if "state_names" in estimator.get_params():
+        declared = {v: list(s) for v, s in (state_names or {}).items() if v in nodes}
         declared.update(estimator.get_params()["state_names"] or {})
-        estimator = clone(estimator).set_params(state_names=declared)
+        declared.update(_default_states(data, [v for v in nodes if v not in declared]))
+        if declared:
+            estimator = clone(estimator).set_params(state_names=declared)
     return bayesian_network(dag).fit(data[nodes], estimator=estimator)
 
 
@@ -300,3 +307,21 @@ def check_table_sizes(arities: Mapping[Hashable, int], max_parents: int | None =
         f"cells, more than the {MAX_CPD_CELLS:,} that parameters can be fitted for, and the "
         "search could choose it. Checked before the search: " + "; or ".join(ways) + "."
     )
+
+
+def _default_states(data: pd.DataFrame, nodes: list) -> dict:
+    """The package's state order for ``nodes`` where it differs from pgmpy's plain sort:
+    columns of numbers written as text (``"1", "2", "10"``, see ``_data._state_order``)."""
+    import pandas as pd
+
+    from ._data import _observed_states
+
+    states = {}
+    for v in nodes:
+        column = data[v].dropna()
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            continue  # pgmpy's estimators keep their own handling of categories
+        ours = _observed_states(v, column)
+        if ours != sorted(ours):
+            states[v] = ours
+    return states

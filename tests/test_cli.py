@@ -460,7 +460,7 @@ def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, 
     assert "proven optimal (astar)" in out
     facts = json.loads(summary.read_text())
     assert facts["method"] == "exact" and facts["optimal"] is True and facts["gap"] == 0.0
-    assert facts["exact_method"] == "solver" and facts["max_parents"] == SOLVER_DEFAULT_MAX_PARENTS
+    assert facts["exact_method"] == "astar" and facts["max_parents"] == SOLVER_DEFAULT_MAX_PARENTS
 
 
 def test_time_limit_reports_the_gap_and_many_variables_say_heuristic(tmp_path, cli):

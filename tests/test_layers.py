@@ -31,7 +31,7 @@ LAYERS = [
     | {"datasets"},
     {"numerics"},  # special functions, NML normalizers, sNML
     {"scores", "estimators"},  # structure scores, parameter estimators
-    {"models", "evaluate"},  # DAG -> fitted network, predictive evaluation
+    {"models", "evaluate", "_network_files"},  # fitted networks, their files, evaluation
     {"search"},  # exact and local structure search
     {"analysis", "study"},  # the papers' analysis tools, the study tools
     {"cli", "__main__"},  # the command line
