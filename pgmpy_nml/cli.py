@@ -893,7 +893,7 @@ def _check_out_names(path, kind, data):
     if kind == "DOT":
         names = dict.fromkeys(data.columns)
     else:
-        names = {v: _observed_states(v, data[v]) for v in data.columns}
+        names = {v: _observed_states(v, data[v].dropna()) for v in data.columns}
     try:
         check_names(kind, names)
     except NetworkFileError as err:
