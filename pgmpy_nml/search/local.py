@@ -903,10 +903,11 @@ class LocalSearch(_StructureSearch):
         start = self._start(constraints)
         offsets = [_prior_ratio(score, op) for op in _PRIOR_OPERATIONS]
         spec = _screen.as_candidate_spec(self.candidates, variables)
-        if spec is not None and not isinstance(spec, int) and settings["candidate_rounds"] > 1:
+        if settings["candidate_rounds"] > 1 and not isinstance(spec, int):
+            given = "no candidates" if spec is None else "a mapping of candidates"
             raise ValueError(
-                "candidate_rounds > 1 re-selects the top k candidates: it needs candidates "
-                "as an integer or 'auto', not a mapping."
+                f"candidate_rounds > 1 re-selects the top k candidates after each search: "
+                f"it needs candidates as an integer or 'auto', got {given}."
             )
         engine = _Engine(rows, constraints, offsets, _structure_prior(score, variables, start))
         engine.set_parents(start)

@@ -92,7 +92,7 @@ def select_candidates(
         Current parents: kept as candidates, and ranked outside the top ``k``.
     symmetric : bool, default True
         Also make ``v`` a candidate of ``u`` whenever ``u`` is one of ``v``
-        (unless forbidden).
+        (unless forbidden), current parents included: every edge can be reversed.
     """
     n = strength.shape[0]
     forbidden = np.asarray(forbidden, dtype=bool)
@@ -106,9 +106,9 @@ def select_candidates(
         # stable sort of the negated strengths: ties keep the column order
         order = pool[np.argsort(-strength[v, pool], kind="stable")]
         allowed[v, order[:k]] = True
+    allowed |= current
     if symmetric:
         allowed |= allowed.T
-    allowed |= current | required
     allowed &= ~forbidden
     np.fill_diagonal(allowed, False)
     return allowed | required
