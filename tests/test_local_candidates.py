@@ -254,9 +254,11 @@ def test_reselection_rounds_never_lower_the_score(method, network_sample):
     the round scores never decrease, and more rounds end at least as high."""
     _, data = network_sample("alarm", 3000, seed=2)
     score = BDeu(data, equivalent_sample_size=1.0)
-    one = search(score, method=method, candidates=2)
+    one = search(score, method=method, candidates=2, candidate_rounds=1)
     more = search(score, method=method, candidates=2, candidate_rounds=4)
+    default = search(score, method=method, candidates=2)  # two rounds: one re-selection
     assert len(one.round_scores_) == 1
+    np.testing.assert_array_equal(default.round_scores_, more.round_scores_[:2])
     assert len(more.round_scores_) >= 2
     assert more.round_scores_[0] == pytest.approx(one.score_, abs=1e-9)
     assert np.all(np.diff(more.round_scores_) >= -1e-9)

@@ -43,6 +43,9 @@ _PRIOR_OPERATIONS = ("+", "-", "flip")
 #: Bytes of local-score rows kept for parent sets met before.
 _ROW_CACHE_BYTES = 1 << 28
 
+#: Searches of ``candidate_rounds=None`` with top-k candidates (one re-selection).
+_DEFAULT_ROUNDS = 2
+
 #: Fixed seed of the network hashes (tabu list): independent of the user's seed.
 _HASH_SEED = 0x5EED_7AB0
 
@@ -725,7 +728,7 @@ class LocalSearch(_StructureSearch):
         n_jobs: int | None = None,
         show_progress: bool = True,
         candidates: int | str | Mapping | None = None,
-        candidate_rounds: int = 1,
+        candidate_rounds: int | None = None,
         symmetric_candidates: bool = True,
     ) -> None:
         self.scoring_method = scoring_method
@@ -786,7 +789,11 @@ class LocalSearch(_StructureSearch):
             "max_iter": as_integer(self.max_iter, "max_iter"),
             "epsilon": float(epsilon),
             "rng": np.random.default_rng(seed),
-            "candidate_rounds": as_integer(self.candidate_rounds, "candidate_rounds", minimum=1),
+            "candidate_rounds": (
+                None
+                if self.candidate_rounds is None
+                else as_integer(self.candidate_rounds, "candidate_rounds", minimum=1)
+            ),
             "symmetric_candidates": as_bool(self.symmetric_candidates, "symmetric_candidates"),
         }
 
@@ -903,6 +910,8 @@ class LocalSearch(_StructureSearch):
         start = self._start(constraints)
         offsets = [_prior_ratio(score, op) for op in _PRIOR_OPERATIONS]
         spec = _screen.as_candidate_spec(self.candidates, variables)
+        if settings["candidate_rounds"] is None:
+            settings["candidate_rounds"] = _DEFAULT_ROUNDS if isinstance(spec, int) else 1
         if settings["candidate_rounds"] > 1 and not isinstance(spec, int):
             given = "no candidates" if spec is None else "a mapping of candidates"
             raise ValueError(
