@@ -370,3 +370,24 @@ def test_restricted_move_scan_equals_the_full_scan_on_random_tables():
         sparse = _sk.best_move_restricted(*state, add_start, heads.astype(np.int64), edges)
         assert full[:3] == sparse[:3]
         assert full[3] == sparse[3] or (np.isinf(full[3]) and np.isinf(sparse[3]))
+
+
+def test_a_score_without_data_is_refused_clearly(network_sample):
+    _, data = network_sample("cancer", 300, seed=0)
+    score = FNML(data)
+
+    class NoData:
+        variables = list(score.variables)
+
+        def local_score(self, variable, parents):
+            return score.local_score(variable, parents)
+
+    assert search(NoData(), candidates=None).plan_ == "generic"
+    with pytest.raises(TypeError, match=r"no \.data"):
+        search(NoData(), candidates=2)
+
+
+def test_progress_bar_names_the_candidate_round(capsys, network_sample):
+    _, data = network_sample("cancer", 500, seed=0)
+    LocalSearch(FNML(data), candidates=2, candidate_rounds=2, show_progress=True).fit()
+    assert "candidate round 2/2" in capsys.readouterr().err

@@ -723,7 +723,8 @@ class LocalSearch(_StructureSearch):
         after every move of the searches, and after each perturbation (its random
         moves together).
     restart_scores_ : ndarray
-        The score each search ended with (the first search, then each restart).
+        The score each search ended with (the first search, then each restart;
+        round after round with ``candidate_rounds``).
     model_ : pgmpy.models.DiscreteBayesianNetwork or None
         The fitted network, when ``parameter_estimator`` was given.
     timings_ : dict
@@ -990,6 +991,11 @@ class LocalSearch(_StructureSearch):
         try:
             with bar:
                 for round_ in range(settings["candidate_rounds"]):
+                    if round_:
+                        bar.set_description(
+                            f"{self.method} search, candidate round "
+                            f"{round_ + 1}/{settings['candidate_rounds']}"
+                        )
                     if spec is not None:
                         begun = time.perf_counter()
                         chosen = self._candidates(spec, rows, engine, round_, settings)
@@ -1058,8 +1064,14 @@ def _screen_data(rows):
         return rows.codes, rows.arities, rows.bits
     from .._data import encode_data
 
+    data = getattr(rows.score, "data", None)
+    if data is None:
+        raise TypeError(
+            f"candidates= screens the data, but the score {type(rows.score).__name__} has "
+            f"no .data; give a score built on a DataFrame, or candidates=None."
+        )
     names = getattr(rows.score, "state_names", None)
-    encoded = encode_data(rows.score.data, None if names is None else dict(names))
+    encoded = encode_data(data, None if names is None else dict(names))
     index = [encoded.index[v] for v in rows.variables]
     return encoded.codes[index], encoded.arities[index], None
 
