@@ -391,3 +391,34 @@ def test_progress_bar_names_the_candidate_round(capsys, network_sample):
     _, data = network_sample("cancer", 500, seed=0)
     LocalSearch(FNML(data), candidates=2, candidate_rounds=2, show_progress=True).fit()
     assert "candidate round 2/2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("method", ["hill", "tabu"])
+def test_non_candidate_pairs_are_never_counted(method, monkeypatch, network_sample):
+    """Every family the search counts (one round) is the current one, one parent fewer,
+    or one candidate more: the pairs left out cost nothing."""
+    _, data = network_sample("alarm", 1000, seed=3)
+    planned = []
+    plan = _Engine.plan
+
+    def recording(self, children, log_arities, log_direct_cells):
+        result = plan(self, children, log_arities, log_direct_cells)
+        planned.append((np.array(children), result, self.parents.copy()))
+        return result
+
+    monkeypatch.setattr(_Engine, "plan", recording)
+    result = search(BDeu(data), method=method, candidates=3, candidate_rounds=1, restarts=1)
+    names = list(data.columns)
+    allowed = {(names.index(u), names.index(v)) for v in names for u in result.candidates_[v]}
+    first_pass = 0  # the empty start: every child's candidates, nothing else
+    seen = 0
+    for children, (_, _, item_row, item_u, item_kind, _, _), parents in planned:
+        for r, u, kind in zip(item_row, item_u, item_kind, strict=True):
+            v = children[r]
+            if kind == _k.PLUS:
+                assert (u, v) in allowed
+                first_pass += seen < len(names)
+            elif kind == _k.MINUS:
+                assert parents[v, u]
+        seen += len(children)
+    assert first_pass == len(allowed) < len(names) * (len(names) - 1) // 3

@@ -419,19 +419,15 @@ class _Engine:
         self.edges = (tails * self.n + heads).astype(np.int64)
 
     def restrict(self, allowed) -> None:
-        """Allow additions ``u -> v`` only where ``allowed[v, u]`` (None: everywhere the
-        constraints allow). Non-candidates are never counted nor scanned; cached rows and
-        the local-score table are dropped."""
-        if allowed is None:
-            self.forbidden[:, :] = self.knowledge_forbidden
-            self.add_start = self.add_head = None
-        else:
-            self.forbidden[:, :] = self.knowledge_forbidden | ~np.asarray(allowed, dtype=bool)
-            tails, heads = np.nonzero(self.forbidden.T == 0)
-            keep = tails != heads
-            tails, heads = tails[keep], heads[keep]
-            self.add_start = np.searchsorted(tails, np.arange(self.n + 1)).astype(np.int64)
-            self.add_head = heads.astype(np.int64)
+        """Allow additions ``u -> v`` only where ``allowed[v, u]`` (and the constraints
+        allow). Non-candidates are never counted nor scanned; cached rows and the
+        local-score table are dropped."""
+        self.forbidden[:, :] = self.knowledge_forbidden | ~np.asarray(allowed, dtype=bool)
+        tails, heads = np.nonzero(self.forbidden.T == 0)
+        keep = tails != heads
+        tails, heads = tails[keep], heads[keep]
+        self.add_start = np.searchsorted(tails, np.arange(self.n + 1)).astype(np.int64)
+        self.add_head = heads.astype(np.int64)
         self._cache.clear()
         self.local[:, :] = -np.inf
         self.dirty[:] = True
