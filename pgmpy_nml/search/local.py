@@ -16,10 +16,12 @@ import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
 from .._estimator import fitted_attribute
-from .._validate import as_choice, as_integer, as_real
+from .._validate import as_bool, as_choice, as_integer, as_real
 from ..scores.contract import CountStatistic, Families, check_statistic_kinds
 from ..scores.pgmpy_adapters import contract_for
 from . import _local_kernels as _k
+from . import _screen_kernels as _sk
+from . import screen as _screen
 from ._base import _StructureSearch
 from .constraints import Constraints, check_start_dag
 
@@ -40,6 +42,9 @@ _PRIOR_OPERATIONS = ("+", "-", "flip")
 
 #: Bytes of local-score rows kept for parent sets met before.
 _ROW_CACHE_BYTES = 1 << 28
+
+#: Searches of ``candidate_rounds=None`` with top-k candidates (one re-selection).
+_DEFAULT_ROUNDS = 2
 
 #: Fixed seed of the network hashes (tabu list): independent of the user's seed.
 _HASH_SEED = 0x5EED_7AB0
@@ -376,6 +381,10 @@ class _Engine:
         for v in range(n):
             self.forbidden[v, list(constraints.forbidden[v])] = 1
             self.required[v, list(constraints.required[v])] = 1
+        # the constraints' forbidden edges; ``forbidden`` adds the non-candidates to them
+        self.knowledge_forbidden = self.forbidden.copy()
+        self.add_start = self.add_head = None  # candidate additions by tail (None: all)
+        self.edges = np.zeros(0, dtype=np.int64)  # keys u * n + v of the edges, ascending
         self.offsets = np.asarray(offsets, dtype=np.float64)
         self.keys = np.random.default_rng(_HASH_SEED).integers(
             np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=(n, n), dtype=np.int64
@@ -402,7 +411,40 @@ class _Engine:
         for v, u in zip(*np.nonzero(self.parents), strict=True):
             h ^= self.keys[u, v]
         self.hash = h
+        self._set_edges()
         self.dirty[:] = True
+
+    def _set_edges(self) -> None:
+        tails, heads = np.nonzero(self.parents.T)
+        self.edges = (tails * self.n + heads).astype(np.int64)
+
+    def restrict(self, allowed) -> None:
+        """Allow additions ``u -> v`` only where ``allowed[v, u]`` (and the constraints
+        allow). Non-candidates are never counted nor scanned; cached rows and the
+        local-score table are dropped."""
+        self.forbidden[:, :] = self.knowledge_forbidden | ~np.asarray(allowed, dtype=bool)
+        tails, heads = np.nonzero(self.forbidden.T == 0)
+        keep = tails != heads
+        tails, heads = tails[keep], heads[keep]
+        self.add_start = np.searchsorted(tails, np.arange(self.n + 1)).astype(np.int64)
+        self.add_head = heads.astype(np.int64)
+        self._cache.clear()
+        self.local[:, :] = -np.inf
+        self.dirty[:] = True
+
+    def gains(self) -> np.ndarray:
+        """``gains[v, u]``: the change of ``v``'s local score if ``u`` were added to its
+        parents (every pair the constraints allow, candidates or not; else ``-inf``)."""
+        restricted = self.forbidden.copy()
+        self.forbidden[:, :] = self.knowledge_forbidden
+        try:
+            table = self.rows.compute(np.arange(self.n, dtype=np.int64), self)
+        finally:
+            self.forbidden[:, :] = restricted
+        gains = table - np.diag(table)[:, None]
+        gains[self.parents != 0] = -np.inf
+        np.fill_diagonal(gains, -np.inf)
+        return gains
 
     def snapshot(self):
         return (self.parents.copy(), self.local.copy(), self.hash, self.prior)
@@ -414,6 +456,7 @@ class _Engine:
         self.n_parents[:] = parents.sum(axis=1)
         _k.reachability(self.parents, self.reach)
         self.hash, self.prior = h, prior
+        self._set_edges()
         self.dirty[:] = False
 
     def total(self) -> float:
@@ -460,21 +503,14 @@ class _Engine:
 
     # -- moves ---------------------------------------------------------------------------
     def best(self, tabu, rtol, neutral=0.0):
-        kind, u, v, delta = _k.best_move(
-            self.parents,
-            self.n_parents,
-            self.reach,
-            self.local,
-            self.forbidden,
-            self.required,
-            self.max_parents,
-            self.offsets,
-            self.keys,
-            self.hash,
-            tabu,
-            rtol,
-            neutral,
-        )
+        state = (self.parents, self.n_parents, self.reach, self.local, self.forbidden)
+        state += (self.required, self.max_parents, self.offsets, self.keys, self.hash)
+        if self.add_start is None:
+            kind, u, v, delta = _k.best_move(*state, tabu, rtol, neutral)
+        else:  # candidates: scan only their additions and the present edges
+            kind, u, v, delta = _sk.best_move_restricted(
+                *state, tabu, rtol, neutral, self.add_start, self.add_head, self.edges
+            )
         return int(kind), int(u), int(v), float(delta)
 
     def legal_moves(self):
@@ -502,7 +538,13 @@ class _Engine:
             self.hash ^= self.keys[v, u]
             self.dirty[u] = True
         self.prior += float(self.offsets[kind])
-        _k.reachability(self.parents, self.reach)
+        if kind == _k.ADD:
+            _sk.reach_add(self.reach, u, v)
+            key = u * self.n + v
+            self.edges = np.insert(self.edges, np.searchsorted(self.edges, key), key)
+        else:
+            _k.reachability(self.parents, self.reach)
+            self._set_edges()
 
 
 @dataclass(frozen=True)
@@ -515,6 +557,8 @@ class _Result:
     restart_scores: np.ndarray
     timings: dict
     plan: str
+    candidates: dict | None
+    round_scores: np.ndarray
 
 
 _METHODS = ("hill", "tabu")
@@ -564,6 +608,23 @@ class LocalSearch(_StructureSearch):
       after each search, perturb the best network found so far by ``perturb``
       random legal moves (drawn with ``seed``) and search again; the best
       network of all searches wins.
+    - ``candidates``: the sparse candidate algorithm [3]_. Each variable may gain
+      parents only among its candidates, screened by mutual information with a
+      top-``k`` cap and re-selected from the score gains given the current
+      parents after each search (``candidate_rounds``); the pairs left out are
+      never counted nor scanned, which is where the full search spends its
+      ``n^2`` cost. Measured with ``benchmarks/bench_local_candidates.py``
+      (hill climbing, BDeu(1), N = 5000, one thread, CPU seconds), ``"auto"``
+      against the full search: alarm 0.03 s / 0.02 s, score 0.28% higher;
+      andes 0.27 s / 0.41 s, 0.03% higher; pigs 1.1 s / 2.1 s, 0.09% higher;
+      link 3.0 s / 10.7 s, 1.7% higher; munin 6.4 s / 25.7 s, 0.51% lower. The
+      restricted search takes another path to another local optimum, up to
+      0.5% apart here, about as far as the full search itself moves when only
+      its tie-breaking changes (columns reversed: 0.04-2.3%); not within 0.1%
+      on every network, so the full search (``candidates=None``) stays the
+      default. Without re-selection (``candidate_rounds=1``) munin takes 1.4 s
+      but ends 2.2% lower, and link 21% lower: there many parents matter only
+      jointly with others, which no pairwise screen sees.
 
     Tie-breaking is deterministic and independent of the process (no hashing
     of names): among moves whose score changes are equal up to a relative
@@ -618,6 +679,29 @@ class LocalSearch(_StructureSearch):
         small families are counted with bitsets in microseconds.
     show_progress : bool, default True
         A progress bar with the number of moves and the current score.
+    candidates : None, "auto", int or dict, default None
+        Candidate parents (the sparse candidate algorithm [3]_, bnlearn's
+        two-phase learners): ``None`` searches every pair of variables. An integer
+        ``k`` keeps, for each variable, the ``k`` others with the largest
+        empirical mutual information (ties to the earlier column; one compiled
+        pass over every pair's count table); ``"auto"`` is ``k = 10``. A dict
+        ``{child: parents}`` gives the sets (children not listed get none).
+        Required parents are always candidates, forbidden ones never. Only
+        additions ``u -> v`` with ``u`` a candidate of ``v`` are counted and
+        scanned; deletions are always possible, the reversal of ``u -> v`` when
+        ``v`` is a candidate of ``u``.
+    candidate_rounds : int, optional
+        Searches with re-selected candidates (top-``k`` candidates only; default
+        2, i.e. one re-selection, and 1 otherwise). After each search every
+        variable's candidates become its current parents plus the ``k`` others
+        whose addition would raise its local score most given those parents (one
+        pass over every pair, as costly as the first pass of the full search),
+        and the search continues from the result; it stops early when the
+        candidates or the network no longer change. The score never decreases
+        from round to round (``round_scores_``).
+    symmetric_candidates : bool, default True
+        Make ``v`` a candidate of ``u`` whenever ``u`` is one of ``v`` (current
+        parents included), so that every edge can be reversed.
 
     Attributes
     ----------
@@ -631,16 +715,24 @@ class LocalSearch(_StructureSearch):
     n_iter_ : int
         Moves made by the searches (perturbations not counted).
     history_ : ndarray
-        The score of the current network: at the start, after every move of the
-        searches, and after each perturbation (its random moves together).
+        The score of the current network: at the start (of each candidate round),
+        after every move of the searches, and after each perturbation (its random
+        moves together).
     restart_scores_ : ndarray
-        The score each search ended with (the first search, then each restart).
+        The score each search ended with (the first search, then each restart;
+        round after round with ``candidate_rounds``).
     model_ : pgmpy.models.DiscreteBayesianNetwork or None
         The fitted network, when ``parameter_estimator`` was given.
     timings_ : dict
-        Seconds spent computing local scores and in the rest of the search.
+        Seconds spent computing local scores, selecting candidates and in the rest
+        of the search.
     plan_ : str
         ``"statistics"`` (compiled counting) or ``"generic"`` (``local_score``).
+    candidates_ : dict or None
+        Each variable's candidate parents (a tuple, in column order) in the last
+        round; None for the full search.
+    round_scores_ : ndarray
+        The score at the end of each candidate round (one entry without candidates).
 
     Examples
     --------
@@ -653,6 +745,11 @@ class LocalSearch(_StructureSearch):
     >>> tabu = LocalSearch("fnml", method="tabu", restarts=5, perturb=3, show_progress=False)
     >>> bool(tabu.fit(data).score_ >= search.score_ - 1e-9)
     True
+    >>> sparse = LocalSearch("fnml", candidates=3, candidate_rounds=1, show_progress=False)
+    >>> sparse.fit(data).candidates_["lung"]  # three by mutual information, mirror images
+    ('bronc', 'either', 'smoke', 'xray')
+    >>> bool(sparse.score_ >= search.score_)  # another path, here to a higher optimum
+    True
 
     References
     ----------
@@ -660,6 +757,8 @@ class LocalSearch(_StructureSearch):
        Sec. 18.4.3 (local search, tabu lists, random restarts).
     .. [2] M. Scutari. "Learning Bayesian networks with the bnlearn R package".
        Journal of Statistical Software 35(3), 2010 (``hc``, ``tabu``).
+    .. [3] N. Friedman, I. Nachman, D. Pe'er. "Learning Bayesian network structure
+       from massive datasets: the 'sparse candidate' algorithm". UAI 1999.
     """
 
     def __init__(
@@ -679,6 +778,9 @@ class LocalSearch(_StructureSearch):
         parameter_estimator: DiscreteParameterEstimator | None = None,
         n_jobs: int | None = None,
         show_progress: bool = True,
+        candidates: int | str | Mapping | None = None,
+        candidate_rounds: int | None = None,
+        symmetric_candidates: bool = True,
     ) -> None:
         self.scoring_method = scoring_method
         self.method = method
@@ -695,6 +797,9 @@ class LocalSearch(_StructureSearch):
         self.parameter_estimator = parameter_estimator
         self.n_jobs = n_jobs
         self.show_progress = show_progress
+        self.candidates = candidates
+        self.candidate_rounds = candidate_rounds
+        self.symmetric_candidates = symmetric_candidates
 
     causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the best network found.")
     score_ = fitted_attribute("score", "float: its score (local scores plus structure prior).")
@@ -706,6 +811,12 @@ class LocalSearch(_StructureSearch):
     timings_ = fitted_attribute("timings", "dict: seconds per part of the search.")
     plan_ = fitted_attribute(
         "plan", 'str: "statistics" (compiled counting) or "generic" (local_score).'
+    )
+    candidates_ = fitted_attribute(
+        "candidates", "dict or None: each variable's candidate parents in the last round."
+    )
+    round_scores_ = fitted_attribute(
+        "round_scores", "ndarray: the score at the end of each candidate round."
     )
 
     # -- checks ---------------------------------------------------------------------------
@@ -729,6 +840,12 @@ class LocalSearch(_StructureSearch):
             "max_iter": as_integer(self.max_iter, "max_iter"),
             "epsilon": float(epsilon),
             "rng": np.random.default_rng(seed),
+            "candidate_rounds": (
+                None
+                if self.candidate_rounds is None
+                else as_integer(self.candidate_rounds, "candidate_rounds", minimum=1)
+            ),
+            "symmetric_candidates": as_bool(self.symmetric_candidates, "symmetric_candidates"),
         }
 
     def _start(self, constraints: Constraints) -> np.ndarray:
@@ -843,6 +960,15 @@ class LocalSearch(_StructureSearch):
         constraints = Constraints.from_knowledge(variables, self.max_parents, self.expert_knowledge)
         start = self._start(constraints)
         offsets = [_prior_ratio(score, op) for op in _PRIOR_OPERATIONS]
+        spec = _screen.as_candidate_spec(self.candidates, variables)
+        if settings["candidate_rounds"] is None:
+            settings["candidate_rounds"] = _DEFAULT_ROUNDS if isinstance(spec, int) else 1
+        if settings["candidate_rounds"] > 1 and not isinstance(spec, int):
+            given = "no candidates" if spec is None else "a mapping of candidates"
+            raise ValueError(
+                f"candidate_rounds > 1 re-selects the top k candidates after each search: "
+                f"it needs candidates as an integer or 'auto', got {given}."
+            )
         engine = _Engine(rows, constraints, offsets, _structure_prior(score, variables, start))
         engine.set_parents(start)
         history: list[float] = []
@@ -854,9 +980,32 @@ class LocalSearch(_StructureSearch):
             unit=" moves",
             leave=True,
         )
+        screen_seconds = 0.0
+        allowed = None
+        round_scores = []
+        n_iter, ends = 0, []
         try:
             with bar:
-                n_iter, ends = self._search(engine, settings, bar, history)
+                for round_ in range(settings["candidate_rounds"]):
+                    if round_:
+                        bar.set_description(
+                            f"{self.method} search, candidate round "
+                            f"{round_ + 1}/{settings['candidate_rounds']}"
+                        )
+                    if spec is not None:
+                        begun = time.perf_counter()
+                        chosen = self._candidates(spec, rows, engine, round_, settings)
+                        screen_seconds += time.perf_counter() - begun
+                        if allowed is not None and np.array_equal(chosen, allowed):
+                            break  # the same candidates: the same search again
+                        allowed = chosen
+                        engine.restrict(allowed)
+                    moves, round_ends = self._search(engine, settings, bar, history)
+                    n_iter += moves
+                    ends += round_ends
+                    round_scores.append(engine.total())
+                    if spec is None or (round_ and moves == 0):
+                        break
         except KeyboardInterrupt:
             raise KeyboardInterrupt("LocalSearch interrupted; nothing was fitted.") from None
         finally:
@@ -867,7 +1016,8 @@ class LocalSearch(_StructureSearch):
         elapsed = time.perf_counter() - started
         timings = {
             "local scores": engine.row_seconds,
-            "rest of the search": elapsed - engine.row_seconds,
+            "candidate screen": screen_seconds,
+            "rest of the search": elapsed - engine.row_seconds - screen_seconds,
             "rows computed": engine.rows_computed,
         }
         self._result = _Result(
@@ -879,8 +1029,47 @@ class LocalSearch(_StructureSearch):
             np.array(ends),
             timings,
             rows.kind,
+            None if allowed is None else _screen.candidate_dict(allowed, variables),
+            np.array(round_scores),
         )
         return self
+
+    def _candidates(self, spec, rows, engine, round_: int, settings) -> np.ndarray:
+        """The candidate matrix ``allowed[v, u]`` of a round: the first from the mutual
+        information (or the user's sets), later ones from the score gains given the
+        current parents (which stay candidates), required parents always."""
+        forbidden = engine.knowledge_forbidden != 0
+        required = engine.required != 0
+        symmetric = settings["symmetric_candidates"]
+        if not isinstance(spec, int):  # the user's candidate sets
+            return _screen.select_candidates(
+                np.zeros(forbidden.shape), 0, forbidden, required, spec, symmetric
+            )
+        if round_ == 0:
+            strength = _screen.mutual_information(*_screen_data(rows))
+            return _screen.select_candidates(strength, spec, forbidden, required, None, symmetric)
+        current = engine.parents != 0
+        gains = engine.gains()
+        return _screen.select_candidates(gains, spec, forbidden, required, current, symmetric)
+
+
+def _screen_data(rows):
+    """``(codes, arities, bits)`` of the data for the screen (the generic path encodes
+    the score's data with its state names)."""
+    if isinstance(rows, _StatisticRows):
+        return rows.codes, rows.arities, rows.bits
+    from .._data import encode_data
+
+    data = getattr(rows.score, "data", None)
+    if data is None:
+        raise TypeError(
+            f"candidates= screens the data, but the score {type(rows.score).__name__} has "
+            f"no .data; give a score built on a DataFrame, or candidates=None."
+        )
+    names = getattr(rows.score, "state_names", None)
+    encoded = encode_data(data, None if names is None else dict(names))
+    index = [encoded.index[v] for v in rows.variables]
+    return encoded.codes[index], encoded.arities[index], None
 
 
 def _prior_ratio(score, operation: str) -> float:
