@@ -58,6 +58,7 @@ import numpy as np
 from .._jit import njit
 from .._progress import progress_bar
 from .._validate import as_gap_limit, as_integer, as_memory_size, as_time_limit
+from ._kernels import _popcount
 from ._solver import (
     SolverResult,
     _Families,
@@ -214,15 +215,6 @@ def _slot(keys, mask):
         if i == cap:
             i = 0
     return i
-
-
-@njit(cache=True, nogil=True)
-def _popcount(x):
-    c = 0
-    while x:
-        x &= x - 1
-        c += 1
-    return c
 
 
 @njit(cache=True, nogil=True)
