@@ -10,7 +10,8 @@ For every registered score (pgmpy's and Min/Max-BDeu included), random data (2-2
   rounding, and score what it keeps right;
 - the best network over the pruned candidates (a pure-Python DP over variable orders)
   must score what the best network over *every* admissible parent set scores;
-- the subset DP, and the solver on the pruned candidates, must find that optimum too.
+- the subset DP, and the solver and A* on the pruned candidates, must find that optimum
+  too.
 
 This is the guard against the false proofs of issue 17 (a screen that closed the
 supersets of a set after showing only the set itself dominated). The default run draws a
@@ -198,10 +199,18 @@ def check_case(data, key, max_parents, limit, knowledge, required, forbidden, so
             expert_knowledge=knowledge,
             show_progress=False,
         ).fit()
-        for search in (dp, sv):
+        astar = ExactSearch(
+            score,
+            method="astar",
+            max_parents=max_parents,
+            expert_knowledge=knowledge,
+            show_progress=False,
+        ).fit()
+        for search in (dp, sv, astar):
             assert search.score_ == pytest.approx(optimum, rel=1e-9, abs=tolerance(0, n_rows))
-        assert sv.optimal_
-        assert sv.bound_ >= optimum - tolerance(optimum, n_rows)
+        for search in (sv, astar):
+            assert search.optimal_
+            assert search.bound_ >= optimum - tolerance(optimum, n_rows)
 
 
 @settings(
