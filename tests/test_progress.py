@@ -90,11 +90,15 @@ def test_cli_learn_prints_progress_lines_and_a_default_time_limit(cli, tmp_path)
     lines = [line for line in err.splitlines() if line.startswith("exact search")]
     assert lines and "gap" in lines[-1] and lines[-1].endswith("(done)"), err
     assert any(line.startswith("candidate sets") for line in err.splitlines()), err
-    assert "not proven optimal" in out and "larger --time-limit" in out
-    # the last progress line and the summary give the same gap
-    gap_line = lines[-1].split("gap ")[1].split("%")[0]
-    gap_summary = out.split("gap ")[1].split("%")[0]
-    assert float(gap_line) == pytest.approx(float(gap_summary), rel=1e-2, abs=1e-3)
+    # the last progress line and the summary agree (proven or not: how far the search
+    # gets in 6 s depends on the machine)
+    gap_line = float(lines[-1].split("gap ")[1].split("%")[0])
+    if "not proven optimal" in out:
+        assert "larger --time-limit" in out
+        gap_summary = float(out.split("gap ")[1].split("%")[0])
+        assert gap_line == pytest.approx(gap_summary, rel=1e-2, abs=1e-3)
+    else:
+        assert "proven optimal" in out and gap_line == 0.0
 
 
 def test_time_limit_flag_takes_inf(cli, tmp_path):
@@ -112,9 +116,9 @@ def test_default_time_limit_says_how_to_go_further(monkeypatch, capsys, tmp_path
     _, data = sample_network("alarm", 1000, seed=0)
     path = tmp_path / "alarm.csv"
     data.to_csv(path, index=False)
-    monkeypatch.setattr(cli, "EXACT_TIME_LIMIT", 3.0)
+    monkeypatch.setattr(cli, "EXACT_TIME_LIMIT", 0.5)  # not even A*'s bound tables fit
     code = cli.main(["learn", str(path), "--score", "bdeu", "--ess", "10", "--params", "none"])
     out = capsys.readouterr().out
     assert code == 0
-    assert "when the default time limit of 3 s ran out" in out
+    assert "when the default time limit of 0.5 s ran out" in out
     assert "--time-limit SECONDS (or --time-limit inf)" in out
