@@ -126,6 +126,26 @@ def test_evaluate_cut_points_of_the_wrong_shape_are_user_errors(
 
 
 # -- input errors and internal errors ----------------------------------------------------
+_BUILD_PARSER = cli_module.build_parser  # the real one, before any test patches it
+
+
+def run_command_as(func, data, monkeypatch, capsys, code):
+    """Run ``learn`` with every command's work replaced by ``func``; check the exit code,
+    return stderr."""
+    parser = _BUILD_PARSER
+
+    def patched():
+        built = parser()
+        for action in built._subparsers._group_actions:
+            for sub in action.choices.values():
+                sub.set_defaults(func=func)
+        return built
+
+    monkeypatch.setattr(cli_module, "build_parser", patched)
+    assert cli_module.main(["learn", str(data)]) == code
+    return capsys.readouterr().err
+
+
 def test_a_library_check_is_an_input_error_and_a_numpy_failure_a_bug(data, monkeypatch, capsys):
     import numpy as np
 
@@ -137,20 +157,9 @@ def test_a_library_check_is_an_input_error_and_a_numpy_failure_a_bug(data, monke
 
         choose_exact(40, "dp")  # a ValueError the package raises with a message
 
-    parser = cli_module.build_parser
     cases = [(numpy_failure, 1, "internal error (ValueError"), (library_check, 2, "at most 31")]
     for func, code, fragment in cases:
-
-        def patched(func=func):
-            built = parser()
-            for action in built._subparsers._group_actions:
-                for sub in action.choices.values():
-                    sub.set_defaults(func=func)
-            return built
-
-        monkeypatch.setattr(cli_module, "build_parser", patched)
-        assert cli_module.main(["learn", str(data)]) == code
-        err = capsys.readouterr().err
+        err = run_command_as(func, data, monkeypatch, capsys, code)
         assert fragment in err and err.count("\n") == 1
 
 
@@ -161,19 +170,8 @@ def test_only_input_errors_exit_2(data, monkeypatch, capsys):
     def bad_input(args):
         raise InputError("k must be an integer >= 2, got 1")
 
-    parser = cli_module.build_parser
     for func, code, fragment in [(bug, 1, "internal error"), (bad_input, 2, "error: k must")]:
-
-        def patched(func=func):
-            built = parser()
-            for action in built._subparsers._group_actions:
-                for sub in action.choices.values():
-                    sub.set_defaults(func=func)
-            return built
-
-        monkeypatch.setattr(cli_module, "build_parser", patched)
-        assert cli_module.main(["learn", str(data)]) == code
-        err = capsys.readouterr().err
+        err = run_command_as(func, data, monkeypatch, capsys, code)
         assert fragment in err and err.count("\n") == 1
         if code == 1:
             assert "please report it" in err and "ValueError" in err
