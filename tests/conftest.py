@@ -116,6 +116,15 @@ def cancer(network_sample):
     return network_sample("cancer", 400, seed=4)
 
 
+@pytest.fixture(scope="session")
+def alarm_csv(network_sample, tmp_path_factory):
+    """Path of a CSV file of 1000 rows of the alarm network (seed 0), for CLI runs."""
+    _, data = network_sample("alarm", 1000, seed=0)
+    path = tmp_path_factory.mktemp("alarm") / "alarm.csv"
+    data.to_csv(path, index=False)
+    return path
+
+
 SCRIPT = Path(sys.executable).with_name("pgmpy-nml")
 
 

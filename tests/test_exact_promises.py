@@ -84,10 +84,8 @@ def test_time_limited_run_reports_a_finite_honest_bound():
     assert search.gap_ < 1.0
 
 
-def test_cli_prints_a_finite_bound_after_a_time_limit(cli_summary, tmp_path):
-    _, data = sample_network("alarm", 1000, seed=0)
-    path = tmp_path / "alarm.csv"
-    data.to_csv(path, index=False)
+def test_cli_prints_a_finite_bound_after_a_time_limit(cli_summary, alarm_csv):
+    path = alarm_csv
     out, summary = cli_summary(
         "learn",
         path,

@@ -71,10 +71,8 @@ def test_default_parent_limit_agrees_with_the_command_line(cli):
     assert "600 s" in text
 
 
-def test_cli_learn_prints_progress_lines_and_a_default_time_limit(cli, tmp_path):
-    _, data = sample_network("alarm", 1000, seed=0)
-    path = tmp_path / "alarm.csv"
-    data.to_csv(path, index=False)
+def test_cli_learn_prints_progress_lines_and_a_default_time_limit(cli, alarm_csv):
+    path = alarm_csv
     code, out, err = cli(
         "learn",
         path,
@@ -110,12 +108,10 @@ def test_time_limit_flag_takes_inf(cli, tmp_path):
     assert "proven optimal" in out
 
 
-def test_default_time_limit_says_how_to_go_further(monkeypatch, capsys, tmp_path):
+def test_default_time_limit_says_how_to_go_further(monkeypatch, capsys, alarm_csv):
     from pgmpy_nml import cli
 
-    _, data = sample_network("alarm", 1000, seed=0)
-    path = tmp_path / "alarm.csv"
-    data.to_csv(path, index=False)
+    path = alarm_csv
     monkeypatch.setattr(cli, "EXACT_TIME_LIMIT", 0.5)  # not even A*'s bound tables fit
     code = cli.main(["learn", str(path), "--score", "bdeu", "--ess", "10", "--params", "none"])
     out = capsys.readouterr().out
