@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from pgmpy_nml.search._solver import (
+from pgmpy_nml.search.candidates._solver import (
     SolverResult,
     _cycle_free,
     _Families,

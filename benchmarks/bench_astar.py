@@ -8,7 +8,7 @@ Run::
 
 Instances (issue 17, "The frontier"): data from
 ``pgmpy_nml.datasets.sample_network(name, N, seed=0)``, candidates from
-:func:`pgmpy_nml.search.pruning.candidate_parent_sets` with BDeu (ESS ``E``) and
+:func:`pgmpy_nml.search.candidates.candidate_parent_sets` with BDeu (ESS ``E``) and
 at most 3 parents: insurance, water, alarm and hailfinder at N = 1000, ESS 100,
 and alarm at N = 10000, ESS 1. The candidates are computed once per instance
 and kept as a score file (``--cache``, in the temporary folder by default; the
@@ -57,7 +57,7 @@ def candidates_file(cache, name, n, ess):
     if not os.path.exists(path):
         from pgmpy_nml import BDeu
         from pgmpy_nml.datasets import sample_network
-        from pgmpy_nml.search.pruning import candidate_parent_sets
+        from pgmpy_nml.search.candidates import candidate_parent_sets
 
         _, data = sample_network(name, n, seed=0)
         cands, _ = candidate_parent_sets(BDeu(data, equivalent_sample_size=ess), max_parents=3)
@@ -68,9 +68,8 @@ def candidates_file(cache, name, n, ess):
 
 def child(path, engine, time_limit, max_memory):
     """One engine on one score file, in this process: a JSON line on stdout."""
-    from pgmpy_nml.search._astar import astar
-    from pgmpy_nml.search._solver import solve
-    from pgmpy_nml.search.candidates import CandidateParentSets, read_score_file
+    from pgmpy_nml.search.candidates import CandidateParentSets, read_score_file, solve
+    from pgmpy_nml.search.candidates._astar import astar
 
     cands = read_score_file(path)
     # compile (or load) the kernels outside the measured time

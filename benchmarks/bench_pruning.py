@@ -10,7 +10,7 @@ For each network (insurance 27 variables, water 32, alarm 37 at N = 1000 and
 5000; hailfinder 56 at N = 1000), data from
 ``pgmpy.utils.get_example_model(name).simulate(N, seed=0)`` (bundled with pgmpy,
 offline), and each score (fNML, qNML, BDeu with ESS 1, BIC: pgmpy's, through
-its adapter) it runs :func:`pgmpy_nml.search.pruning.candidate_parent_sets`
+its adapter) it runs :func:`pgmpy_nml.search.candidates.candidate_parent_sets`
 with ``max_parents=3`` on all cores and prints one table row: admissible
 parent sets, sets scored, sets skipped because a bound showed them dominated,
 candidates kept (in all, and the largest per variable), then wall time, CPU
@@ -20,7 +20,7 @@ warm-up that loads the compiled kernels; the load average is printed before
 and after, since the machine is shared.
 
 With ``--solve`` it also hands the candidates to the exact solver
-(:func:`pgmpy_nml.search._solver.solve`, SCIP, ``--time-limit`` seconds) and adds
+(:func:`pgmpy_nml.search.candidates.solve`, SCIP, ``--time-limit`` seconds) and adds
 its wall time and whether it proved the network optimal: the whole pipeline
 of the exact-learning targets.
 """
@@ -86,7 +86,7 @@ def main(argv=None) -> None:
     parser.add_argument("--time-limit", type=float, default=600.0, help="solver seconds")
     args = parser.parse_args(argv)
 
-    from pgmpy_nml.search.pruning import candidate_parent_sets
+    from pgmpy_nml.search.candidates import candidate_parent_sets
 
     targets = [("insurance", 1000)] if args.quick else TARGETS
     if args.networks:
@@ -117,7 +117,7 @@ def main(argv=None) -> None:
             t = report.timings
             solved = ""
             if args.solve:
-                from pgmpy_nml.search._solver import solve
+                from pgmpy_nml.search.candidates import solve
 
                 begin = time.perf_counter()
                 result = solve(candidates, time_limit=args.time_limit, show_progress=False)

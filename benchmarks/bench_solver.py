@@ -15,12 +15,12 @@ Targets (issue 12): data sampled from pgmpy's offline example networks
 Each instance runs in a fresh subprocess that reports its own peak resident
 set (``VmHWM``) and CPU time. Phases:
 
-1. *scores*: :func:`pgmpy_nml.search.pruning.candidate_parent_sets` with a parent
+1. *scores*: :func:`pgmpy_nml.search.candidates.candidate_parent_sets` with a parent
    limit of 3 (compiled counting and the package's local-score formulas; the
    score's superset bounds skip what they can), less its last phase;
 2. *pruning*: that last phase, bounds and dominance (a parent set goes when a
    proper subset scores at least as well);
-3. *solve*: :func:`pgmpy_nml.search._solver.solve` (SCIP through PySCIPOpt),
+3. *solve*: :func:`pgmpy_nml.search.candidates.solve` (SCIP through PySCIPOpt),
    and with ``--cpsat`` OR-Tools CP-SAT on the same candidates
    (``benchmarks/_cpsat.py``; ``pip install ortools``), read back from the
    score file the SCIP run wrote (the round trip is exact).
@@ -85,15 +85,14 @@ def sample(name, n):
 
 def run_one(args):
     """Child process: one instance, one engine; prints a JSON line."""
-    from pgmpy_nml.search._solver import solve
-    from pgmpy_nml.search.candidates import read_score_file
+    from pgmpy_nml.search.candidates import read_score_file, solve
 
     out = {"network": args.network, "n": args.n, "score": args.score, "engine": args.engine}
     path = args.file
     if args.engine == "scip":
         from bench_pruning import make
 
-        from pgmpy_nml.search.pruning import candidate_parent_sets
+        from pgmpy_nml.search.candidates import candidate_parent_sets
 
         data = sample(args.network, args.n)
         cands, report = candidate_parent_sets(make(args.score, data), max_parents=3)
@@ -212,8 +211,7 @@ def check_dp(args):
 
     from pgmpy_nml import ExactSearch
     from pgmpy_nml.datasets import available_networks, sample_network
-    from pgmpy_nml.search._solver import solve
-    from pgmpy_nml.search.pruning import candidate_parent_sets
+    from pgmpy_nml.search.candidates import candidate_parent_sets, solve
 
     datasets = [(name, sample_network(name, 2000, seed=SEED)[1]) for name in available_networks()]
     datasets += [(f"random{m}", random_data(1000, m, SEED)) for m in (10, 15, 20)]

@@ -14,6 +14,9 @@ checked against the column limits below.
 #: further variable doubles both.
 AUTO_EXACT_MAX_VARIABLES = 20
 
+#: The A* search over candidate parent sets keeps sets of variables as bits of an int64.
+ASTAR_MAX_VARIABLES = 63
+
 #: Data files (``pgmpy-nml``): a mostly numeric column with more distinct whole
 #: numbers than this looks continuous (an age, a count) and is refused unless
 #: declared discrete.

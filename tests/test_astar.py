@@ -9,9 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pgmpy_nml.search._astar import _partition, astar
-from pgmpy_nml.search._solver import _Families, solve
 from pgmpy_nml.search.candidates import CandidateParentSets
+from pgmpy_nml.search.candidates._astar import _partition, astar
+from pgmpy_nml.search.candidates._solver import _Families, solve
 
 
 def reference_optimum(cands):

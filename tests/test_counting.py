@@ -5,8 +5,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from pgmpy_nml import _counting
 from pgmpy_nml._counting import family_table, sum_nlogn
+from pgmpy_nml._counting import tables as _counting
 
 
 def reference_rows(codes, child, parents, r):

@@ -23,8 +23,8 @@ from pgmpy_nml import (
     MinBDeu,
     learn_exact,
 )
+from pgmpy_nml._counting import subsets as _kernels
 from pgmpy_nml.datasets import sample_network
-from pgmpy_nml.search import _kernels
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)

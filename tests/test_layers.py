@@ -16,12 +16,12 @@ PACKAGE = Path(pgmpy_nml.__file__).resolve().parent
 LAYERS = [
     # foundation: the data boundary, argument checks, counting, compilation
     {
-        "_counting",
         "_csv",
         "_data",
         "_estimator",
         "_jit",
         "_limits",
+        "_memory",
         "_progress",
         "_typing",
         "_validate",
@@ -30,6 +30,7 @@ LAYERS = [
     | {"_progress"}
     | {"datasets"},
     {"numerics"},  # special functions, NML normalizers, sNML
+    {"_counting"},  # compiled counting of families and of all subsets (log-rising sums)
     {"scores", "estimators"},  # structure scores, parameter estimators
     {"models", "evaluate", "_network_files"},  # fitted networks, their files, evaluation
     {"search"},  # exact and local structure search

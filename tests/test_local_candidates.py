@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from pgmpy_nml import FNML, BDeu, LocalSearch
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
-from pgmpy_nml.search import _local_kernels as _k
-from pgmpy_nml.search import _screen_kernels as _sk
-from pgmpy_nml.search import screen
+from pgmpy_nml.search._local import _kernels as _k
+from pgmpy_nml.search._local import _screen_kernels as _sk
+from pgmpy_nml.search._local import screen
 from pgmpy_nml.search.local import _Engine, _StatisticRows
 
 EPSILON = 1e-4

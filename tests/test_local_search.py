@@ -28,8 +28,8 @@ from pgmpy_nml import (
     MinBDeu,
 )
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
-from pgmpy_nml.search import _local_kernels as _k
 from pgmpy_nml.search import find_structure
+from pgmpy_nml.search._local import _kernels as _k
 from pgmpy_nml.search.constraints import Constraints
 from pgmpy_nml.search.local import _Engine, _StatisticRows
 

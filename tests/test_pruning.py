@@ -19,10 +19,15 @@ from pgmpy_nml.numerics.regret import log_regret
 from pgmpy_nml.scores.bd import bd_cells_bound, bd_superset_bound
 from pgmpy_nml.scores.fnml import fnml_superset_bound
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
-from pgmpy_nml.search import _kernels, pruning
-from pgmpy_nml.search._plans import StatisticPlan
+from pgmpy_nml.search._dp import _kernels as _dp_kernels
+from pgmpy_nml.search._dp.plans import StatisticPlan
 from pgmpy_nml.search.candidates import CandidateParentSets
-from pgmpy_nml.search.pruning import PruningReport, _family_bounds, candidate_parent_sets
+from pgmpy_nml.search.candidates import _pruning as pruning
+from pgmpy_nml.search.candidates._pruning import (
+    PruningReport,
+    _family_bounds,
+    candidate_parent_sets,
+)
 
 BOUNDED = {
     "fnml": lambda d, s: FNML(d, state_names=s),
@@ -484,8 +489,8 @@ def best_network_score(candidates: CandidateParentSets) -> float:
         for p, s in zip(candidates.parent_sets[v], candidates.scores[v], strict=True):
             mask = sum(1 << (u if u < v else u - 1) for u in p)
             ls[v, mask] = s
-    _kernels.best_parent_sets_all(ls)
-    score, _ = _kernels.best_sinks(ls)
+    _dp_kernels.best_parent_sets_all(ls)
+    score, _ = _dp_kernels.best_sinks(ls)
     return float(score[-1])
 
 
@@ -521,7 +526,7 @@ def test_candidates_contain_an_optimal_network_without_parent_limit():
 
 def test_solver_over_candidates_is_optimal():
     pytest.importorskip("pyscipopt")
-    from pgmpy_nml.search._solver import solve
+    from pgmpy_nml.search.candidates import solve
 
     _, data = sample_network("asia", 1000, seed=3)
     score = FNML(data)

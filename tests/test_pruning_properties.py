@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from pgmpy_nml import ExactSearch
 from pgmpy_nml.scores.registry import make_score, score_names
-from pgmpy_nml.search.pruning import candidate_parent_sets
+from pgmpy_nml.search.candidates import candidate_parent_sets
 
 #: every registered score, plus pgmpy's own BDeu and BDeu over the ESS range of the
 #: BNSL benchmarks; the generic path (Min/Max-BDeu, BDs, NAL) enumerates everything

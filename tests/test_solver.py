@@ -11,8 +11,9 @@ from pgmpy.causal_discovery import ExpertKnowledge
 
 from pgmpy_nml import FNML, QNML, ExactSearch
 from pgmpy_nml.datasets import sample_network
-from pgmpy_nml.search import _kernels
-from pgmpy_nml.search._solver import (
+from pgmpy_nml.search._dp import _kernels
+from pgmpy_nml.search.candidates import CandidateParentSets
+from pgmpy_nml.search.candidates._solver import (
     _arrows,
     _Families,
     _greedy,
@@ -21,7 +22,6 @@ from pgmpy_nml.search._solver import (
     _violated_clusters,
     solve,
 )
-from pgmpy_nml.search.candidates import CandidateParentSets
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)

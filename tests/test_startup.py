@@ -183,7 +183,8 @@ def test_editing_a_callee_moves_its_callers_cache(tmp_path, monkeypatch):
 
 
 def test_serial_twins_give_the_parallel_kernels_results(monkeypatch):
-    from pgmpy_nml.search import _kernels
+    from pgmpy_nml._counting import subsets
+    from pgmpy_nml.search._dp import _kernels
 
     rng = np.random.default_rng(3)
     ls = np.round(rng.normal(size=(3, 2**9)), 1)  # many ties
@@ -197,17 +198,17 @@ def test_serial_twins_give_the_parallel_kernels_results(monkeypatch):
     arities = np.full(n_vars, 3, dtype=np.int64)
     c = np.arange(n + 1, dtype=np.float64)
     tables = np.vstack([c * np.log(np.maximum(c, 1)), np.sqrt(c)])
-    kernel = _kernels._subset_statistics_parallel
+    kernel = subsets._subset_statistics_parallel
     results = []
     for serial in (True, False):
         monkeypatch.setattr(kernel, "_serial_if", lambda *args, serial=serial: serial)
-        results.append(_kernels.subset_statistics(codes, arities, tables, [1.0], n_vars, 2))
+        results.append(subsets.subset_statistics(codes, arities, tables, [1.0], n_vars, 2))
     assert kernel.serial.signatures and kernel.parallel.signatures  # both twins ran
     assert np.array_equal(results[0], results[1]) and np.count_nonzero(results[0]) > 100
 
 
 def test_serial_if_picks_the_twin():
-    from pgmpy_nml.search import _kernels
+    from pgmpy_nml.search._dp import _kernels
 
     kernel = _kernels.best_parent_sets_all
     assert kernel._serial_if(np.zeros((2, 8)))

@@ -44,7 +44,7 @@ instead, and the exact search evaluates them family by family.
 A score may also own an upper bound on the local score of every *superset* of a
 parent set (:meth:`StatisticScore.superset_bound`, from the same statistics plus
 what :class:`Supersets` knows of the supersets), which lets the search for
-candidate parent sets (:mod:`pgmpy_nml.search.pruning`) skip whole branches.
+candidate parent sets (:mod:`pgmpy_nml.search.candidates._pruning`) skip whole branches.
 """
 
 from __future__ import annotations

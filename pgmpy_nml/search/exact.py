@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -10,13 +9,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .._estimator import fitted_attribute
-from .._limits import AUTO_EXACT_MAX_VARIABLES, SOLVER_DEFAULT_MAX_PARENTS
+from .._limits import ASTAR_MAX_VARIABLES, AUTO_EXACT_MAX_VARIABLES, SOLVER_DEFAULT_MAX_PARENTS
+from .._memory import available_memory, format_bytes
 from .._progress import progress_bar
 from .._validate import as_choice, as_gap_limit, as_integer, as_memory_size, as_time_limit
 from ..scores.registry import make_score
-from . import _kernels
 from ._base import _StructureSearch
-from ._plans import make_plan, popcounts
+from ._dp import _kernels
+from ._dp.plans import make_plan, popcounts
 from .constraints import Constraints, check_start_dag
 
 if TYPE_CHECKING:
@@ -41,8 +41,6 @@ __all__ = [
 
 #: The subset DP keeps n * 2**(n-1) local scores: beyond this it is hopeless.
 EXACT_MAX_VARIABLES = 31
-#: The A* search keeps sets of variables as bits of an int64.
-ASTAR_MAX_VARIABLES = 63
 #: method="auto" takes the A* search over the candidates up to this many variables and
 #: SCIP's branch and cut above. Measured (benchmarks/bench_astar.py, 2026-11-24, max 3
 #: parents): A* proved insurance, water and alarm (27-37 variables) with fNML, qNML and
@@ -113,22 +111,6 @@ class ExactSearchMemoryError(MemoryError):
     """The run would need more memory than allowed; nothing was allocated."""
 
 
-def _available_memory() -> int:
-    """Bytes of memory available now (MemAvailable on Linux), or the physical total."""
-    try:
-        with open("/proc/meminfo") as fh:
-            for line in fh:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-
-
-def _gb(n_bytes: float) -> str:
-    return f"{n_bytes / 2**30:.1f} GB" if n_bytes >= 2**28 else f"{n_bytes / 2**20:.0f} MB"
-
-
 def memory_estimate(n_vars: int, n_stats: int, n_samples: int, n_threads: int) -> dict:
     """Peak bytes of each part of an exact search on ``n_vars`` variables."""
     subsets = 2**n_vars
@@ -175,17 +157,17 @@ class ExactSearch(_StructureSearch):
       network. :math:`O(n^2 2^n)` time and :math:`O(n 2^n)` memory whatever the
       data: fast up to about 20 variables, impossible beyond 26-30.
     - ``"solver"``, for real networks of 30-60 variables: the parent sets that can
-      be optimal (:func:`pgmpy_nml.search.pruning.candidate_parent_sets`: every
+      be optimal (:func:`pgmpy_nml.search.candidates.candidate_parent_sets`: every
       admissible set scored once, in bulk, skipping supersets that each score's
       proven bound rules out, and dropping sets a subset dominates), then the
       best DAG over them by branch and cut on SCIP (GOBNILP's integer program,
-      :mod:`pgmpy_nml.search._solver`). Anytime: with ``time_limit`` it returns the
+      :mod:`pgmpy_nml.search.candidates._solver`). Anytime: with ``time_limit`` it returns the
       best network found, a proven upper bound (``bound_``) and the relative gap
       (``gap_``; 0 when proven optimal, see ``optimal_``). Use a parent limit
       (``max_parents=3`` is usual): without one, the candidates are bounded by
       the scores' bounds alone.
     - ``"astar"``: the same candidates, then best-first (A*) search over the
-      order graph (URLearning's, :mod:`pgmpy_nml.search._astar`), at most 63
+      order graph (URLearning's, :mod:`pgmpy_nml.search.candidates._astar`), at most 63
       variables; anytime like the solver, ``time_limit`` and ``gap_limit`` apply
       and ``max_memory`` caps its tables (it stops, with the gap, when full).
     - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
@@ -392,7 +374,7 @@ class ExactSearch(_StructureSearch):
     # -- the steps of fit -----------------------------------------------------------------
     def _memory_limit(self) -> float:
         if self.max_memory is None:
-            return 0.9 * _available_memory()
+            return 0.9 * available_memory()
         return as_memory_size(self.max_memory, "max_memory")
 
     def _check_memory(self, plan, n_threads) -> int:
@@ -401,13 +383,14 @@ class ExactSearch(_StructureSearch):
         need = sum(parts.values())
         limit = self._memory_limit()
         if need > limit:
-            detail = ", ".join(f"{name} {_gb(b)}" for name, b in parts.items())
+            detail = ", ".join(f"{name} {format_bytes(b)}" for name, b in parts.items())
             fewer = sum(memory_estimate(n_vars - 1, plan.n_stats, plan.n_samples, 1).values())
             raise ExactSearchMemoryError(
-                f"ExactSearch on {n_vars} variables needs about {_gb(need)} ({detail}), more "
-                f"than the limit of {_gb(limit)} (max_memory; by default 90% of the memory "
-                f"available now). Each variable fewer halves the need ({n_vars - 1} variables: "
-                f"about {_gb(fewer)}); raise max_memory only if that much will be free."
+                f"ExactSearch on {n_vars} variables needs about {format_bytes(need)} ({detail}), "
+                f"more than the limit of {format_bytes(limit)} (max_memory; by default 90% of the "
+                f"memory available now). Each variable fewer halves the need ({n_vars - 1} "
+                f"variables: about {format_bytes(fewer)}); raise max_memory only if that much "
+                "will be free."
             )
         return int(need)
 
@@ -495,8 +478,7 @@ class ExactSearch(_StructureSearch):
         return dag, total, total, need, plan.kind, None, None
 
     def _fit_solver(self, score, settings, timings) -> tuple:
-        from ._solver import solve
-        from .pruning import candidate_parent_sets
+        from .candidates import candidate_parent_sets, solve
 
         time_limit = settings["time_limit"]
         start = time.perf_counter()
@@ -515,7 +497,7 @@ class ExactSearch(_StructureSearch):
         start = time.perf_counter()
         result = None
         if settings["method"] == "astar":
-            from ._astar import astar
+            from .candidates._astar import astar
 
             max_memory = None if self.max_memory is None else self._memory_limit()
             result = astar(

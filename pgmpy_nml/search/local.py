@@ -19,10 +19,10 @@ from .._estimator import fitted_attribute
 from .._validate import as_bool, as_choice, as_integer, as_real
 from ..scores.contract import CountStatistic, Families, check_statistic_kinds
 from ..scores.pgmpy_adapters import contract_for
-from . import _local_kernels as _k
-from . import _screen_kernels as _sk
-from . import screen as _screen
 from ._base import _StructureSearch
+from ._local import _kernels as _k
+from ._local import _screen_kernels as _sk
+from ._local import screen as _screen
 from .constraints import Constraints, check_start_dag
 
 if TYPE_CHECKING:

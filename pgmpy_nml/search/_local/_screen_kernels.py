@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
-from ._local_kernels import ADD, REVERSE, _is_tabu, _moved_hash, _popcount, is_legal, move_delta
+from ..._jit import njit
+from ._kernels import ADD, REVERSE, _is_tabu, _moved_hash, _popcount, is_legal, move_delta
 
 __all__ = ["best_move_restricted", "pair_information", "reach_add"]
 

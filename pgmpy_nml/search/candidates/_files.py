@@ -38,7 +38,7 @@ import numpy as np
 if TYPE_CHECKING:
     from collections.abc import Hashable, Iterable
 
-    from .._typing import ArrayLike
+    from ..._typing import ArrayLike
 
 __all__ = ["CandidateParentSets", "read_score_file", "write_score_file"]
 
@@ -48,7 +48,7 @@ _INTEGER = re.compile(r"[0-9]+\Z")
 class CandidateParentSets:
     r"""Per variable, the parent sets a search may choose from and their local scores.
 
-    The exact solver (:func:`pgmpy_nml.search.solver.solve`) picks one
+    The exact solver (:func:`pgmpy_nml.search.candidates.solve`) picks one
     candidate per variable so that the chosen families form a DAG and the sum
     of their local scores is largest. Parent sets a search must not use (too
     many parents, forbidden or missing required edges, pruned because a subset

@@ -1,7 +1,7 @@
 r"""Candidate parent sets: every parent set that can be optimal, each scored once.
 
 The first stage of exact structure learning for larger networks (GOBNILP,
-CPBayes and this package's solver, :mod:`pgmpy_nml.search._solver`): for each
+CPBayes and this package's solver, :mod:`pgmpy_nml.search.candidates._solver`): for each
 variable :math:`v`, the parent sets :math:`P` admissible under the parent limit
 and the expert knowledge that score *strictly better* than every admissible
 proper subset. No other set is ever needed: in an optimal network a family whose
@@ -69,7 +69,7 @@ the same with or without bounds, only found faster (up to the ties of rule 7).
 For scores with a contract (:mod:`pgmpy_nml.scores.contract`), every level's
 needed subsets (parent sets :math:`P` and families :math:`P + v`, over all
 variables) are counted once in compiled code
-(:func:`~pgmpy_nml.search._kernels.listed_subset_statistics`, the exact search's
+(:func:`~pgmpy_nml._counting.subsets.listed_subset_statistics`, the exact search's
 refinement steps), and each score's own formula and bound are applied to all
 sets of a variable at once. Other scores go through ``local_score``, variable by
 variable, with dominance alone.
@@ -91,19 +91,20 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._progress import progress_bar
-from .._validate import as_n_jobs
-from ..scores.contract import Families, StatisticScore, Supersets, entropy_statistic
-from ..scores.pgmpy_adapters import PgmpyScoreAdapter, contract_for
-from . import _kernels
-from ._plans import StatisticPlan
-from .candidates import CandidateParentSets
-from .constraints import Constraints
+from ..._counting import subsets as _kernels
+from ..._memory import available_memory
+from ..._progress import progress_bar
+from ..._validate import as_n_jobs
+from ...scores.contract import Families, StatisticScore, Supersets, entropy_statistic
+from ...scores.pgmpy_adapters import PgmpyScoreAdapter, contract_for
+from .._dp.plans import StatisticPlan
+from ..constraints import Constraints
+from ._files import CandidateParentSets
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from .._typing import ExpertKnowledgeLike, Score
+    from ..._typing import ExpertKnowledgeLike, Score
 
 __all__ = ["PruningReport", "candidate_parent_sets"]
 
@@ -156,7 +157,7 @@ class PruningReport:
     --------
     >>> from pgmpy_nml import QNML
     >>> from pgmpy_nml.datasets import sample_network
-    >>> from pgmpy_nml.search.pruning import candidate_parent_sets
+    >>> from pgmpy_nml.search.candidates import candidate_parent_sets
     >>> _, data = sample_network("asia", 1000, seed=0)
     >>> _, report = candidate_parent_sets(QNML(data), max_parents=2)
     >>> frame = report.to_frame()
@@ -264,7 +265,7 @@ def candidate_parent_sets(
     --------
     >>> from pgmpy_nml import FNML
     >>> from pgmpy_nml.datasets import sample_network
-    >>> from pgmpy_nml.search.pruning import candidate_parent_sets
+    >>> from pgmpy_nml.search.candidates import candidate_parent_sets
     >>> _, data = sample_network("asia", 2000, seed=0)
     >>> candidates, report = candidate_parent_sets(FNML(data), max_parents=2)
     >>> int(report.n_admissible.sum()), int(report.n_kept.sum())
@@ -899,13 +900,12 @@ class _Task:
 
     def _check_memory(self, active) -> None:
         """Refuse a level that would not fit in memory (weak bounds, no parent limit)."""
-        from .exact import _available_memory
 
         lattices = self.lattices
         n_sets = sum(lattices[i].X.shape[0] for i in active)
         per_set = self.BYTES_PER_SET + 16 * len(self.problem.keys)
         need = n_sets * per_set
-        limit = 0.5 * _available_memory()
+        limit = 0.5 * available_memory()
         if need > limit:
             size = max(len(lattices[i].required) + lattices[i].level for i in active)
             raise MemoryError(

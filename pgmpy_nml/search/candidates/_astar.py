@@ -55,10 +55,13 @@ from collections.abc import Hashable, Iterable, Mapping, Sequence
 
 import numpy as np
 
-from .._jit import njit
-from .._progress import progress_bar
-from .._validate import as_gap_limit, as_integer, as_memory_size, as_time_limit
-from ._kernels import _popcount
+from ..._counting.subsets import _popcount
+from ..._jit import njit
+from ..._limits import ASTAR_MAX_VARIABLES
+from ..._memory import available_memory
+from ..._progress import progress_bar
+from ..._validate import as_gap_limit, as_integer, as_memory_size, as_time_limit
+from ._files import CandidateParentSets
 from ._solver import (
     SolverResult,
     _Families,
@@ -68,8 +71,6 @@ from ._solver import (
     _initial_choice,
     _progress_text,
 )
-from .candidates import CandidateParentSets
-from .exact import ASTAR_MAX_VARIABLES, _available_memory
 
 __all__ = ["astar"]
 
@@ -486,7 +487,7 @@ def astar(
         runs out, the best network found is returned with a proven upper bound
         and the gap.
     initial : dict or sequence, optional
-        A DAG to start from, as for :func:`~pgmpy_nml.search._solver.solve`: the
+        A DAG to start from, as for :func:`~pgmpy_nml.search.candidates.solve`: the
         network returned when the search stops early, unless it finds a better one.
     show_progress : bool, default True
         A progress line with the incumbent score, the bound, the gap and the
@@ -521,7 +522,7 @@ def astar(
     Examples
     --------
     >>> from pgmpy_nml.search.candidates import CandidateParentSets
-    >>> from pgmpy_nml.search._astar import astar
+    >>> from pgmpy_nml.search.candidates._astar import astar
     >>> cands = CandidateParentSets.from_dict({
     ...     "A": {(): -10.0, ("B",): -7.0},
     ...     "B": {(): -9.0, ("A",): -5.0},
@@ -539,9 +540,7 @@ def astar(
     gap_limit = as_gap_limit(gap_limit)
     group_size = as_integer(group_size, "group_size", minimum=1)
     limit = (
-        0.8 * _available_memory()
-        if max_memory is None
-        else as_memory_size(max_memory, "max_memory")
+        0.8 * available_memory() if max_memory is None else as_memory_size(max_memory, "max_memory")
     )
     n = candidates.n_variables
     if n > ASTAR_MAX_VARIABLES:

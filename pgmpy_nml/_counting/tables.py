@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ._jit import njit
+from .._jit import njit
 
 __all__ = [
     "configuration_index",

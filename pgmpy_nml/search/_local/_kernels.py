@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._jit import njit
-from ._kernels import _count_step, _reduce
+from ..._counting.subsets import _count_step, _reduce
+from ..._jit import njit
 
 __all__ = [
     "ADD",
@@ -267,7 +267,7 @@ def _refine(
 @njit(cache=True, nogil=True)
 def _keys_into(keys, codes, arities, members, skip):
     """Mixed-radix key of every row's configuration of ``members`` without ``skip``
-    (as :func:`pgmpy_nml._counting._parent_keys`, into a buffer); returns the
+    (as :func:`pgmpy_nml._counting.tables._parent_keys`, into a buffer); returns the
     number of configurations."""
     n = codes.shape[1]
     for t in range(n):

@@ -68,10 +68,10 @@ import numpy as np
 from scipy.sparse import csr_matrix
 from scipy.sparse.csgraph import connected_components
 
-from .._jit import njit
-from .._progress import progress_bar
-from .._validate import as_gap_limit, as_integer, as_time_limit
-from .candidates import CandidateParentSets
+from ..._jit import njit
+from ..._progress import progress_bar
+from ..._validate import as_gap_limit, as_integer, as_time_limit
+from ._files import CandidateParentSets
 
 if TYPE_CHECKING:
     from pgmpy.base import DAG
@@ -760,7 +760,7 @@ def solve(
     Examples
     --------
     >>> from pgmpy_nml.search.candidates import CandidateParentSets
-    >>> from pgmpy_nml.search._solver import solve
+    >>> from pgmpy_nml.search.candidates import solve
     >>> cands = CandidateParentSets.from_dict({
     ...     "A": {(): -10.0, ("B",): -7.0},
     ...     "B": {(): -9.0, ("A",): -5.0},

@@ -14,10 +14,10 @@ import time
 
 import numpy as np
 
-from .._data import EncodedData
-from ..scores.contract import CountStatistic, Families, PriorStatistic, check_statistic_kinds
-from ..scores.pgmpy_adapters import contract_for
-from . import _kernels
+from ..._counting import subsets as _kernels
+from ..._data import EncodedData
+from ...scores.contract import CountStatistic, Families, PriorStatistic, check_statistic_kinds
+from ...scores.pgmpy_adapters import contract_for
 
 __all__ = ["GenericPlan", "Plan", "StatisticPlan", "make_plan"]
 

@@ -23,8 +23,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
-from .._validate import as_integer
-from . import _local_kernels as _k
+from ..._validate import as_integer
+from . import _kernels as _k
 from . import _screen_kernels as _ck
 
 __all__ = ["DEFAULT_K", "candidate_dict", "mutual_information", "select_candidates"]
