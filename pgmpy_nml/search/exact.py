@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -17,6 +16,7 @@ from ..scores.registry import make_score
 from ._base import _StructureSearch
 from ._dp import _kernels
 from ._dp.plans import make_plan, popcounts
+from ._result import SearchResult
 from .constraints import Constraints, check_start_dag
 
 if TYPE_CHECKING:
@@ -122,22 +122,6 @@ def memory_estimate(n_vars: int, n_stats: int, n_samples: int, n_threads: int) -
         "working arrays": parent_sets * (2 * n_stats * 8 + 3 * 8 + 2)
         + n_threads * n_vars * n_samples * 8 * 2,
     }
-
-
-@dataclass(frozen=True)
-class _Result:
-    dag: object
-    score: float
-    model: object
-    timings: dict
-    memory_estimate: int
-    plan: str
-    method: str
-    bound: float
-    gap: float
-    candidates: object
-    pruning: object
-    max_parents: int | None
 
 
 #: Seconds (on one core, roughly) of one best-parent-set step (a parent set times a
@@ -566,19 +550,19 @@ class ExactSearch(_StructureSearch):
             raise KeyboardInterrupt("ExactSearch interrupted; nothing was fitted.") from None
         model = self._fitted_model(dag, score, data)
         gap = (bound - total) / max(abs(total), 1e-12) if bound > total else 0.0
-        self._result = _Result(
-            dag,
-            total,
-            model,
-            timings,
-            need,
-            plan,
-            settings["method"],  # "astar+solver" when A* handed over to branch and cut
-            bound,
-            gap,
-            candidates,
-            report,
-            max_parents,
+        self._result = SearchResult(
+            method=settings["method"],  # "astar+solver" when A* handed over to branch and cut
+            dag=dag,
+            score=total,
+            model=model,
+            timings=timings,
+            plan=plan,
+            max_parents=max_parents,
+            bound=bound,
+            gap=gap,
+            memory_estimate=need,
+            candidates=candidates,
+            pruning=report,
         )
         return self
 

@@ -9,7 +9,6 @@ import time
 from collections import deque
 from collections.abc import Mapping
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,6 +22,7 @@ from ._base import _StructureSearch
 from ._local import _kernels as _k
 from ._local import _screen_kernels as _sk
 from ._local import screen as _screen
+from ._result import SearchResult
 from .constraints import Constraints, check_start_dag
 
 if TYPE_CHECKING:
@@ -547,20 +547,6 @@ class _Engine:
             self._set_edges()
 
 
-@dataclass(frozen=True)
-class _Result:
-    dag: object
-    score: float
-    model: object
-    n_iter: int
-    history: np.ndarray
-    restart_scores: np.ndarray
-    timings: dict
-    plan: str
-    candidates: dict | None
-    round_scores: np.ndarray
-
-
 _METHODS = ("hill", "tabu")
 
 
@@ -1020,17 +1006,19 @@ class LocalSearch(_StructureSearch):
             "rest of the search": elapsed - engine.row_seconds - screen_seconds,
             "rows computed": engine.rows_computed,
         }
-        self._result = _Result(
-            dag,
-            total,
-            model,
-            n_iter,
-            np.array(history),
-            np.array(ends),
-            timings,
-            rows.kind,
-            None if allowed is None else _screen.candidate_dict(allowed, variables),
-            np.array(round_scores),
+        self._result = SearchResult(
+            method=self.method,
+            dag=dag,
+            score=total,
+            model=model,
+            timings=timings,
+            plan=rows.kind,
+            max_parents=self.max_parents,
+            candidates=None if allowed is None else _screen.candidate_dict(allowed, variables),
+            n_iter=n_iter,
+            history=np.array(history),
+            restart_scores=np.array(ends),
+            round_scores=np.array(round_scores),
         )
         return self
 

@@ -1,0 +1,76 @@
+"""What a structure search found: one result type for every engine (DP, A*, solver, hill, tabu).
+
+In the spirit of scipy's ``OptimizeResult``: the fields every search has first, then
+those of exact and of local search (None where they do not apply). The estimators
+store one in ``_result`` at the end of ``fit`` and read their trailing-underscore
+attributes from it (:mod:`pgmpy_nml._estimator`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["SearchResult"]
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """The network a search found, its score and how it was found.
+
+    Attributes
+    ----------
+    method : str
+        The engine that ran: ``"dp"``, ``"astar"``, ``"solver"``, ``"astar+solver"``
+        (A* handed its best network to the solver), ``"hill"`` or ``"tabu"``.
+    dag : pgmpy.base.DAG
+        The network, every variable a node.
+    score : float
+        Its score (the sum of its local scores, plus a structure prior if any).
+    model : pgmpy.models.DiscreteBayesianNetwork or None
+        The network with fitted parameters (None without a parameter estimator).
+    timings : dict
+        Seconds per phase.
+    plan : str
+        How local scores were computed (``"statistics"``, ``"generic"``, ...).
+    max_parents : int or None
+        The parent limit that applied.
+    bound, gap : float or None
+        Exact search: a proven upper bound on the best score, and
+        ``(bound - score) / |score|`` (0 when optimal). None for local search.
+    memory_estimate : int or None
+        Exact search (subset DP): the bytes the run was estimated to need.
+    candidates : object
+        Exact search: the :class:`~pgmpy_nml.search.candidates.CandidateParentSets`
+        searched (None for the DP). Local search: ``{variable: [candidate parents]}``
+        when candidates were restricted, else None.
+    pruning : object
+        Exact search: the :class:`~pgmpy_nml.search.candidates.PruningReport`.
+    n_iter : int or None
+        Local search: moves made.
+    history, restart_scores, round_scores : ndarray or None
+        Local search: the score after every move, at the end of each restart, and at
+        the end of each candidate round.
+    """
+
+    method: str
+    dag: Any
+    score: float
+    model: Any = None
+    timings: dict | None = None
+    plan: str | None = None
+    max_parents: int | None = None
+    bound: float | None = None
+    gap: float | None = None
+    memory_estimate: int | None = None
+    candidates: Any = None
+    pruning: Any = None
+    n_iter: int | None = None
+    history: Any = None
+    restart_scores: Any = None
+    round_scores: Any = None
+
+    @property
+    def optimal(self) -> bool:
+        """True when the network is proven optimal (an exact search with gap 0)."""
+        return self.gap is not None and self.gap == 0.0
