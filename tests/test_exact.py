@@ -220,7 +220,9 @@ def test_interrupt_leaves_nothing_fitted(monkeypatch, random_data):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(_kernels, "best_sinks", interrupted)
+    from pgmpy_nml.search._dp import _kernels as dp_kernels
+
+    monkeypatch.setattr(dp_kernels, "best_sinks", interrupted)
     with pytest.raises(KeyboardInterrupt, match="nothing was fitted"):
         search.fit(data)
     assert not hasattr(search, "dag_") and not hasattr(search, "score_")
