@@ -30,8 +30,9 @@ from pgmpy_nml import (
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
 from pgmpy_nml.search import find_structure
 from pgmpy_nml.search._local import _kernels as _k
+from pgmpy_nml.search._local.engine import Engine as _Engine
+from pgmpy_nml.search._local.rows import StatisticRows as _StatisticRows
 from pgmpy_nml.search.constraints import Constraints
-from pgmpy_nml.search.local import _Engine, _StatisticRows
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)
