@@ -611,6 +611,21 @@ def test_estimator_conventions_and_fitted_model(network_sample):
         LocalSearch("fnml").fit()
 
 
+@pytest.mark.parametrize("method", ["hill", "tabu"])
+def test_method_says_which_search_ran(network_sample, method):
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    _, data = network_sample("cancer", 500, seed=0)
+    est = LocalSearch("fnml", method=method, show_progress=False)
+    with pytest.raises(AttributeError, match="no method_ yet: call fit"):
+        est.method_  # noqa: B018
+    with pytest.raises(NotFittedError):
+        check_is_fitted(est)
+    assert est.fit(data).method_ == method
+    check_is_fitted(est)
+
+
 def test_max_iter_limits_the_moves(network_sample):
     _, data = network_sample("child", 1000, seed=0)
     result = search(FNML(data), max_iter=3)

@@ -205,6 +205,9 @@ class LocalSearch(_StructureSearch):
         round; None for the full search.
     round_scores_ : ndarray
         The score at the end of each candidate round (one entry without candidates).
+    method_ : str
+        The search that ran: ``"hill"`` or ``"tabu"`` (as
+        :class:`~pgmpy_nml.ExactSearch`'s ``method_`` names its engine).
 
     Examples
     --------
@@ -290,6 +293,7 @@ class LocalSearch(_StructureSearch):
     round_scores_ = fitted_attribute(
         "round_scores", "ndarray: the score at the end of each candidate round."
     )
+    method_ = fitted_attribute("method", 'str: the search that ran, "hill" or "tabu".')
 
     # -- checks ---------------------------------------------------------------------------
     def _settings(self) -> dict:
