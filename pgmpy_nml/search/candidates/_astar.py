@@ -40,7 +40,7 @@ successor :math:`U \cup \{v\}` is generated: some optimal order places
 :math:`v` next (Yuan, Malone and Wu 2011).
 
 Anytime: stopped by ``time_limit`` or by the memory limit, the search returns
-the better of the greedy network of :mod:`._solver` and a completion of the
+the better of the greedy network of :mod:`._heuristics` and a completion of the
 best open node, with the bound :math:`\max f` over the open nodes (every
 network passes through an open node; no bound below that network). Sums of
 floats are rounded: the bound is widened by a few units in the last place of
@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -61,16 +62,19 @@ from ..._limits import ASTAR_MAX_VARIABLES
 from ..._memory import available_memory
 from ..._progress import progress_bar
 from ..._validate import as_gap_limit, as_integer, as_memory_size, as_time_limit
-from ._files import CandidateParentSets
-from ._solver import (
-    SolverResult,
+from ._families import (
+    _checked_families,
     _Families,
     _gap,
-    _greedy,
-    _improve,
     _initial_choice,
+    _network_result,
     _progress_text,
 )
+from ._heuristics import _greedy, _improve
+
+if TYPE_CHECKING:
+    from .._result import SearchResult
+    from ._files import CandidateParentSets
 
 __all__ = ["astar"]
 
@@ -468,7 +472,7 @@ def astar(
     gap_limit: float = 0.0,
     max_memory: float | None = None,
     group_size: int = DEFAULT_GROUP_SIZE,
-) -> SolverResult:
+) -> SearchResult:
     r"""The highest-scoring DAG over candidate parent sets, by A* search over the order graph.
 
     See the module notes for the method (URLearning's search with a static
@@ -507,8 +511,9 @@ def astar(
 
     Returns
     -------
-    SolverResult
-        With ``engine="astar"`` and ``status`` one of ``"optimal"``,
+    SearchResult
+        As :func:`~pgmpy_nml.search.candidates.solve`'s, with ``method`` and
+        ``engine`` ``"astar"`` and ``status`` one of ``"optimal"``,
         ``"timelimit"``, ``"gaplimit"``, ``"memorylimit"``; ``n_cuts`` is 0.
 
     Raises
@@ -532,41 +537,23 @@ def astar(
     >>> result.parents, result.score, result.optimal, result.engine
     ({'A': (), 'B': ('A',), 'C': ('A', 'B')}, -16.0, True, 'astar')
     """
-    if not isinstance(candidates, CandidateParentSets):
-        raise TypeError(
-            f"candidates must be a CandidateParentSets, got {type(candidates).__name__}."
-        )
+    begin = time.perf_counter()
+    fam = _checked_families(candidates)
     time_limit = as_time_limit(time_limit)
     gap_limit = as_gap_limit(gap_limit)
     group_size = as_integer(group_size, "group_size", minimum=1)
     limit = (
         0.8 * available_memory() if max_memory is None else as_memory_size(max_memory, "max_memory")
     )
-    n = candidates.n_variables
+    n = fam.n
     if n > ASTAR_MAX_VARIABLES:
         raise ValueError(
             f"The A* search handles at most {ASTAR_MAX_VARIABLES} variables (sets of variables "
             f"are bits of a 64-bit integer); the candidates have {n}. Use the solver."
         )
     timings = {}
-    begin = time.perf_counter()
-    fam = _Families(candidates)
-    if not np.any(fam.size == 0):
-        raise ValueError(
-            "No DAG can be built from these candidates: no variable keeps the empty parent "
-            "set, but every DAG has a variable without parents."
-        )
-    pmask = np.zeros(len(fam), dtype=np.int64)
-    for f, parents in enumerate(fam.parents):
-        for p in parents:
-            pmask[f] |= np.int64(1) << p
-    first = _greedy(fam)
-    if first is not None:
-        first = _improve(fam, first)
-    if initial is not None:
-        given = _initial_choice(fam, candidates, initial)
-        if first is None or fam.total(given) >= fam.total(first):
-            first = given
+    pmask = _parent_masks(fam)
+    first = _first_network(fam, candidates, initial)
     timings["first network"] = time.perf_counter() - begin
 
     begin = time.perf_counter()
@@ -577,7 +564,61 @@ def astar(
     timings["heuristic"] = time.perf_counter() - begin
     # the bound is widened by the rounding of sums of n scores (a few ulps of the total)
     slack = 4 * n * np.finfo(float).eps * math.fsum(abs(s) for s in fam.score[fam.start[:-1]])
+    search = _start(n, heur, limit)
 
+    inc_score = fam.total(first) if first is not None else -math.inf
+    bar = progress_bar(
+        show_progress, "exact search (A*)", total=None, bar_format="{desc}: {elapsed} {postfix}"
+    )
+    if time_limit is not None:  # the limit covers the first network and the heuristic too
+        time_limit = max(time_limit - timings["first network"] - timings["heuristic"], 1e-9)
+    try:
+        status, bound = _run(
+            search, fam, pmask, heur, time_limit, gap_limit, limit, slack, inc_score, bar, timings
+        )
+        choice = _final_network(search, fam, pmask, status, first)
+        score = fam.total(choice)
+        bound = score if status == "optimal" else max(bound, score)
+        bar.set_postfix_str(_progress_text(score, bound, int(search.state[2])))
+    finally:
+        bar.close()
+    return _network_result(
+        fam,
+        candidates,
+        choice,
+        bound,
+        status,
+        method="astar",
+        engine="astar",
+        timings=timings,
+        n_cuts=0,
+    )
+
+
+def _parent_masks(fam: _Families) -> np.ndarray:
+    """Each family's parent set as a bitmask (int64)."""
+    pmask = np.zeros(len(fam), dtype=np.int64)
+    for f, parents in enumerate(fam.parents):
+        for p in parents:
+            pmask[f] |= np.int64(1) << p
+    return pmask
+
+
+def _first_network(fam: _Families, candidates: CandidateParentSets, initial):
+    """The greedy sinks improved by local search, or ``initial`` (checked) when it is at
+    least as good; None when neither exists."""
+    first = _greedy(fam)
+    if first is not None:
+        first = _improve(fam, first)
+    if initial is not None:
+        given = _initial_choice(fam, candidates, initial)
+        if first is None or fam.total(given) >= fam.total(first):
+            first = given
+    return first
+
+
+def _start(n: int, heur: _Heuristic, limit: float) -> _Search:
+    """The search's tables, sized for the memory ``limit``, with the empty set open."""
     # start small enough for the limit (a quarter of it), then double when needed
     capacity = 1 << 16
     while capacity > 128 and capacity * (_SLOT_BYTES + _HEAP_BYTES / 4) > limit / 4:
@@ -594,51 +635,23 @@ def astar(
     search.g[slot], search.h[slot], search.last[slot], search.closed[slot] = 0.0, h0, -1, 0
     search.state[1] = 1
     search.state[0] = _push(search.hf, search.hm, 0, h0, np.int64(0))
+    return search
 
-    incumbent = first
-    inc_score = fam.total(first) if first is not None else -math.inf
-    bar = progress_bar(
-        show_progress, "exact search (A*)", total=None, bar_format="{desc}: {elapsed} {postfix}"
-    )
-    if time_limit is not None:  # the limit covers the first network and the heuristic too
-        time_limit = max(time_limit - timings["first network"] - timings["heuristic"], 1e-9)
-    try:
-        status, bound = _run(
-            search, fam, pmask, heur, time_limit, gap_limit, limit, slack, inc_score, bar, timings
+
+def _final_network(search: _Search, fam: _Families, pmask, status: str, incumbent):
+    """The network returned: the optimal path, or after an early stop the better of the
+    incumbent and a completion of the best open node."""
+    if status == "optimal":
+        return _path(np.int64((1 << fam.n) - 1), search.keys, search.last, fam.start, pmask)
+    done = _complete_top(search, fam, pmask)
+    if done is not None and (incumbent is None or fam.total(done) > fam.total(incumbent)):
+        incumbent = done
+    if incumbent is None:
+        raise RuntimeError(
+            f"The A* search stopped ({status}) before any network was found; raise "
+            "time_limit or max_memory, or use the solver."
         )
-        if status == "optimal":
-            choice = _path(np.int64((1 << n) - 1), search.keys, search.last, fam.start, pmask)
-        else:
-            done = _complete_top(search, fam, pmask)
-            if done is not None and fam.total(done) > inc_score:
-                incumbent, inc_score = done, fam.total(done)
-            if incumbent is None:
-                raise RuntimeError(
-                    f"The A* search stopped ({status}) before any network was found; raise "
-                    "time_limit or max_memory, or use the solver."
-                )
-            choice = incumbent
-        score = fam.total(choice)
-        bound = score if status == "optimal" else max(bound, score)
-        bar.set_postfix_str(_progress_text(score, bound, int(search.state[2])))
-    finally:
-        bar.close()
-    optimal = status == "optimal"
-    variables = candidates.variables
-    parents = {variables[v]: tuple(variables[p] for p in fam.parents[choice[v]]) for v in range(n)}
-    return SolverResult(
-        variables=variables,
-        parents=parents,
-        choice=tuple(int(choice[v] - fam.start[v]) for v in range(n)),
-        score=score,
-        bound=float(bound),
-        gap=0.0 if optimal else _gap(score, bound),
-        optimal=optimal,
-        status=status,
-        engine="astar",
-        timings=timings,
-        n_cuts=0,
-    )
+    return incumbent
 
 
 def _run(search, fam, pmask, heur, time_limit, gap_limit, limit, slack, inc_score, bar, timings):
