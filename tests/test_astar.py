@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pgmpy_nml.search.candidates import CandidateParentSets
-from pgmpy_nml.search.candidates._astar import _partition, astar
+from pgmpy_nml.search.candidates._astar import astar
 from pgmpy_nml.search.candidates._families import _Families
+from pgmpy_nml.search.candidates._pattern_database import _partition
 from pgmpy_nml.search.candidates._solver import solve
 
 

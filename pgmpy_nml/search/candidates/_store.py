@@ -10,15 +10,11 @@ from __future__ import annotations
 
 import math
 import time
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..._counting import subsets as _kernels
 from ._lattice import _DENSE_SLOTS
-
-if TYPE_CHECKING:
-    from ._tasks import _StatisticProblem
 
 __all__: list[str] = []
 
@@ -54,9 +50,13 @@ class _SizeTable:
 
 
 class _Store:
-    """Statistics of counted subsets, by size and colex rank (a sparse table)."""
+    """Statistics of counted subsets, by size and colex rank (a sparse table).
 
-    def __init__(self, problem: _StatisticProblem, binom, n_threads: int):
+    ``problem`` is the task's ``_StatisticProblem`` (:mod:`._tasks`): the data in
+    counting order and the statistics to count.
+    """
+
+    def __init__(self, problem, binom, n_threads: int):
         self.problem = problem
         self.binom = binom
         self.n_threads = n_threads
