@@ -14,7 +14,7 @@ from ..evaluate import log_loss
 from ..models import default_parameter_estimator, fit_network
 from ..scores import MaxBDeu, MinBDeu
 from ..scores.registry import get_score_spec, make_score
-from ..search.exact import find_structure
+from ..search import find_structure
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
