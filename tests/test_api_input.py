@@ -312,7 +312,7 @@ def estimator_classes():
     """Every public class of the package with a fit method."""
     found = set()
     for info in pkgutil.walk_packages(pgmpy_nml.__path__, "pgmpy_nml."):
-        if info.name.split(".")[-1] in ("__main__", "cli") or "_moved" in info.name:
+        if info.name.split(".")[-1] in ("__main__", "cli"):
             continue
         module = importlib.import_module(info.name)
         for name, obj in vars(module).items():

@@ -12,6 +12,7 @@ from .._limits import ASTAR_MAX_VARIABLES, AUTO_EXACT_MAX_VARIABLES, SOLVER_DEFA
 from .._memory import available_memory, format_bytes
 from .._progress import progress_bar
 from .._validate import as_choice, as_gap_limit, as_integer, as_memory_size, as_time_limit
+from ..exceptions import SearchMemoryError
 from ..scores.registry import make_score
 from ._base import _StructureSearch
 from ._dp import _kernels
@@ -33,7 +34,6 @@ if TYPE_CHECKING:
 __all__ = [
     "EXACT_MAX_VARIABLES",
     "ExactSearch",
-    "ExactSearchMemoryError",
     "choose_exact",
     "find_structure",
     "learn_exact",
@@ -105,10 +105,6 @@ def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple
     if auto_limit:
         max_parents = None if method == "dp" else SOLVER_DEFAULT_MAX_PARENTS
     return method, max_parents
-
-
-class ExactSearchMemoryError(MemoryError):
-    """The run would need more memory than allowed; nothing was allocated."""
 
 
 def memory_estimate(n_vars: int, n_stats: int, n_samples: int, n_threads: int) -> dict:
@@ -369,7 +365,7 @@ class ExactSearch(_StructureSearch):
         if need > limit:
             detail = ", ".join(f"{name} {format_bytes(b)}" for name, b in parts.items())
             fewer = sum(memory_estimate(n_vars - 1, plan.n_stats, plan.n_samples, 1).values())
-            raise ExactSearchMemoryError(
+            raise SearchMemoryError(
                 f"ExactSearch on {n_vars} variables needs about {format_bytes(need)} ({detail}), "
                 f"more than the limit of {format_bytes(limit)} (max_memory; by default 90% of the "
                 f"memory available now). Each variable fewer halves the need ({n_vars - 1} "
