@@ -14,6 +14,7 @@ from .registry import ScoreSpec as ScoreSpec
 from .registry import get_score_spec as get_score_spec
 from .registry import make_score as make_score
 from .registry import register_score as register_score
+from .registry import resolve_score as resolve_score
 from .registry import score_names as score_names
 from .registry import spec_for_score as spec_for_score
 from .registry import unregister_score as unregister_score
