@@ -13,6 +13,7 @@ from .._memory import available_memory, format_bytes
 from .._progress import progress_bar
 from .._validate import as_choice, as_gap_limit, as_integer, as_memory_size, as_time_limit
 from ..exceptions import SearchMemoryError
+from ..models import dag_from_parents
 from ..scores.registry import make_score
 from ._base import _StructureSearch
 from ._dp import _kernels
@@ -449,12 +450,8 @@ class ExactSearch(_StructureSearch):
         n_threads = self._threads()
         need = self._check_memory(plan, n_threads)
         total, parents = self._optimal_network(plan, constraints, n_threads, timings)
-        from pgmpy.base import DAG
-
-        dag = DAG()
-        dag.add_nodes_from(variables)
-        for v, members in enumerate(parents):
-            dag.add_edges_from((variables[u], variables[v]) for u in members)
+        named = {variables[v]: [variables[u] for u in members] for v, members in enumerate(parents)}
+        dag = dag_from_parents(named, variables)
         return dag, total, total, need, plan.kind, None, None
 
     def _fit_solver(self, score, settings, timings) -> tuple:

@@ -1066,12 +1066,12 @@ def _prior_ratio(score, operation: str) -> float:
 
 
 def _to_dag(parents, variables):
-    from pgmpy.base import DAG
+    from ..models import dag_from_parents
 
-    dag = DAG()
-    dag.add_nodes_from(variables)
-    dag.add_edges_from((variables[u], variables[v]) for v, u in np.argwhere(parents))
-    return dag
+    rows = {
+        variables[v]: [variables[u] for u in np.flatnonzero(row)] for v, row in enumerate(parents)
+    }
+    return dag_from_parents(rows, variables)
 
 
 def _structure_prior(score, variables, parents) -> float:

@@ -131,12 +131,9 @@ class SolverResult:
 
     def to_dag(self) -> DAG:
         """The network as a pgmpy ``DAG`` with every variable as a node."""
-        from pgmpy.base import DAG
+        from ...models import dag_from_parents
 
-        dag = DAG()
-        dag.add_nodes_from(self.variables)
-        dag.add_edges_from((p, v) for v in self.variables for p in self.parents[v])
-        return dag
+        return dag_from_parents({v: self.parents[v] for v in self.variables}, self.variables)
 
 
 class _Families:
