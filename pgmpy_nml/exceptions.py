@@ -4,21 +4,19 @@ Catch :class:`PgmpyNMLError` for any refusal of the package, or the specific cla
 Each error also keeps the builtin parent it always had, so ``except ValueError`` and
 ``except MemoryError`` keep working:
 
-=========================  ====================  ==========================================
-class                      builtin parent        raised when
-=========================  ====================  ==========================================
-:class:`InputError`        ``ValueError``        an argument or the data is wrong (every
-                                                 input check; the command line shows it as
-                                                 a one-line message with exit code 2)
-:class:`UnknownStateError` ``ValueError``        a column holds a value its declared
-                                                 states do not list
-:class:`CsvError`          ``ValueError``        a data file cannot be read as a table
-:class:`NetworkFileError`  ``ValueError``        a network that a file format cannot hold
-:class:`ForestCostError`   ``ValueError``        the exact forest normalizer would take too
-                                                 many operations or too much memory
-:class:`SearchMemoryError` ``MemoryError``       a structure search would need more memory
-                                                 than allowed (nothing was allocated)
-=========================  ====================  ==========================================
+===========================  ================  ====================================================
+class                        builtin parent    raised when
+===========================  ================  ====================================================
+:class:`InputError`          ``ValueError``    an argument or the data is wrong (every input check;
+                                               the command line shows it as one line, exit code 2)
+:class:`UnknownStateError`   ``ValueError``    a column holds a value not among its declared states
+:class:`CsvError`            ``ValueError``    a data file cannot be read as a table
+:class:`NetworkFileError`    ``ValueError``    a network that a file format cannot hold
+:class:`ForestCostError`     ``ValueError``    the exact forest normalizer would take too many
+                                               operations or too much memory
+:class:`SearchMemoryError`   ``MemoryError``   a structure search would need more memory than
+                                               allowed (nothing was allocated)
+===========================  ================  ====================================================
 
 Warnings derive from :class:`PgmpyNMLWarning` (a ``UserWarning``):
 :class:`InfiniteLossWarning` (a row has probability 0 under the fitted network).

@@ -163,7 +163,8 @@ def dag_from_parents(
     Parameters
     ----------
     parents : mapping
-        Node -> iterable of its parents; a node missing from it has none.
+        Node -> iterable of its parents; a node missing from it has none. The parent
+        sets must be acyclic (a search's result is); they are not checked again.
     nodes : iterable
         Every node of the network, in order.
 

@@ -383,6 +383,7 @@ def resolve_score(
     params: Mapping[str, Any] | None = None,
     *,
     bind: str = "check",
+    caller: str = "fit()",
 ) -> Score:
     """The score object that ``scoring_method`` names or is, for ``data``: one policy.
 
@@ -405,6 +406,8 @@ def resolve_score(
         search learns from its score's data); ``"rebind"``, rebuilt on them with its
         class and parameters (:func:`~pgmpy_nml.study.rebind_score`; the study tools
         refit one procedure on many data sets).
+    caller : str, default "fit()"
+        Who needs the data, for the message when a name comes without data.
 
     Returns
     -------
@@ -441,8 +444,7 @@ def resolve_score(
         get_score_spec(scoring_method, argument="scoring_method")
         if data is None:
             raise ValueError(
-                f"scoring_method {scoring_method!r} is a score name, so it needs data to score "
-                "on: give the data (fit(data)), or a score object."
+                f"{caller} needs data when scoring_method is a score name ({scoring_method!r})."
             )
         return make_score(scoring_method, data, state_names, **(params or {}))
     if not hasattr(scoring_method, "local_score"):

@@ -25,7 +25,9 @@ __all__ = ["cpdag", "is_score_equivalent", "local_scores"]
 def _score_object(scoring_method, data, state_names, params):
     from ..scores.registry import resolve_score
 
-    return resolve_score(scoring_method, data, state_names, params, bind="rebind")
+    return resolve_score(
+        scoring_method, data, state_names, params, bind="rebind", caller="local_scores()"
+    )
 
 
 def local_scores(
