@@ -57,7 +57,7 @@ class InputError(PgmpyNMLError, ValueError):
     """A value the caller gave is wrong: raised by the input checks, never by a bug.
 
     A ``ValueError``, so callers of the API see no difference; the command line
-    tells it apart from other ``ValueError``s: input errors are one-line messages with
+    tells it apart from any other ``ValueError``: input errors are one-line messages with
     exit code 2, anything else is an internal error to report.
     """
 
