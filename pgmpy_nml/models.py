@@ -11,10 +11,11 @@ import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Mapping
+    from collections.abc import Hashable, Iterable, Mapping
     from typing import Any
 
     import pandas as pd
+    from pgmpy.base import DAG
     from pgmpy.models import DiscreteBayesianNetwork
     from pgmpy.parameter_estimator import DiscreteParameterEstimator
 
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "bayesian_network",
     "check_table_sizes",
+    "dag_from_parents",
     "default_parameter_estimator",
     "fit_network",
 ]
@@ -147,6 +149,42 @@ def default_parameter_estimator(
         prior_type="BDeu",
         equivalent_sample_size=float(values["equivalent_sample_size"]),
     )
+
+
+def dag_from_parents(
+    parents: Mapping[Hashable, Iterable[Hashable]], nodes: Iterable[Hashable]
+) -> DAG:
+    """The pgmpy ``DAG`` in which each node ``v`` has the parents ``parents[v]``.
+
+    Every search builds its learned network here: the nodes come first, in the order
+    of ``nodes`` (isolated ones included), then the edges, child by child in the order
+    of ``parents`` and, within a child, in the order of its parents.
+
+    Parameters
+    ----------
+    parents : mapping
+        Node -> iterable of its parents; a node missing from it has none. The parent
+        sets must be acyclic (a search's result is); they are not checked again.
+    nodes : iterable
+        Every node of the network, in order.
+
+    Returns
+    -------
+    pgmpy.base.DAG
+
+    Examples
+    --------
+    >>> from pgmpy_nml.models import dag_from_parents
+    >>> dag = dag_from_parents({"B": ["A"], "C": ["A", "B"]}, ["A", "B", "C", "D"])
+    >>> list(dag.nodes()), sorted(dag.edges())
+    (['A', 'B', 'C', 'D'], [('A', 'B'), ('A', 'C'), ('B', 'C')])
+    """
+    from pgmpy.base import DAG
+
+    dag = DAG()
+    dag.add_nodes_from(nodes)
+    dag.add_edges_from((p, v) for v, ps in parents.items() for p in ps)
+    return dag
 
 
 def bayesian_network(dag: Graph) -> DiscreteBayesianNetwork:

@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 
 from pgmpy_nml import cli as cli_module
-from pgmpy_nml._validate import InputError
 from pgmpy_nml.datasets import load_example_data
+from pgmpy_nml.exceptions import InputError
 
 pytestmark = pytest.mark.integration
 

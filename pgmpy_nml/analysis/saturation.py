@@ -13,7 +13,7 @@ from .._validate import as_choice, as_integer
 from ..evaluate import log_loss
 from ..models import default_parameter_estimator, fit_network
 from ..scores import MaxBDeu, MinBDeu
-from ..scores.registry import get_score_spec, make_score
+from ..scores.registry import get_score_spec, resolve_score
 from ..search import find_structure
 
 if TYPE_CHECKING:
@@ -25,10 +25,9 @@ __all__ = ["learning_saturation"]
 
 
 def _learn(subset, scoring_method, search, max_parents):
-    if isinstance(scoring_method, str):
-        score = make_score(scoring_method, subset)
-    else:
-        score = scoring_method(subset)
+    if not isinstance(scoring_method, str):
+        scoring_method = scoring_method(subset)  # a score class or factory: data -> score
+    score = resolve_score(scoring_method, subset)
     if search == "auto":
         search = "exact" if subset.shape[1] <= AUTO_EXACT_MAX_VARIABLES else "hill"
     return score, find_structure(score, subset, search, max_parents=max_parents)

@@ -29,6 +29,7 @@ __all__ = [
     "get_score_spec",
     "make_score",
     "register_score",
+    "resolve_score",
     "score_names",
     "spec_for_score",
     "unregister_score",
@@ -373,6 +374,95 @@ def make_score(
         )
     score = spec.load()(data, state_names=state_names, **{**spec.params, **params})
     return _checked_score(score, spec)
+
+
+def resolve_score(
+    scoring_method: str | Score,
+    data: pd.DataFrame | None,
+    state_names: StateNames | None = None,
+    params: Mapping[str, Any] | None = None,
+    *,
+    bind: str = "check",
+    caller: str = "fit()",
+) -> Score:
+    """The score object that ``scoring_method`` names or is, for ``data``: one policy.
+
+    Every entry point that takes ``scoring_method`` (the searches, the study tools,
+    the analysis tools) resolves it here.
+
+    Parameters
+    ----------
+    scoring_method : str or score object
+        A registered name or alias (:func:`score_names`), built on ``data`` by
+        :func:`make_score`; or a score object with ``local_score(variable, parents)``.
+    data : pandas.DataFrame or None
+        The data to score. Required for a name; None takes a score object as it is.
+    state_names : dict, optional
+        Declared states, for a score given by name.
+    params : dict, optional
+        The parameters of a score given by name.
+    bind : {"check", "rebind"}, default "check"
+        What a score object must be on ``data``: ``"check"``, built on these data (a
+        search learns from its score's data); ``"rebind"``, rebuilt on them with its
+        class and parameters (:func:`~pgmpy_nml.study.rebind_score`; the study tools
+        refit one procedure on many data sets).
+    caller : str, default "fit()"
+        Who needs the data, for the message when a name comes without data.
+
+    Returns
+    -------
+    score object
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (listing the known ones), a name without data, parameters
+        or states given with a score object, or a score object built on other data.
+    TypeError
+        For an object without ``local_score``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_nml.scores import resolve_score
+    >>> data = pd.DataFrame({"A": [0, 0, 1, 1], "B": [0, 1, 1, 1]})
+    >>> score = resolve_score("bdeu", data, params={"equivalent_sample_size": 4})
+    >>> type(score).__name__, score.equivalent_sample_size
+    ('BDeu', 4.0)
+    >>> resolve_score(score, data) is score
+    True
+    >>> resolve_score("nope", data)
+    Traceback (most recent call last):
+    ...
+    ValueError: Unknown scoring_method 'nope'; use a score object or one of: ...
+    """
+    from ._binding import check_same_data, rebind_score
+
+    if bind not in ("check", "rebind"):
+        raise ValueError(f"bind must be 'check' or 'rebind', got {bind!r}.")
+    if isinstance(scoring_method, str):
+        get_score_spec(scoring_method, argument="scoring_method")
+        if data is None:
+            raise ValueError(
+                f"{caller} needs data when scoring_method is a score name ({scoring_method!r})."
+            )
+        return make_score(scoring_method, data, state_names, **(params or {}))
+    if not hasattr(scoring_method, "local_score"):
+        raise TypeError(
+            "scoring_method must be a score name or a score object with local_score(), got "
+            f"{type(scoring_method).__name__}."
+        )
+    if state_names is not None or params:
+        raise ValueError(
+            "state_names and score parameters are for a score given by name; a score object "
+            "carries its own."
+        )
+    if data is None:
+        return scoring_method
+    if bind == "rebind":
+        return rebind_score(scoring_method, data)
+    check_same_data(scoring_method, data)
+    return scoring_method
 
 
 def _pgmpy(cls_name: str):

@@ -14,6 +14,7 @@ from .._estimator import fitted_attribute
 from .._limits import ASTAR_MAX_VARIABLES, AUTO_EXACT_MAX_VARIABLES, SOLVER_DEFAULT_MAX_PARENTS
 from .._memory import available_memory
 from .._validate import as_choice, as_gap_limit, as_integer, as_memory_size, as_time_limit
+from ..models import dag_from_parents
 from ..scores.registry import make_score
 from ._base import _StructureSearch
 from ._dp.dp import check_memory, optimal_network
@@ -34,7 +35,6 @@ if TYPE_CHECKING:
 __all__ = [
     "EXACT_MAX_VARIABLES",
     "ExactSearch",
-    "ExactSearchMemoryError",
     "choose_exact",
     "learn_exact",
 ]
@@ -105,10 +105,6 @@ def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple
     if auto_limit:
         max_parents = None if method == "dp" else SOLVER_DEFAULT_MAX_PARENTS
     return method, max_parents
-
-
-class ExactSearchMemoryError(MemoryError):
-    """The run would need more memory than allowed; nothing was allocated."""
 
 
 class ExactSearch(_StructureSearch):
@@ -369,18 +365,16 @@ class ExactSearch(_StructureSearch):
             variables, settings["max_parents"], self.expert_knowledge
         )
         n_threads = self._threads()
-        need = check_memory(plan, n_threads, self._memory_limit(), ExactSearchMemoryError)
+        need = check_memory(plan, n_threads, self._memory_limit())
         timings = {}
         n_jobs = 1 if self.n_jobs is None else self.n_jobs
         total, parents = optimal_network(
             plan, constraints, n_threads, n_jobs, self.show_progress, timings
         )
-        from pgmpy.base import DAG
-
-        dag = DAG()
-        dag.add_nodes_from(variables)
-        for v, members in enumerate(parents):
-            dag.add_edges_from((variables[u], variables[v]) for u in members)
+        dag = dag_from_parents(
+            {variables[v]: [variables[u] for u in members] for v, members in enumerate(parents)},
+            variables,
+        )
         return SearchResult(
             method="dp",
             dag=dag,
