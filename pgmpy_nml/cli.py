@@ -687,10 +687,10 @@ def _choose_method(args, n_vars):
         if getattr(args, "restarts", None):
             kind += f" with {args.restarts} random restarts"
         return args.method, args.max_parents, f"{kind} (heuristic: a local optimum)"
-    from .search.exact import choose_exact
+    from .search import choose_search
 
-    exact, limit = choose_exact(
-        n_vars, "auto", "auto" if args.max_parents is None else args.max_parents
+    exact, limit = choose_search(
+        n_vars, "exact", "auto" if args.max_parents is None else args.max_parents
     )
     if exact == "dp" and limit is None:
         return "exact", None, "exact search (globally optimal)"

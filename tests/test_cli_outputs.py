@@ -153,9 +153,9 @@ def test_a_library_check_is_an_input_error_and_a_numpy_failure_a_bug(data, monke
         np.ones(2) + np.ones(3)  # a bug of ours: a ValueError raised inside numpy
 
     def library_check(args):
-        from pgmpy_nml.search.exact import choose_exact
+        from pgmpy_nml.search import choose_search
 
-        choose_exact(40, "dp")  # a ValueError the package raises with a message
+        choose_search(40, "dp")  # a ValueError the package raises with a message
 
     cases = [(numpy_failure, 1, "internal error (ValueError"), (library_check, 2, "at most 31")]
     for func, code, fragment in cases:

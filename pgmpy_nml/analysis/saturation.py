@@ -8,12 +8,12 @@ import numpy as np
 import pandas as pd
 
 from .._data import encode_data
-from .._limits import AUTO_EXACT_MAX_VARIABLES
 from .._validate import as_choice, as_integer
 from ..evaluate import log_loss
 from ..models import default_parameter_estimator, fit_network
 from ..scores import MaxBDeu, MinBDeu
 from ..scores.registry import get_score_spec, make_score
+from ..search import choose_search
 from ..search.exact import find_structure
 
 if TYPE_CHECKING:
@@ -29,8 +29,9 @@ def _learn(subset, scoring_method, search, max_parents):
         score = make_score(scoring_method, subset)
     else:
         score = scoring_method(subset)
-    if search == "auto":
-        search = "exact" if subset.shape[1] <= AUTO_EXACT_MAX_VARIABLES else "hill"
+    if search == "auto":  # the one policy, in its rule for tools that search many times
+        chosen = choose_search(subset.shape[1], "auto", max_parents, repeated=True)
+        search = "exact" if chosen.exact else chosen.method
     return score, find_structure(score, subset, search, max_parents=max_parents)
 
 
@@ -83,7 +84,8 @@ def learning_saturation(
         Size of the contamination, in ``[0, 1)``.
     search : {"auto", "exact", "hill"}, default "auto"
         Exact search (globally optimal) or pgmpy's hill climbing; "auto" is exact
-        up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
+        up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables
+        (:func:`~pgmpy_nml.search.choose_search` with ``repeated=True``).
     max_parents : int, optional
         Parent limit of the search (the paper used 3).
     state_names : dict, optional

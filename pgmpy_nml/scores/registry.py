@@ -55,6 +55,11 @@ class ScoreSpec:
         Whether Markov-equivalent DAGs always get the same score (None: unknown).
     description : str
         One line for listings and ``--help``.
+    parameter_estimator : str
+        The parameters that match the score (its own prior), one of
+        :data:`~pgmpy_nml.scores.registry.PARAMETER_ESTIMATORS`: what
+        :func:`~pgmpy_nml.models.default_parameter_estimator`, the searches' defaults,
+        the study tools and the command line's ``--params auto`` fit.
     """
 
     name: str
@@ -63,6 +68,7 @@ class ScoreSpec:
     aliases: tuple = ()
     score_equivalent: bool | None = None
     description: str = ""
+    parameter_estimator: str = "fsnml"
 
     def load(self) -> Callable:
         """The factory itself (imported on first use when given as ``"module:name"``)."""
@@ -71,6 +77,15 @@ class ScoreSpec:
         module, _, attr = self.factory.partition(":")
         return getattr(importlib.import_module(f"pgmpy_nml.{module}"), attr)
 
+
+#: The parameter estimators a score can declare as its own
+#: (``register_score(..., parameter_estimator=...)``): ``"fsnml"`` (fsNML, no
+#: hyperparameter), ``"fsnml-available"`` (fsNML on the rows complete on each family, for
+#: the scores of incomplete data), ``"bdeu"`` (the BDeu prior with the score's
+#: ``equivalent_sample_size``), ``"dirichlet"`` (pseudo-count ``alpha`` per cell),
+#: ``"k2"`` (pseudo-count 1) and ``"mle"`` (maximum likelihood: unseen configurations
+#: get probability 0).
+PARAMETER_ESTIMATORS = ("fsnml", "fsnml-available", "bdeu", "dirichlet", "k2", "mle")
 
 _SPECS: dict[str, ScoreSpec] = {}
 #: pgmpy's score classes (new and legacy API) -> the registered score they compute
@@ -95,6 +110,7 @@ def register_score(
     score_equivalent: bool | None = None,
     description: str = "",
     replace: bool = False,
+    parameter_estimator: str = "fsnml",
 ) -> ScoreSpec:
     """Add a score to the registry.
 
@@ -114,6 +130,11 @@ def register_score(
     description : str
     replace : bool, default False
         Allow replacing an existing registration of ``name`` or an alias.
+    parameter_estimator : str, default "fsnml"
+        The parameters that match the score, one of
+        :data:`~pgmpy_nml.scores.registry.PARAMETER_ESTIMATORS` (``"bdeu"`` for a
+        BDeu-type score, say): the default of
+        :func:`~pgmpy_nml.models.default_parameter_estimator` and ``--params auto``.
 
     Returns
     -------
@@ -153,7 +174,20 @@ def register_score(
         params = _keyword_defaults(factory)
     elif not isinstance(params, Mapping):
         raise TypeError(f"params must be a dict of parameter -> default, got {params!r}.")
-    spec = ScoreSpec(key, factory, dict(params), aliases, score_equivalent, str(description))
+    if parameter_estimator not in PARAMETER_ESTIMATORS:
+        raise ValueError(
+            f"parameter_estimator must be one of {', '.join(map(repr, PARAMETER_ESTIMATORS))}, "
+            f"got {parameter_estimator!r}."
+        )
+    spec = ScoreSpec(
+        key,
+        factory,
+        dict(params),
+        aliases,
+        score_equivalent,
+        str(description),
+        parameter_estimator,
+    )
     names = (spec.name, *spec.aliases)
     taken = [n for n in names if n in _LOOKUP and _LOOKUP[n] != spec.name]
     if (taken or spec.name in _SPECS) and not replace:
@@ -404,7 +438,14 @@ def _register_builtin() -> None:
     ess = {"equivalent_sample_size": 1.0}
     register_score("fnml", FNML, score_equivalent=False, description="factorized NML")
     register_score("qnml", QNML, score_equivalent=True, description="quotient NML")
-    register_score("bdeu", BDeu, params=ess, score_equivalent=True, description="BDeu (textbook)")
+    register_score(
+        "bdeu",
+        BDeu,
+        params=ess,
+        score_equivalent=True,
+        description="BDeu (textbook)",
+        parameter_estimator="bdeu",
+    )
     register_score(
         "bd",
         BDConstant,
@@ -412,6 +453,7 @@ def _register_builtin() -> None:
         aliases=("bdj",),
         score_equivalent=False,
         description="BD with a constant hyperparameter (BD1/2 by default)",
+        parameter_estimator="dirichlet",
     )
     register_score(
         "k2",
@@ -419,6 +461,7 @@ def _register_builtin() -> None:
         params={},
         score_equivalent=False,
         description="K2 (BD with alpha 1, textbook)",
+        parameter_estimator="k2",
     )
     contamination = {"equivalent_sample_size": 1.0, "epsilon": 0.5}
     register_score(
@@ -427,6 +470,7 @@ def _register_builtin() -> None:
         params=contamination,
         score_equivalent=False,
         description="BDeu under the least favourable prior",
+        parameter_estimator="bdeu",  # the centre of its prior set
     )
     register_score(
         "max-bdeu",
@@ -434,6 +478,7 @@ def _register_builtin() -> None:
         params=contamination,
         score_equivalent=False,
         description="BDeu under the most favourable prior",
+        parameter_estimator="bdeu",
     )
     register_score(
         "pnal",
@@ -441,6 +486,7 @@ def _register_builtin() -> None:
         params={"penalty": None},
         score_equivalent=False,
         description="penalized node-average likelihood, for missing values (Balov 2013)",
+        parameter_estimator="fsnml-available",
     )
     register_score(
         "nal",
@@ -448,6 +494,7 @@ def _register_builtin() -> None:
         params={},
         score_equivalent=False,
         description="node-average likelihood, for missing values (Balov 2013)",
+        parameter_estimator="fsnml-available",
     )
     # pgmpy's likelihood-based scores, under pgmpy's names and the short ones
     for name, cls_name, what in (
@@ -469,6 +516,7 @@ def _register_builtin() -> None:
         params={"equivalent_sample_size": 1.0},
         score_equivalent=False,
         description="Bayesian Dirichlet sparse (pgmpy)",
+        parameter_estimator="bdeu",  # pgmpy has no BDs estimator
     )
 
 
