@@ -428,6 +428,7 @@ def _k2(data, state_names=None):
     return BDConstant(data, alpha=1.0, state_names=state_names)
 
 
+# size: a table of data, one registration per built-in score
 def _register_builtin() -> None:
     # classes by "module:name": importing the registry (for the command line's
     # --help, say) must not import pgmpy

@@ -61,6 +61,16 @@ class SearchChoice(NamedTuple):
         ``"dp"``, ``"astar"``, ``"solver"`` (exact) or ``"hill"``, ``"tabu"`` (local).
     max_parents : int or None
         The parent limit that applies (None: no limit).
+
+    Examples
+    --------
+    >>> from pgmpy_nml.search import choose_search
+    >>> choice = choose_search(36)
+    >>> choice.method, choice.max_parents, choice.exact
+    ('astar', 3, True)
+    >>> method, max_parents = choose_search(36, "tabu")
+    >>> method, max_parents
+    ('tabu', None)
     """
 
     method: str
