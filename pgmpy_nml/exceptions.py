@@ -110,7 +110,18 @@ class SearchMemoryError(PgmpyNMLError, MemoryError):
     Raised by the exact search (subset DP, A*), the candidate parent-set pruning and
     the local search's caches alike; the message says how much it needs, how much is
     allowed and what to change (fewer variables, a parent limit, ``max_memory``).
+
+    Attributes
+    ----------
+    limit_parameter : str or None
+        The parameter whose larger value would allow the run (``"max_memory"``), or None
+        when the limit is the memory available and only a smaller problem helps
+        (``max_parents``).
     """
+
+    def __init__(self, message: str, limit_parameter: str | None = None) -> None:
+        super().__init__(message)
+        self.limit_parameter = limit_parameter
 
 
 class InfiniteLossWarning(PgmpyNMLWarning):

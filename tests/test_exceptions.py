@@ -53,12 +53,14 @@ def test_error_and_warning_classes_are_defined_only_in_exceptions():
 
 def test_the_exact_search_and_the_pruning_raise_the_same_memory_error(monkeypatch, random_data):
     data = random_data(50, 8, 12)
-    with pytest.raises(exceptions.SearchMemoryError, match="more than the limit"):
+    with pytest.raises(exceptions.SearchMemoryError, match="more than the limit") as dp:
         ExactSearch("fnml", max_memory=10_000, show_progress=False).fit(data)
+    assert dp.value.limit_parameter == "max_memory"  # raising max_memory would allow it
     small = random_data(30, (2, 2, 2, 2), seed=1)
     monkeypatch.setattr(_tasks._Task, "BYTES_PER_SET", 1 << 50)
-    with pytest.raises(exceptions.SearchMemoryError, match="max_parents"):
+    with pytest.raises(exceptions.SearchMemoryError, match="max_parents") as pruning:
         candidate_parent_sets(FNML(small))
+    assert pruning.value.limit_parameter is None  # its limit is the memory available
 
 
 def test_input_errors_are_caught_as_value_errors_and_as_the_base():

@@ -57,7 +57,6 @@ from sklearn.base import BaseEstimator
 from .._counting import family_table
 from .._data import EncodedData, encode_data
 from .._estimator import ResultEstimator, fitted_attribute
-from .._limits import AUTO_EXACT_MAX_VARIABLES
 from .._validate import as_choice, as_integer, as_real
 from ..scores._dirichlet import table_log_bd_rows
 from ._ess_uniformity import large_ess_log_bayes_factor, pair_counts, uniformity
@@ -385,7 +384,8 @@ class OptimalESS(ResultEstimator, BaseEstimator):
         Structure search of both steps: :class:`pgmpy_nml.ExactSearch` (global
         optimum), :class:`pgmpy_nml.LocalSearch`'s hill climbing (local optimum,
         warm-started from the previous graph), or exact up to
-        ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
+        ``AUTO_EXACT_MAX_VARIABLES`` (20) variables
+        (:func:`~pgmpy_nml.search.choose_search` with ``repeated=True``).
     tol : float, default 0.1
         Convergence threshold on :math:`|\alpha_k - \alpha_{k-1}|`.
     max_iter : int, default 20
@@ -475,8 +475,11 @@ class OptimalESS(ResultEstimator, BaseEstimator):
             as_integer(self.max_parents, "max_parents")
         bounds = _check_bounds(self.bounds)
         search = self.search
-        if search == "auto":
-            search = "exact" if n_vars <= AUTO_EXACT_MAX_VARIABLES else "hill"
+        if search == "auto":  # the one policy, in its rule for tools that search many times
+            from ..search import choose_search
+
+            chosen = choose_search(n_vars, "auto", self.max_parents, repeated=True)
+            search = "exact" if chosen.exact else chosen.method
         return search, tol, max_iter, self.update, bounds
 
     # -- the two steps --------------------------------------------------------------

@@ -56,6 +56,11 @@ class ScoreSpec:
         Whether Markov-equivalent DAGs always get the same score (None: unknown).
     description : str
         One line for listings and ``--help``.
+    parameter_estimator : str
+        The parameters that match the score (its own prior), one of
+        :data:`~pgmpy_nml.scores.registry.PARAMETER_ESTIMATORS`: what
+        :func:`~pgmpy_nml.models.default_parameter_estimator`, the searches' defaults,
+        the study tools and the command line's ``--params auto`` fit.
     """
 
     name: str
@@ -64,6 +69,7 @@ class ScoreSpec:
     aliases: tuple = ()
     score_equivalent: bool | None = None
     description: str = ""
+    parameter_estimator: str = "fsnml"
 
     def load(self) -> Callable:
         """The factory itself (imported on first use when given as ``"module:name"``)."""
@@ -72,6 +78,15 @@ class ScoreSpec:
         module, _, attr = self.factory.partition(":")
         return getattr(importlib.import_module(f"pgmpy_nml.{module}"), attr)
 
+
+#: The parameter estimators a score can declare as its own
+#: (``register_score(..., parameter_estimator=...)``): ``"fsnml"`` (fsNML, no
+#: hyperparameter), ``"fsnml-available"`` (fsNML on the rows complete on each family, for
+#: the scores of incomplete data), ``"bdeu"`` (the BDeu prior with the score's
+#: ``equivalent_sample_size``), ``"dirichlet"`` (pseudo-count ``alpha`` per cell),
+#: ``"k2"`` (pseudo-count 1) and ``"mle"`` (maximum likelihood: unseen configurations
+#: get probability 0).
+PARAMETER_ESTIMATORS = ("fsnml", "fsnml-available", "bdeu", "dirichlet", "k2", "mle")
 
 _SPECS: dict[str, ScoreSpec] = {}
 #: pgmpy's score classes (new and legacy API) -> the registered score they compute
@@ -96,6 +111,7 @@ def register_score(
     score_equivalent: bool | None = None,
     description: str = "",
     replace: bool = False,
+    parameter_estimator: str = "fsnml",
 ) -> ScoreSpec:
     """Add a score to the registry.
 
@@ -115,6 +131,11 @@ def register_score(
     description : str
     replace : bool, default False
         Allow replacing an existing registration of ``name`` or an alias.
+    parameter_estimator : str, default "fsnml"
+        The parameters that match the score, one of
+        :data:`~pgmpy_nml.scores.registry.PARAMETER_ESTIMATORS` (``"bdeu"`` for a
+        BDeu-type score, say): the default of
+        :func:`~pgmpy_nml.models.default_parameter_estimator` and ``--params auto``.
 
     Returns
     -------
@@ -154,7 +175,20 @@ def register_score(
         params = _keyword_defaults(factory)
     elif not isinstance(params, Mapping):
         raise TypeError(f"params must be a dict of parameter -> default, got {params!r}.")
-    spec = ScoreSpec(key, factory, dict(params), aliases, score_equivalent, str(description))
+    if parameter_estimator not in PARAMETER_ESTIMATORS:
+        raise ValueError(
+            f"parameter_estimator must be one of {', '.join(map(repr, PARAMETER_ESTIMATORS))}, "
+            f"got {parameter_estimator!r}."
+        )
+    spec = ScoreSpec(
+        key,
+        factory,
+        dict(params),
+        aliases,
+        score_equivalent,
+        str(description),
+        parameter_estimator,
+    )
     names = (spec.name, *spec.aliases)
     taken = [n for n in names if n in _LOOKUP and _LOOKUP[n] != spec.name]
     if (taken or spec.name in _SPECS) and not replace:
@@ -484,6 +518,7 @@ def _k2(data, state_names=None):
     return BDConstant(data, alpha=1.0, state_names=state_names)
 
 
+# size: a table of data, one registration per built-in score
 def _register_builtin() -> None:
     # classes by "module:name": importing the registry (for the command line's
     # --help, say) must not import pgmpy
@@ -494,7 +529,14 @@ def _register_builtin() -> None:
     ess = {"equivalent_sample_size": 1.0}
     register_score("fnml", FNML, score_equivalent=False, description="factorized NML")
     register_score("qnml", QNML, score_equivalent=True, description="quotient NML")
-    register_score("bdeu", BDeu, params=ess, score_equivalent=True, description="BDeu (textbook)")
+    register_score(
+        "bdeu",
+        BDeu,
+        params=ess,
+        score_equivalent=True,
+        description="BDeu (textbook)",
+        parameter_estimator="bdeu",
+    )
     register_score(
         "bd",
         BDConstant,
@@ -502,6 +544,7 @@ def _register_builtin() -> None:
         aliases=("bdj",),
         score_equivalent=False,
         description="BD with a constant hyperparameter (BD1/2 by default)",
+        parameter_estimator="dirichlet",
     )
     register_score(
         "k2",
@@ -509,6 +552,7 @@ def _register_builtin() -> None:
         params={},
         score_equivalent=False,
         description="K2 (BD with alpha 1, textbook)",
+        parameter_estimator="k2",
     )
     contamination = {"equivalent_sample_size": 1.0, "epsilon": 0.5}
     register_score(
@@ -517,6 +561,7 @@ def _register_builtin() -> None:
         params=contamination,
         score_equivalent=False,
         description="BDeu under the least favourable prior",
+        parameter_estimator="bdeu",  # the centre of its prior set
     )
     register_score(
         "max-bdeu",
@@ -524,6 +569,7 @@ def _register_builtin() -> None:
         params=contamination,
         score_equivalent=False,
         description="BDeu under the most favourable prior",
+        parameter_estimator="bdeu",
     )
     register_score(
         "pnal",
@@ -531,6 +577,7 @@ def _register_builtin() -> None:
         params={"penalty": None},
         score_equivalent=False,
         description="penalized node-average likelihood, for missing values (Balov 2013)",
+        parameter_estimator="fsnml-available",
     )
     register_score(
         "nal",
@@ -538,6 +585,7 @@ def _register_builtin() -> None:
         params={},
         score_equivalent=False,
         description="node-average likelihood, for missing values (Balov 2013)",
+        parameter_estimator="fsnml-available",
     )
     # pgmpy's likelihood-based scores, under pgmpy's names and the short ones
     for name, cls_name, what in (
@@ -559,6 +607,7 @@ def _register_builtin() -> None:
         params={"equivalent_sample_size": 1.0},
         score_equivalent=False,
         description="Bayesian Dirichlet sparse (pgmpy)",
+        parameter_estimator="bdeu",  # pgmpy has no BDs estimator
     )
 
 

@@ -54,7 +54,8 @@ def check_memory(plan, n_threads: int, limit: float) -> int:
             f"more than the limit of {format_bytes(limit)} (max_memory; by default 90% of the "
             f"memory available now). Each variable fewer halves the need ({n_vars - 1} "
             f"variables: about {format_bytes(fewer)}); raise max_memory only if that much "
-            "will be free."
+            "will be free.",
+            limit_parameter="max_memory",
         )
     return int(need)
 
