@@ -251,4 +251,5 @@ def bdeu_sensitivity(
     return upper - lower
 
 
-bdeu_sensitivity.__doc__ += _REFERENCE
+if bdeu_sensitivity.__doc__ is not None:  # None under python -OO
+    bdeu_sensitivity.__doc__ += _REFERENCE

@@ -655,5 +655,6 @@ def plot_strength(
 
 
 for _f in (bootstrap_strength, strength_threshold, averaged_network, custom_strength):
-    _f.__doc__ += _REFERENCES
+    if _f.__doc__ is not None:  # None under python -OO
+        _f.__doc__ += _REFERENCES
 del _f
