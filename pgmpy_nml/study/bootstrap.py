@@ -583,7 +583,7 @@ def plot_strength(
     if ax is None:
         fig, ax = plt.subplots(figsize=(7, 6))
     else:
-        fig = ax.figure
+        fig = ax.figure.figure  # the root figure: a subfigure has no savefig
     layout_graph = nx.DiGraph()
     layout_graph.add_nodes_from(nodes)
     layout_graph.add_edges_from((reference if reference is not None else avg).edges())
