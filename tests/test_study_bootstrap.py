@@ -201,7 +201,7 @@ def test_plot_on_an_axes_of_a_subfigure_saves_the_whole_figure(tmp_path):
     nets = [DAG([("A", "B"), ("B", "C")]), DAG([("A", "B")]), DAG([("B", "A"), ("A", "C")])]
     s = custom_strength(nets, ["A", "B", "C"])
     figure = plt.figure()
-    left, right = figure.subfigures(1, 2)
+    left, _ = figure.subfigures(1, 2)
     ax = left.subplots()
     path = tmp_path / "strength.png"
     assert plot_strength(s, ax=ax, path=path) is ax

@@ -480,7 +480,7 @@ def bootstrap_strength(
     if not replace and m > n:
         raise ValueError(f"A subsample without replacement has at most {n} rows, not {m}.")
     procedure = as_procedure(search, scoring_method, score_params)
-    settings = {
+    settings: dict[str, Any] = {
         "parameter_estimator": None,
         "missing": "available" if missing == "available" else "error",
     }
