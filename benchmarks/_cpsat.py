@@ -16,17 +16,13 @@ from __future__ import annotations
 import itertools
 import math
 import time
+from dataclasses import replace
 
 import numpy as np
 
-from pgmpy_nml.search.candidates._solver import (
-    SolverResult,
-    _cycle_free,
-    _Families,
-    _greedy,
-    _improve,
-    _pair_clusters,
-)
+from pgmpy_nml.search.candidates._clusters import _pair_clusters
+from pgmpy_nml.search.candidates._families import _cycle_free, _Families, _network_result
+from pgmpy_nml.search.candidates._heuristics import _greedy, _improve
 
 
 def solve_cpsat(candidates, time_limit=None, n_workers=2, seed=0, scale=1e6, log=False):
@@ -90,19 +86,15 @@ def solve_cpsat(candidates, time_limit=None, n_workers=2, seed=0, scale=1e6, log
     offset = math.fsum(fam.best)
     slack = n * 0.5 / scale  # rounding of the objective coefficients
     bound = max(score, solver.best_objective_bound / scale + offset + slack)
-    optimal = status == cp_model.OPTIMAL
-    variables = candidates.variables
-    return SolverResult(
-        variables=variables,
-        parents={
-            variables[v]: tuple(variables[p] for p in fam.parents[choice[v]]) for v in range(n)
-        },
-        choice=tuple(int(choice[v] - fam.start[v]) for v in range(n)),
-        score=score,
-        bound=bound,
-        gap=(bound - score) / max(abs(score), 1e-12),
-        optimal=optimal,
-        status=name.lower(),
+    # the bound and gap keep the rounding slack (CP-SAT's optimum is the rounded problem's)
+    result = _network_result(
+        fam,
+        candidates,
+        choice,
+        bound,
+        name.lower(),
+        method="cp-sat",
         engine="cp-sat",
         timings=timings,
     )
+    return replace(result, bound=bound, gap=(bound - score) / max(abs(score), 1e-12))

@@ -75,7 +75,7 @@ from bench_scores import random_data  # the same data generator as the score ben
 
 import pgmpy_nml
 from pgmpy_nml import ExactSearch
-from pgmpy_nml.search.exact import memory_estimate
+from pgmpy_nml.search._dp.dp import memory_estimate
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")

@@ -118,7 +118,7 @@ def run_one(args):
     out["best"] = result.score
     out["bound"] = result.bound
     out["gap"] = result.gap
-    out["optimal"] = result.optimal
+    out["optimal"] = result.status == "optimal"  # the engine's own proof
     out["timings"] = result.timings
     out["peak_mb"] = peak_rss_mb()
     print(json.dumps(out), flush=True)

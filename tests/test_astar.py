@@ -10,8 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pgmpy_nml.search.candidates import CandidateParentSets
-from pgmpy_nml.search.candidates._astar import _partition, astar
-from pgmpy_nml.search.candidates._solver import _Families, solve
+from pgmpy_nml.search.candidates._astar import astar
+from pgmpy_nml.search.candidates._families import _Families
+from pgmpy_nml.search.candidates._pattern_database import _partition
+from pgmpy_nml.search.candidates._solver import solve
 
 
 def reference_optimum(cands):
@@ -78,10 +80,10 @@ def instances(draw, min_vars=3, max_vars=12):
 def _check_network(cands, result):
     """A DAG of candidates whose score is the reported one."""
     parents = {v: p for v, p in result.parents.items()}
-    assert result.to_dag().number_of_nodes() == cands.n_variables
+    assert result.dag.number_of_nodes() == cands.n_variables
     import networkx as nx
 
-    assert nx.is_directed_acyclic_graph(result.to_dag())
+    assert nx.is_directed_acyclic_graph(result.dag)
     assert result.score == cands.score(parents)
 
 

@@ -25,6 +25,7 @@ from pgmpy_nml import (
 )
 from pgmpy_nml._counting import subsets as _kernels
 from pgmpy_nml.datasets import sample_network
+from pgmpy_nml.search._dp import _kernels as _dp_kernels
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)
@@ -220,7 +221,7 @@ def test_interrupt_leaves_nothing_fitted(monkeypatch, random_data):
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(_kernels, "best_sinks", interrupted)
+    monkeypatch.setattr(_dp_kernels, "best_sinks", interrupted)
     with pytest.raises(KeyboardInterrupt, match="nothing was fitted"):
         search.fit(data)
     assert not hasattr(search, "dag_") and not hasattr(search, "score_")

@@ -22,7 +22,8 @@ from test_pruning_properties import best_network
 from pgmpy_nml import ExactSearch
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.search.candidates import CandidateParentSets, read_score_file
-from pgmpy_nml.search.candidates._solver import _sound_bound, solve
+from pgmpy_nml.search.candidates._scip_plugins import _sound_bound
+from pgmpy_nml.search.candidates._solver import solve
 
 pytest.importorskip("pyscipopt")
 

@@ -13,9 +13,11 @@ from hypothesis import strategies as st
 from pgmpy_nml import FNML, BDeu, LocalSearch
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
 from pgmpy_nml.search._local import _kernels as _k
+from pgmpy_nml.search._local import _move_kernels as _m
 from pgmpy_nml.search._local import _screen_kernels as _sk
 from pgmpy_nml.search._local import screen
-from pgmpy_nml.search.local import _Engine, _StatisticRows
+from pgmpy_nml.search._local.engine import Engine as _Engine
+from pgmpy_nml.search._local.rows import StatisticRows as _StatisticRows
 
 EPSILON = 1e-4
 
@@ -143,9 +145,9 @@ def test_no_move_adds_a_non_candidate_arc(seed, m, k, method, symmetric, rounds,
             perturb=3,
         )
     for kind, u, v, forbidden, _ in moves:
-        if kind == _k.ADD:
+        if kind == _m.ADD:
             assert not forbidden[v, u], (u, v)
-        elif kind == _k.REVERSE:
+        elif kind == _m.REVERSE:
             assert not forbidden[u, v], (v, u)
     cands = result.candidates_
     variables = list(data.columns)
@@ -339,7 +341,7 @@ def test_closure_after_additions_equals_the_full_closure(seed):
             continue
         parents[v, u] = 1
         _sk.reach_add(reach, u, v)
-        assert _k.reachability(parents, full)
+        assert _m.reachability(parents, full)
         np.testing.assert_array_equal(reach, full)
 
 
@@ -355,7 +357,7 @@ def test_restricted_move_scan_equals_the_full_scan_on_random_tables():
                 parents[order[b], order[a]] = 1
         local = np.round(rng.normal(size=(n, n)), 1)  # coarse values: many ties
         reach = np.zeros((n, n), dtype=np.uint8)
-        _k.reachability(parents, reach)
+        _m.reachability(parents, reach)
         n_parents = parents.sum(axis=1).astype(np.int64)
         forbidden = (rng.random((n, n)) < 0.1).astype(np.uint8)
         required = np.zeros((n, n), dtype=np.uint8)
@@ -366,7 +368,7 @@ def test_restricted_move_scan_equals_the_full_scan_on_random_tables():
         tails, heads = np.nonzero(np.ones((n, n)) - np.eye(n))
         add_start = np.searchsorted(tails, np.arange(n + 1)).astype(np.int64)
         edges = np.sort(np.array([u * n + v for v, u in np.argwhere(parents)], dtype=np.int64))
-        full = _k.best_move(*state)
+        full = _m.best_move(*state)
         sparse = _sk.best_move_restricted(*state, add_start, heads.astype(np.int64), edges)
         assert full[:3] == sparse[:3]
         assert full[3] == sparse[3] or (np.isinf(full[3]) and np.isinf(sparse[3]))

@@ -30,8 +30,9 @@ from pgmpy_nml import (
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
 from pgmpy_nml.search import find_structure
 from pgmpy_nml.search._local import _kernels as _k
+from pgmpy_nml.search._local.engine import Engine as _Engine
+from pgmpy_nml.search._local.rows import StatisticRows as _StatisticRows
 from pgmpy_nml.search.constraints import Constraints
-from pgmpy_nml.search.local import _Engine, _StatisticRows
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)
@@ -608,6 +609,21 @@ def test_estimator_conventions_and_fitted_model(network_sample):
     assert est.history_[-1] <= est.score_ + 1e-9
     with pytest.raises(ValueError, match="fit\\(\\) needs data"):
         LocalSearch("fnml").fit()
+
+
+@pytest.mark.parametrize("method", ["hill", "tabu"])
+def test_method_says_which_search_ran(network_sample, method):
+    from sklearn.exceptions import NotFittedError
+    from sklearn.utils.validation import check_is_fitted
+
+    _, data = network_sample("cancer", 500, seed=0)
+    est = LocalSearch("fnml", method=method, show_progress=False)
+    with pytest.raises(AttributeError, match="no method_ yet: call fit"):
+        est.method_  # noqa: B018
+    with pytest.raises(NotFittedError):
+        check_is_fitted(est)
+    assert est.fit(data).method_ == method
+    check_is_fitted(est)
 
 
 def test_max_iter_limits_the_moves(network_sample):

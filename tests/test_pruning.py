@@ -8,6 +8,7 @@ import warnings
 import _reference as ref
 import numpy as np
 import pytest
+from _probes import _family_bounds
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pgmpy.structure_score import AIC, BIC, K2, BDeu, LogLikelihood
@@ -21,13 +22,8 @@ from pgmpy_nml.scores.fnml import fnml_superset_bound
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
 from pgmpy_nml.search._dp import _kernels as _dp_kernels
 from pgmpy_nml.search._dp.plans import StatisticPlan
-from pgmpy_nml.search.candidates import CandidateParentSets
-from pgmpy_nml.search.candidates import _pruning as pruning
-from pgmpy_nml.search.candidates._pruning import (
-    PruningReport,
-    _family_bounds,
-    candidate_parent_sets,
-)
+from pgmpy_nml.search.candidates import CandidateParentSets, _lattice, _tasks
+from pgmpy_nml.search.candidates._pruning import PruningReport, candidate_parent_sets
 
 BOUNDED = {
     "fnml": lambda d, s: FNML(d, state_names=s),
@@ -156,13 +152,13 @@ def test_parent_count_limits_from_the_sample_size(name, monkeypatch, random_data
     and no set is scored that has a subset one smaller with w (r - 1)(q m - 1) >= N H(v)
     (m the smallest arity): such a subset is closed."""
     scored = []
-    record = pruning._Lattice.record
+    record = _lattice._Lattice.record
 
     def spy(self, scores, bounds, monotone_family=None):
         scored.append((self.child, self.parents()[self.to_score].copy()))
         record(self, scores, bounds, monotone_family)
 
-    monkeypatch.setattr(pruning._Lattice, "record", spy)
+    monkeypatch.setattr(_lattice._Lattice, "record", spy)
     checked = 0
     for seed, n in itertools.product(range(8), [8, 20, 60, 200]):
         scored.clear()
@@ -202,7 +198,7 @@ def test_cases_pair_each_gain_with_its_penalty(name, monkeypatch):
     scored than with LL_max - penalty(q_min) alone) and keep the same candidates."""
     _, data = sample_network("water", 1000, seed=0)
     with_cases, report = candidate_parent_sets(make_score(name, data), max_parents=3)
-    supersets = pruning._Lattice.supersets
+    supersets = _lattice._Lattice.supersets
 
     def without_cases(self, *args):
         found = supersets(self, *args)
@@ -210,7 +206,7 @@ def test_cases_pair_each_gain_with_its_penalty(name, monkeypatch):
             found.n_parent_configs_min, found.n_parent_configs_max, found.log_likelihood_max
         )
 
-    monkeypatch.setattr(pruning._Lattice, "supersets", without_cases)
+    monkeypatch.setattr(_lattice._Lattice, "supersets", without_cases)
     alone, alone_report = candidate_parent_sets(make_score(name, data), max_parents=3)
     assert with_cases == alone
     assert report.n_scored.sum() < alone_report.n_scored.sum()
@@ -226,13 +222,13 @@ def test_optimistic_screen_bounds_every_screened_set(name, monkeypatch, random_d
     names["copy"] = names["V3"]
     score = make_score(name, data, names)
     seen = []
-    screen = pruning._Lattice.screen
+    screen = _lattice._Lattice.screen
 
     def record(self, upper, optimistic_family):
         seen.append((self.child, self.parents().copy(), np.array(upper, dtype=float)))
         screen(self, upper, optimistic_family)
 
-    monkeypatch.setattr(pruning._Lattice, "screen", record)
+    monkeypatch.setattr(_lattice._Lattice, "screen", record)
     candidate_parent_sets(score)
     order = StatisticPlan(contract_for(score)).variables  # the search's internal order
     assert sum(len(u) for _, _, u in seen) > 30
@@ -591,18 +587,18 @@ def test_tasks_travel_to_process_workers(name, random_data):
     score = make_score(name, data)
     contract = contract_for(score)
     constraints = Constraints.from_knowledge(tuple(contract.encoded.variables), 2)
-    problem = pruning._StatisticProblem(contract, constraints)
+    problem = _tasks._StatisticProblem(contract, constraints)
     travelled = pickle.loads(pickle.dumps(problem))
     order = problem.internal_order()
-    here = pruning._statistic_task(problem, order, 1, False)["children"]
-    there = pruning._statistic_task(travelled, order, 1, False)["children"]
+    here = _tasks._statistic_task(problem, order, 1, False)["children"]
+    there = _tasks._statistic_task(travelled, order, 1, False)["children"]
     assert [c["parent_sets"] for c in here] == [c["parent_sets"] for c in there]
     assert [c["scores"] for c in here] == [c["scores"] for c in there]
 
 
 def test_refuses_a_level_that_would_not_fit_in_memory(monkeypatch, random_data):
     data = random_data(30, (2, 2, 2, 2), seed=1)
-    monkeypatch.setattr(pruning._Task, "BYTES_PER_SET", 1 << 50)
+    monkeypatch.setattr(_tasks._Task, "BYTES_PER_SET", 1 << 50)
     with pytest.raises(MemoryError, match="max_parents"):
         candidate_parent_sets(FNML(data))
 

@@ -13,15 +13,10 @@ from pgmpy_nml import FNML, QNML, ExactSearch
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.search._dp import _kernels
 from pgmpy_nml.search.candidates import CandidateParentSets
-from pgmpy_nml.search.candidates._solver import (
-    _arrows,
-    _Families,
-    _greedy,
-    _improve,
-    _set_packing,
-    _violated_clusters,
-    solve,
-)
+from pgmpy_nml.search.candidates._clusters import _set_packing, _violated_clusters
+from pgmpy_nml.search.candidates._families import _Families
+from pgmpy_nml.search.candidates._heuristics import _greedy, _improve
+from pgmpy_nml.search.candidates._solver import _arrows, solve
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)
@@ -155,7 +150,7 @@ def test_real_data_matches_exact_search(name):
     check(result, cands)
     assert result.optimal
     assert result.score == pytest.approx(search.score_, rel=1e-10)
-    assert result.score == pytest.approx(score.score(result.to_dag()), rel=1e-10)
+    assert result.score == pytest.approx(score.score(result.dag), rel=1e-10)
 
 
 def test_real_data_with_expert_knowledge_matches_exact_search():

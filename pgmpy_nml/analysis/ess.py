@@ -617,8 +617,9 @@ class OptimalESS(ResultEstimator, BaseEstimator):
     ----------
     search : {"auto", "exact", "hill"}, default "auto"
         Structure search of both steps: :class:`pgmpy_nml.ExactSearch` (global
-        optimum), pgmpy's ``HillClimbSearch`` (local optimum, warm-started from the
-        previous graph), or exact up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
+        optimum), :class:`pgmpy_nml.LocalSearch`'s hill climbing (local optimum,
+        warm-started from the previous graph), or exact up to
+        ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
     tol : float, default 0.1
         Convergence threshold on :math:`|\alpha_k - \alpha_{k-1}|`.
     max_iter : int, default 20

@@ -14,7 +14,7 @@ from ..evaluate import log_loss
 from ..models import default_parameter_estimator, fit_network
 from ..scores import MaxBDeu, MinBDeu
 from ..scores.registry import get_score_spec, make_score
-from ..search.exact import find_structure
+from ..search import find_structure
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -82,7 +82,7 @@ def learning_saturation(
     epsilon : float, default 0.5
         Size of the contamination, in ``[0, 1)``.
     search : {"auto", "exact", "hill"}, default "auto"
-        Exact search (globally optimal) or pgmpy's hill climbing; "auto" is exact
+        Exact (global optimum) or :class:`~pgmpy_nml.LocalSearch`'s hill climbing; "auto" is exact
         up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
     max_parents : int, optional
         Parent limit of the search (the paper used 3).

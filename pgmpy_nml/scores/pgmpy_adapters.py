@@ -135,7 +135,7 @@ class _Penalized(PgmpyScoreAdapter):
         empty set, which dominates it. The bound of :math:`S` is at most :math:`0 -
         w (r - 1) q_{\min}(S)` (``LL_max`` :math:`\le 0`), at most the score of the
         empty set :math:`\subseteq S` under the same condition: :math:`S` is closed
-        (rule 2 of :mod:`pgmpy_nml.search.candidates._pruning`). With :math:`H(v) \le \log r`,
+        (rule 2 of :mod:`pgmpy_nml.search.candidates._lattice`). With :math:`H(v) \le \log r`,
         an :math:`r`-ary child never has more than :math:`1 + 2 N \log r / ((r - 1)
         \log N)` parent configurations under BIC. :math:`\square`
         """

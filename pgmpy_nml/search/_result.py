@@ -51,6 +51,22 @@ class SearchResult:
     history, restart_scores, round_scores : ndarray or None
         Local search: the score after every move, at the end of each restart, and at
         the end of each candidate round.
+    variables : tuple or None
+        The engines over candidate parent sets (:func:`~pgmpy_nml.search.candidates.solve`,
+        A*): the variable names, as in the candidates.
+    parents : dict or None
+        Those engines: ``{variable: tuple of parent names}``, the chosen family of each
+        variable.
+    choice : tuple of int or None
+        Those engines: per variable, the index of its chosen candidate in
+        ``candidates.parent_sets[v]``.
+    status : str or None
+        Those engines: the final status (``"optimal"``, ``"timelimit"``,
+        ``"gaplimit"``, ``"memorylimit"``, ...).
+    engine : str or None
+        Those engines: ``"scip <version>"`` or ``"astar"``.
+    n_cuts : int or None
+        The solver: cluster constraints added during the search (0 for A*).
     """
 
     method: str
@@ -69,8 +85,15 @@ class SearchResult:
     history: Any = None
     restart_scores: Any = None
     round_scores: Any = None
+    variables: tuple | None = None
+    parents: dict | None = None
+    choice: tuple | None = None
+    status: str | None = None
+    engine: str | None = None
+    n_cuts: int | None = None
 
     @property
     def optimal(self) -> bool:
-        """True when the network is proven optimal (an exact search with gap 0)."""
+        """True when the network is proven optimal (an exact search with gap 0: its bound
+        is not above its score)."""
         return self.gap is not None and self.gap == 0.0

@@ -1,21 +1,23 @@
-"""Globally optimal Bayesian network structures by dynamic programming over subsets."""
+"""Globally optimal Bayesian network structures: the :class:`ExactSearch` estimator.
+
+A thin layer over its engines: the subset dynamic programming
+(:mod:`pgmpy_nml.search._dp.dp`) and the candidate pipeline, candidate parent sets
+then A* or SCIP's branch and cut (:mod:`pgmpy_nml.search.candidates._pipeline`).
+"""
 
 from __future__ import annotations
 
-import time
+from dataclasses import replace
 from typing import TYPE_CHECKING
-
-import numpy as np
 
 from .._estimator import fitted_attribute
 from .._limits import ASTAR_MAX_VARIABLES, AUTO_EXACT_MAX_VARIABLES, SOLVER_DEFAULT_MAX_PARENTS
-from .._memory import available_memory, format_bytes
-from .._progress import progress_bar
+from .._memory import available_memory
 from .._validate import as_choice, as_gap_limit, as_integer, as_memory_size, as_time_limit
 from ..scores.registry import make_score
 from ._base import _StructureSearch
-from ._dp import _kernels
-from ._dp.plans import make_plan, popcounts
+from ._dp.dp import check_memory, optimal_network
+from ._dp.plans import make_plan
 from ._result import SearchResult
 from .constraints import Constraints, check_start_dag
 
@@ -24,18 +26,16 @@ if TYPE_CHECKING:
     from typing import Any
 
     import pandas as pd
-    from pgmpy.base import DAG
     from pgmpy.models import DiscreteBayesianNetwork
     from pgmpy.parameter_estimator import DiscreteParameterEstimator
 
-    from .._typing import ExpertKnowledgeLike, Graph, Score, ScoringMethod, StateNames
+    from .._typing import ExpertKnowledgeLike, Graph, ScoringMethod, StateNames
 
 __all__ = [
     "EXACT_MAX_VARIABLES",
     "ExactSearch",
     "ExactSearchMemoryError",
     "choose_exact",
-    "find_structure",
     "learn_exact",
 ]
 
@@ -109,24 +109,6 @@ def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple
 
 class ExactSearchMemoryError(MemoryError):
     """The run would need more memory than allowed; nothing was allocated."""
-
-
-def memory_estimate(n_vars: int, n_stats: int, n_samples: int, n_threads: int) -> dict:
-    """Peak bytes of each part of an exact search on ``n_vars`` variables."""
-    subsets = 2**n_vars
-    parent_sets = 2 ** max(n_vars - 1, 0)
-    return {
-        "subset statistics": subsets * (n_stats + 1) * 8,
-        "local scores and best parent sets": n_vars * parent_sets * (8 + 4),
-        "best sinks": subsets * 9,
-        "working arrays": parent_sets * (2 * n_stats * 8 + 3 * 8 + 2)
-        + n_threads * n_vars * n_samples * 8 * 2,
-    }
-
-
-#: Seconds (on one core, roughly) of one best-parent-set step (a parent set times a
-#: member) and one best-sink step (a subset times a member), for the progress bar.
-_COST_PARENT_STEP, _COST_SINK_STEP = 2e-9, 2e-9
 
 
 class ExactSearch(_StructureSearch):
@@ -361,71 +343,6 @@ class ExactSearch(_StructureSearch):
             return 0.9 * available_memory()
         return as_memory_size(self.max_memory, "max_memory")
 
-    def _check_memory(self, plan, n_threads) -> int:
-        n_vars = len(plan.variables)
-        parts = memory_estimate(n_vars, plan.n_stats, plan.n_samples, n_threads)
-        need = sum(parts.values())
-        limit = self._memory_limit()
-        if need > limit:
-            detail = ", ".join(f"{name} {format_bytes(b)}" for name, b in parts.items())
-            fewer = sum(memory_estimate(n_vars - 1, plan.n_stats, plan.n_samples, 1).values())
-            raise ExactSearchMemoryError(
-                f"ExactSearch on {n_vars} variables needs about {format_bytes(need)} ({detail}), "
-                f"more than the limit of {format_bytes(limit)} (max_memory; by default 90% of the "
-                f"memory available now). Each variable fewer halves the need ({n_vars - 1} "
-                f"variables: about {format_bytes(fewer)}); raise max_memory only if that much "
-                "will be free."
-            )
-        return int(need)
-
-    def _progress(self, total):
-        return progress_bar(
-            self.show_progress,
-            "exact search",
-            total=total,
-            leave=True,
-            unit="",
-            bar_format="{l_bar}{bar}| {percentage:3.0f}% [{elapsed}<{remaining}]",
-        )
-
-    def _optimal_network(self, plan, constraints, n_threads, timings):
-        """Local scores, best parent sets, best sinks: the optimal parent set of every variable.
-
-        One progress bar for the three phases, each weighted by its estimated cost.
-        """
-        n_vars = len(plan.variables)
-        k = constraints.max_parents
-        cost = {
-            "local scores": plan.cost(k) / n_threads,
-            "best parent sets": _COST_PARENT_STEP * n_vars * 2 ** (n_vars - 2) * (n_vars - 1),
-            "best sinks": _COST_SINK_STEP * 2**n_vars * n_vars,
-        }
-        per_unit = cost["local scores"] / max(plan.work(k), 1)
-        with self._progress(sum(cost.values())) as bar:
-            n_jobs = 1 if self.n_jobs is None else self.n_jobs
-            ls = plan.local_scores(
-                k, n_threads, n_jobs, lambda done: bar.update(done * per_unit), timings
-            )
-            start = time.perf_counter()
-            _apply_constraints(ls, constraints)
-            best = np.empty(ls.shape, dtype=np.int32)
-            for v0 in range(0, n_vars, n_threads):
-                block = slice(v0, v0 + n_threads)
-                best[block] = _kernels.best_parent_sets_all(ls[block])
-                bar.update(cost["best parent sets"] * len(best[block]) / n_vars)
-            timings["best parent sets"] = time.perf_counter() - start
-            start = time.perf_counter()
-            network_score, sink = _kernels.best_sinks(ls)
-            bar.update(cost["best sinks"])
-            timings["best sinks"] = time.perf_counter() - start
-        full = (1 << n_vars) - 1
-        if not np.isfinite(network_score[full]):
-            raise ValueError(
-                "No DAG satisfies the constraints: the required edges form a cycle, or a "
-                "variable needs more required parents than max_parents allows."
-            )
-        return float(network_score[full]), _parents_from_sinks(sink, best, n_vars)
-
     def _choose_method(self, n_vars: int) -> tuple[str, int | None]:
         """The method that runs and the parent limit that applies (see ``choose_exact``)."""
         return choose_exact(n_vars, self.method, self.max_parents)
@@ -444,84 +361,56 @@ class ExactSearch(_StructureSearch):
             else check_start_dag(self.start_dag, constraints),
         }
 
-    def _fit_dp(self, score, settings, timings) -> tuple:
+    def _fit_dp(self, score, method, settings) -> SearchResult:
+        """The subset DP (:mod:`pgmpy_nml.search._dp.dp`)."""
         plan = make_plan(score)
         variables = plan.variables
         constraints = Constraints.from_knowledge(
             variables, settings["max_parents"], self.expert_knowledge
         )
         n_threads = self._threads()
-        need = self._check_memory(plan, n_threads)
-        total, parents = self._optimal_network(plan, constraints, n_threads, timings)
+        need = check_memory(plan, n_threads, self._memory_limit(), ExactSearchMemoryError)
+        timings = {}
+        n_jobs = 1 if self.n_jobs is None else self.n_jobs
+        total, parents = optimal_network(
+            plan, constraints, n_threads, n_jobs, self.show_progress, timings
+        )
         from pgmpy.base import DAG
 
         dag = DAG()
         dag.add_nodes_from(variables)
         for v, members in enumerate(parents):
             dag.add_edges_from((variables[u], variables[v]) for u in members)
-        return dag, total, total, need, plan.kind, None, None
+        return SearchResult(
+            method="dp",
+            dag=dag,
+            score=total,
+            timings=timings,
+            plan=plan.kind,
+            bound=total,
+            gap=0.0,
+            memory_estimate=need,
+        )
 
-    def _fit_solver(self, score, settings, timings) -> tuple:
-        from .candidates import candidate_parent_sets, solve
+    def _fit_candidates(self, score, method, settings) -> SearchResult:
+        """Candidate parent sets, then A* or the solver
+        (:mod:`pgmpy_nml.search.candidates._pipeline`)."""
+        from .candidates._pipeline import search_candidates
 
-        time_limit = settings["time_limit"]
-        start = time.perf_counter()
-        candidates, report = candidate_parent_sets(
+        return search_candidates(
             score,
+            method,
             max_parents=settings["max_parents"],
             expert_knowledge=self.expert_knowledge,
             n_jobs=self.n_jobs,
             show_progress=self.show_progress,
-        )
-        timings["candidate parent sets"] = time.perf_counter() - start
-        if time_limit is not None:
-            time_limit = max(time_limit - timings["candidate parent sets"], 1e-3)
-        start_dag = settings["start_dag"]
-        initial = None if start_dag is None else _initial_choice(candidates, start_dag)
-        start = time.perf_counter()
-        result = None
-        if settings["method"] == "astar":
-            from .candidates._astar import astar
-
-            max_memory = None if self.max_memory is None else self._memory_limit()
-            result = astar(
-                candidates,
-                time_limit=time_limit,
-                initial=initial,
-                show_progress=self.show_progress,
-                gap_limit=settings["gap_limit"],
-                max_memory=max_memory,
-            )
-            timings["astar"] = time.perf_counter() - start
-            if result.status != "memorylimit" or self.method != "auto":
-                return (
-                    result.to_dag(),
-                    result.score,
-                    result.bound,
-                    None,
-                    report.plan,
-                    candidates,
-                    report,
-                )
-            # "auto": A* ran out of memory; branch and cut goes on from its best network
-            settings["method"] = "astar+solver"
-            initial = result.parents
-            if time_limit is not None:
-                time_limit = max(time_limit - timings["astar"], 1e-3)
-        start = time.perf_counter()
-        solved = solve(
-            candidates,
-            time_limit=time_limit,
-            initial=initial,
-            show_progress=self.show_progress,
+            time_limit=settings["time_limit"],
             gap_limit=settings["gap_limit"],
             seed=settings["seed"],
+            start_dag=settings["start_dag"],
+            max_memory=None if self.max_memory is None else self._memory_limit(),
+            hand_over=self.method == "auto",
         )
-        timings["solver"] = time.perf_counter() - start
-        bound = solved.bound
-        if result is not None:  # both bounds are proven: the smaller holds
-            bound = max(solved.score, min(bound, result.bound))
-        return solved.to_dag(), solved.score, bound, None, report.plan, candidates, report
 
     def fit(self, data: pd.DataFrame | None = None) -> ExactSearch:
         """Learn the optimal structure.
@@ -541,85 +430,14 @@ class ExactSearch(_StructureSearch):
         score = self._resolve_score(data)
         method, max_parents = self._choose_method(len(score.variables))
         settings = self._settings(list(score.variables), max_parents)
-        settings["method"] = method
-        timings = {}
         try:
-            fit = self._fit_dp if method == "dp" else self._fit_solver
-            dag, total, bound, need, plan, candidates, report = fit(score, settings, timings)
+            fit = self._fit_dp if method == "dp" else self._fit_candidates
+            result = fit(score, method, settings)
         except KeyboardInterrupt:
             raise KeyboardInterrupt("ExactSearch interrupted; nothing was fitted.") from None
-        model = self._fitted_model(dag, score, data)
-        gap = (bound - total) / max(abs(total), 1e-12) if bound > total else 0.0
-        self._result = SearchResult(
-            method=settings["method"],  # "astar+solver" when A* handed over to branch and cut
-            dag=dag,
-            score=total,
-            model=model,
-            timings=timings,
-            plan=plan,
-            max_parents=max_parents,
-            bound=bound,
-            gap=gap,
-            memory_estimate=need,
-            candidates=candidates,
-            pruning=report,
-        )
+        model = self._fitted_model(result.dag, score, data)
+        self._result = replace(result, model=model, max_parents=max_parents)
         return self
-
-
-def _initial_choice(candidates, dag) -> dict:
-    """A first network for the solver from ``dag``: each family by its best candidate subset.
-
-    Dropping parents keeps a DAG acyclic, and a pruned family is dominated by a
-    candidate subset of it, so the start is never worse than ``dag`` itself.
-    """
-    index = {v: i for i, v in enumerate(candidates.variables)}
-    unknown = set(dag.nodes()) ^ set(index)
-    if unknown:
-        raise ValueError(
-            f"start_dag must have exactly the data's variables; it differs in {sorted(unknown)!r}."
-        )
-    chosen = {}
-    for v in candidates.variables:
-        have = {index[u] for u in dag.predecessors(v)}
-        subsets = [p for p in candidates.parent_sets[index[v]] if set(p) <= have]
-        if not subsets:
-            raise ValueError(
-                f"start_dag gives {v!r} the parents {sorted(dag.predecessors(v))!r}, which break "
-                "the constraints (a required parent is missing)."
-            )
-        chosen[v] = tuple(candidates.variables[u] for u in subsets[0])  # best first
-    return chosen
-
-
-def _parents_from_sinks(sink, best, n_vars) -> list[list[int]]:
-    """The optimal parents of every variable, following the best sinks from the full set."""
-    parents = [[] for _ in range(n_vars)]
-    w = (1 << n_vars) - 1
-    while w:
-        s = int(sink[w])
-        rest = w ^ (1 << s)
-        c = (rest & ((1 << s) - 1)) | ((rest >> (s + 1)) << s)
-        chosen = int(best[s, c])
-        parents[s] = [b if b < s else b + 1 for b in range(n_vars - 1) if (chosen >> b) & 1]
-        w = rest
-    return parents
-
-
-def _apply_constraints(ls, constraints) -> None:
-    """-inf for parent sets that break the parent limit or the expert knowledge."""
-    n_vars = ls.shape[0]
-    too_big = popcounts(n_vars - 1) > constraints.max_parents
-    forbidden, required = constraints.masks()
-    for v in range(n_vars):
-        row = ls[v]
-        row[too_big] = -np.inf
-        if forbidden[v] or required[v]:
-            full = _kernels.expand_masks(n_vars, v)
-            if forbidden[v]:
-                row[(full & forbidden[v]) != 0] = -np.inf
-            if required[v]:
-                row[(full & required[v]) != required[v]] = -np.inf
 
 
 def learn_exact(
@@ -675,76 +493,3 @@ def learn_exact(
         parameter_estimator = default_parameter_estimator(scoring_method)
     search = ExactSearch(scoring_method, parameter_estimator=parameter_estimator, **options)
     return search.fit(data).model_
-
-
-def find_structure(
-    score: Score,
-    data: pd.DataFrame | None,
-    method: str = "exact",
-    max_parents: int | None = None,
-    expert_knowledge: ExpertKnowledgeLike | None = None,
-    start_dag: Graph | None = None,
-    show_progress: bool = False,
-    **options: Any,
-) -> DAG:
-    """The best DAG for ``score``: exact search, hill climbing or tabu search.
-
-    The one place where the package's tools (command line, ESS, saturation)
-    choose between the globally optimal :class:`ExactSearch` and the local
-    search :class:`~pgmpy_nml.LocalSearch` (a local optimum, optionally started
-    from ``start_dag``).
-
-    Parameters
-    ----------
-    score : score object
-        Built on ``data``.
-    data : pandas.DataFrame
-    method : {"exact", "hill", "tabu"}
-    max_parents : int, optional
-    expert_knowledge : pgmpy ExpertKnowledge, optional
-    start_dag : pgmpy DAG, optional
-        Local search only.
-    show_progress : bool, default False
-    **options
-        Local search only: more :class:`~pgmpy_nml.LocalSearch` settings
-        (``restarts``, ``perturb``, ``tabu_length``, ``max_non_improving``,
-        ``seed``, ``n_jobs``, ...).
-
-    Returns
-    -------
-    pgmpy.base.DAG
-
-    Examples
-    --------
-    >>> from pgmpy_nml import QNML
-    >>> from pgmpy_nml.datasets import sample_network
-    >>> from pgmpy_nml.search import find_structure
-    >>> _, data = sample_network("cancer", 1000, seed=0)
-    >>> exact = find_structure(QNML(data), data, "exact")
-    >>> hill = find_structure(QNML(data), data, "hill")
-    >>> QNML(data).score(exact) >= QNML(data).score(hill) - 1e-9
-    True
-    """
-    if method == "exact":
-        if options:
-            raise ValueError(f"Options {sorted(options)} are for the local search, not 'exact'.")
-        search = ExactSearch(
-            score,
-            max_parents=max_parents,
-            expert_knowledge=expert_knowledge,
-            show_progress=show_progress,
-        )
-        return search.fit(data).dag_
-    as_choice(method, "method", ("exact", "hill", "tabu"))
-    from .local import LocalSearch
-
-    search = LocalSearch(
-        score,
-        method=method,
-        max_parents=max_parents,
-        expert_knowledge=expert_knowledge,
-        start_dag=start_dag,
-        show_progress=show_progress,
-        **options,
-    )
-    return search.fit(data).causal_graph_

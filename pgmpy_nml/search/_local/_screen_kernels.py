@@ -3,7 +3,7 @@
 - :func:`pair_information`: the empirical mutual information of every pair of
   variables, each pair's count table counted once (popcounts of ANDed row
   bitsets, or a histogram over the rows when there are no bitsets);
-- :func:`best_move_restricted`: :func:`._local_kernels.best_move` scanning only
+- :func:`best_move_restricted`: :func:`._move_kernels.best_move` scanning only
   the additions allowed by the candidate sets and the edges present, in the
   same order and with the same tie rule;
 - :func:`reach_add`: the transitive closure after adding one edge, in place.
@@ -14,7 +14,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import njit
-from ._kernels import ADD, REVERSE, _is_tabu, _moved_hash, _popcount, is_legal, move_delta
+from ._kernels import _popcount
+from ._move_kernels import ADD, REVERSE, _is_tabu, _moved_hash, is_legal, move_delta
 
 __all__ = ["best_move_restricted", "pair_information", "reach_add"]
 
@@ -31,7 +32,7 @@ def pair_information(codes, arities, bits):
     .. math:: I(U; V) = \\frac{1}{N} \\Big(\\sum_{ab} n_{ab} \\log n_{ab}
        - \\sum_a n_a \\log n_a - \\sum_b n_b \\log n_b + N \\log N\\Big)
 
-    ``bits`` are the variables' state bitsets of :func:`._local_kernels.state_bits`
+    ``bits`` are the variables' state bitsets of :func:`._kernels.state_bits`
     (an empty array: count with a histogram over the rows instead). With bitsets
     only the cells of the first ``r_u - 1`` by ``r_v - 1`` states are popcounts;
     the last row and column follow from the marginal counts. The diagonal is 0.
@@ -116,7 +117,7 @@ def best_move_restricted(
     add_head,
     edges,
 ):
-    """:func:`._local_kernels.best_move` over a sparse set of moves.
+    """:func:`._move_kernels.best_move` over a sparse set of moves.
 
     Additions ``u -> v`` only for the heads ``add_head[add_start[u]:add_start[u + 1]]``
     of each tail ``u`` (ascending); deletions and reversals of the present edges

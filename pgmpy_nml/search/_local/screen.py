@@ -45,7 +45,7 @@ def mutual_information(codes, arities, bits=None) -> np.ndarray:
         Integer codes ``0 .. arity - 1`` per variable (:class:`pgmpy_nml._data.EncodedData`).
     arities : ndarray of int, shape (n_variables,)
     bits : ndarray, optional
-        The variables' state bitsets (:func:`._local_kernels.state_bits`), if at
+        The variables' state bitsets (:func:`._kernels.state_bits`), if at
         hand; computed here when they fit in 256 MB, else the pairs are counted
         with a histogram over the rows.
 

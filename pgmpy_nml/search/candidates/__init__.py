@@ -12,25 +12,26 @@ URLearning and this package) work in two stages:
 
 :class:`CandidateParentSets` holds the first stage's result, and reads and writes
 the score files those solvers share (:func:`read_score_file`,
-:func:`write_score_file`), so each stage also runs on its own:
+:func:`write_score_file`), so each stage also runs on its own. The second stage
+returns a :class:`~pgmpy_nml.search._result.SearchResult`, the result type of every
+search of the package:
 
 >>> from pgmpy_nml.search.candidates import CandidateParentSets, solve
 >>> cands = CandidateParentSets.from_dict(
 ...     {"A": {(): -10.0, ("B",): -8.0}, "B": {(): -5.0, ("A",): -4.5}}
 ... )
 >>> result = solve(cands, show_progress=False)
->>> result.score, result.optimal, sorted(result.to_dag().edges())
+>>> result.score, result.optimal, sorted(result.dag.edges())
 (-13.0, True, [('B', 'A')])
 """
 
 from ._files import CandidateParentSets, read_score_file, write_score_file
 from ._pruning import PruningReport, candidate_parent_sets
-from ._solver import SolverResult, solve
+from ._solver import solve
 
 __all__ = [
     "CandidateParentSets",
     "PruningReport",
-    "SolverResult",
     "candidate_parent_sets",
     "read_score_file",
     "solve",

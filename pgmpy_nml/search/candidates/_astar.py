@@ -40,7 +40,7 @@ successor :math:`U \cup \{v\}` is generated: some optimal order places
 :math:`v` next (Yuan, Malone and Wu 2011).
 
 Anytime: stopped by ``time_limit`` or by the memory limit, the search returns
-the better of the greedy network of :mod:`._solver` and a completion of the
+the better of the greedy network of :mod:`._heuristics` and a completion of the
 best open node, with the bound :math:`\max f` over the open nodes (every
 network passes through an open node; no bound below that network). Sums of
 floats are rounded: the bound is widened by a few units in the last place of
@@ -52,6 +52,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -61,16 +62,20 @@ from ..._limits import ASTAR_MAX_VARIABLES
 from ..._memory import available_memory
 from ..._progress import progress_bar
 from ..._validate import as_gap_limit, as_integer, as_memory_size, as_time_limit
-from ._files import CandidateParentSets
-from ._solver import (
-    SolverResult,
+from ._families import (
+    _checked_families,
     _Families,
     _gap,
-    _greedy,
-    _improve,
     _initial_choice,
+    _network_result,
     _progress_text,
 )
+from ._heuristics import _greedy, _improve
+from ._pattern_database import _h, _Heuristic
+
+if TYPE_CHECKING:
+    from .._result import SearchResult
+    from ._files import CandidateParentSets
 
 __all__ = ["astar"]
 
@@ -86,119 +91,6 @@ _HASH = np.uint64(0x9E3779B97F4A7C15)
 
 # kernel return codes
 _BUDGET, _GOAL, _EMPTY, _FULL = 0, 1, 2, 3
-
-
-# -- the pattern database -----------------------------------------------------------------
-def _partition(fam: _Families, group_size: int) -> list[list[int]]:
-    """Groups of variables, at most ``group_size`` each, strongly linked ones together."""
-    n = fam.n
-    if group_size >= n:
-        return [list(range(n))]
-    loss = np.zeros((n, n))
-    for v in range(n):
-        rows = fam.families(v)
-        pm = fam.pmask[rows.start : rows.stop]
-        best = fam.score[rows.start]
-        for u in range(n):
-            if u == v:
-                continue
-            without = np.flatnonzero(~pm[:, u])
-            # no candidate avoids u: u is a required parent, the link is as strong as it gets
-            loss[v, u] = best - fam.score[rows.start + without[0]] if without.size else 1e300
-    weight = loss + loss.T
-    group = list(range(n))
-    members = {v: [v] for v in range(n)}
-    pairs = sorted(
-        ((u, v) for u in range(n) for v in range(u + 1, n) if weight[u, v] > 0),
-        key=lambda p: (-weight[p], p),
-    )
-    for u, v in pairs:
-        a, b = group[u], group[v]
-        if a == b or len(members[a]) + len(members[b]) > group_size:
-            continue
-        for w in members[b]:
-            group[w] = a
-        members[a].extend(members.pop(b))
-    # a coarser partition is never a weaker bound: pack the groups, largest first
-    bins: list[list[int]] = []
-    for g in sorted(members.values(), key=lambda m: (-len(m), min(m))):
-        for b in bins:
-            if len(b) + len(g) <= group_size:
-                b.extend(g)
-                break
-        else:
-            bins.append(list(g))
-    return [sorted(b) for b in bins]
-
-
-@njit(cache=True)
-def _group_table(members, start, pmask, score):
-    """``h_G(R)`` for every subset ``R`` of the group (bits in ``members`` order)."""
-    k = members.size
-    size = 1 << k
-    gmask = np.int64(0)
-    for j in range(k):
-        gmask |= np.int64(1) << members[j]
-    # best[j, S]: best score of member j with its parents inside the group within S
-    best = np.full((k, size), -np.inf)
-    for j in range(k):
-        v = members[j]
-        for f in range(start[v], start[v + 1]):
-            inside = pmask[f] & gmask
-            local = 0
-            for t in range(k):
-                if (inside >> members[t]) & 1:
-                    local |= 1 << t
-            if score[f] > best[j, local]:
-                best[j, local] = score[f]
-        for b in range(k):
-            bit = 1 << b
-            for s in range(size):
-                if s & bit and best[j, s ^ bit] > best[j, s]:
-                    best[j, s] = best[j, s ^ bit]
-    table = np.full(size, -np.inf)
-    table[0] = 0.0
-    full = size - 1
-    for r in range(1, size):
-        top = -np.inf
-        for j in range(k):
-            if (r >> j) & 1:
-                value = best[j, full ^ r] + table[r ^ (1 << j)]
-                if value > top:
-                    top = value
-        table[r] = top
-    return table
-
-
-class _Heuristic:
-    """The static pattern database as flat arrays for the kernels."""
-
-    def __init__(self, fam: _Families, pmask, group_size: int):
-        self.groups = _partition(fam, group_size)
-        kmax = max(len(g) for g in self.groups)
-        self.members = np.full((len(self.groups), kmax), -1, dtype=np.int64)
-        self.sizes = np.array([len(g) for g in self.groups], dtype=np.int64)
-        self.offsets = np.zeros(len(self.groups), dtype=np.int64)
-        tables, offset = [], 0
-        for i, g in enumerate(self.groups):
-            members = np.array(g, dtype=np.int64)
-            self.members[i, : len(g)] = members
-            self.offsets[i] = offset
-            tables.append(_group_table(members, fam.start, pmask, fam.score))
-            offset += tables[-1].size
-        self.tables = np.concatenate(tables)
-
-
-@njit(cache=True, nogil=True)
-def _h(mask, members, sizes, offsets, tables):
-    total = 0.0
-    for i in range(sizes.size):
-        idx = 0
-        for t in range(sizes[i]):
-            if not (mask >> members[i, t]) & 1:
-                idx |= 1 << t
-        total += tables[offsets[i] + idx]
-    return total
 
 
 # -- the search ---------------------------------------------------------------------------
@@ -468,7 +360,7 @@ def astar(
     gap_limit: float = 0.0,
     max_memory: float | None = None,
     group_size: int = DEFAULT_GROUP_SIZE,
-) -> SolverResult:
+) -> SearchResult:
     r"""The highest-scoring DAG over candidate parent sets, by A* search over the order graph.
 
     See the module notes for the method (URLearning's search with a static
@@ -507,8 +399,9 @@ def astar(
 
     Returns
     -------
-    SolverResult
-        With ``engine="astar"`` and ``status`` one of ``"optimal"``,
+    SearchResult
+        As :func:`~pgmpy_nml.search.candidates.solve`'s, with ``method`` and
+        ``engine`` ``"astar"`` and ``status`` one of ``"optimal"``,
         ``"timelimit"``, ``"gaplimit"``, ``"memorylimit"``; ``n_cuts`` is 0.
 
     Raises
@@ -532,41 +425,23 @@ def astar(
     >>> result.parents, result.score, result.optimal, result.engine
     ({'A': (), 'B': ('A',), 'C': ('A', 'B')}, -16.0, True, 'astar')
     """
-    if not isinstance(candidates, CandidateParentSets):
-        raise TypeError(
-            f"candidates must be a CandidateParentSets, got {type(candidates).__name__}."
-        )
+    begin = time.perf_counter()
+    fam = _checked_families(candidates)
     time_limit = as_time_limit(time_limit)
     gap_limit = as_gap_limit(gap_limit)
     group_size = as_integer(group_size, "group_size", minimum=1)
     limit = (
         0.8 * available_memory() if max_memory is None else as_memory_size(max_memory, "max_memory")
     )
-    n = candidates.n_variables
+    n = fam.n
     if n > ASTAR_MAX_VARIABLES:
         raise ValueError(
             f"The A* search handles at most {ASTAR_MAX_VARIABLES} variables (sets of variables "
             f"are bits of a 64-bit integer); the candidates have {n}. Use the solver."
         )
     timings = {}
-    begin = time.perf_counter()
-    fam = _Families(candidates)
-    if not np.any(fam.size == 0):
-        raise ValueError(
-            "No DAG can be built from these candidates: no variable keeps the empty parent "
-            "set, but every DAG has a variable without parents."
-        )
-    pmask = np.zeros(len(fam), dtype=np.int64)
-    for f, parents in enumerate(fam.parents):
-        for p in parents:
-            pmask[f] |= np.int64(1) << p
-    first = _greedy(fam)
-    if first is not None:
-        first = _improve(fam, first)
-    if initial is not None:
-        given = _initial_choice(fam, candidates, initial)
-        if first is None or fam.total(given) >= fam.total(first):
-            first = given
+    pmask = _parent_masks(fam)
+    first = _first_network(fam, candidates, initial)
     timings["first network"] = time.perf_counter() - begin
 
     begin = time.perf_counter()
@@ -577,7 +452,61 @@ def astar(
     timings["heuristic"] = time.perf_counter() - begin
     # the bound is widened by the rounding of sums of n scores (a few ulps of the total)
     slack = 4 * n * np.finfo(float).eps * math.fsum(abs(s) for s in fam.score[fam.start[:-1]])
+    search = _start(n, heur, limit)
 
+    inc_score = fam.total(first) if first is not None else -math.inf
+    bar = progress_bar(
+        show_progress, "exact search (A*)", total=None, bar_format="{desc}: {elapsed} {postfix}"
+    )
+    if time_limit is not None:  # the limit covers the first network and the heuristic too
+        time_limit = max(time_limit - timings["first network"] - timings["heuristic"], 1e-9)
+    try:
+        status, bound = _run(
+            search, fam, pmask, heur, time_limit, gap_limit, limit, slack, inc_score, bar, timings
+        )
+        choice = _final_network(search, fam, pmask, status, first)
+        score = fam.total(choice)
+        bound = score if status == "optimal" else max(bound, score)
+        bar.set_postfix_str(_progress_text(score, bound, int(search.state[2])))
+    finally:
+        bar.close()
+    return _network_result(
+        fam,
+        candidates,
+        choice,
+        bound,
+        status,
+        method="astar",
+        engine="astar",
+        timings=timings,
+        n_cuts=0,
+    )
+
+
+def _parent_masks(fam: _Families) -> np.ndarray:
+    """Each family's parent set as a bitmask (int64)."""
+    pmask = np.zeros(len(fam), dtype=np.int64)
+    for f, parents in enumerate(fam.parents):
+        for p in parents:
+            pmask[f] |= np.int64(1) << p
+    return pmask
+
+
+def _first_network(fam: _Families, candidates: CandidateParentSets, initial):
+    """The greedy sinks improved by local search, or ``initial`` (checked) when it is at
+    least as good; None when neither exists."""
+    first = _greedy(fam)
+    if first is not None:
+        first = _improve(fam, first)
+    if initial is not None:
+        given = _initial_choice(fam, candidates, initial)
+        if first is None or fam.total(given) >= fam.total(first):
+            first = given
+    return first
+
+
+def _start(n: int, heur: _Heuristic, limit: float) -> _Search:
+    """The search's tables, sized for the memory ``limit``, with the empty set open."""
     # start small enough for the limit (a quarter of it), then double when needed
     capacity = 1 << 16
     while capacity > 128 and capacity * (_SLOT_BYTES + _HEAP_BYTES / 4) > limit / 4:
@@ -594,51 +523,23 @@ def astar(
     search.g[slot], search.h[slot], search.last[slot], search.closed[slot] = 0.0, h0, -1, 0
     search.state[1] = 1
     search.state[0] = _push(search.hf, search.hm, 0, h0, np.int64(0))
+    return search
 
-    incumbent = first
-    inc_score = fam.total(first) if first is not None else -math.inf
-    bar = progress_bar(
-        show_progress, "exact search (A*)", total=None, bar_format="{desc}: {elapsed} {postfix}"
-    )
-    if time_limit is not None:  # the limit covers the first network and the heuristic too
-        time_limit = max(time_limit - timings["first network"] - timings["heuristic"], 1e-9)
-    try:
-        status, bound = _run(
-            search, fam, pmask, heur, time_limit, gap_limit, limit, slack, inc_score, bar, timings
+
+def _final_network(search: _Search, fam: _Families, pmask, status: str, incumbent):
+    """The network returned: the optimal path, or after an early stop the better of the
+    incumbent and a completion of the best open node."""
+    if status == "optimal":
+        return _path(np.int64((1 << fam.n) - 1), search.keys, search.last, fam.start, pmask)
+    done = _complete_top(search, fam, pmask)
+    if done is not None and (incumbent is None or fam.total(done) > fam.total(incumbent)):
+        incumbent = done
+    if incumbent is None:
+        raise RuntimeError(
+            f"The A* search stopped ({status}) before any network was found; raise "
+            "time_limit or max_memory, or use the solver."
         )
-        if status == "optimal":
-            choice = _path(np.int64((1 << n) - 1), search.keys, search.last, fam.start, pmask)
-        else:
-            done = _complete_top(search, fam, pmask)
-            if done is not None and fam.total(done) > inc_score:
-                incumbent, inc_score = done, fam.total(done)
-            if incumbent is None:
-                raise RuntimeError(
-                    f"The A* search stopped ({status}) before any network was found; raise "
-                    "time_limit or max_memory, or use the solver."
-                )
-            choice = incumbent
-        score = fam.total(choice)
-        bound = score if status == "optimal" else max(bound, score)
-        bar.set_postfix_str(_progress_text(score, bound, int(search.state[2])))
-    finally:
-        bar.close()
-    optimal = status == "optimal"
-    variables = candidates.variables
-    parents = {variables[v]: tuple(variables[p] for p in fam.parents[choice[v]]) for v in range(n)}
-    return SolverResult(
-        variables=variables,
-        parents=parents,
-        choice=tuple(int(choice[v] - fam.start[v]) for v in range(n)),
-        score=score,
-        bound=float(bound),
-        gap=0.0 if optimal else _gap(score, bound),
-        optimal=optimal,
-        status=status,
-        engine="astar",
-        timings=timings,
-        n_cuts=0,
-    )
+    return incumbent
 
 
 def _run(search, fam, pmask, heur, time_limit, gap_limit, limit, slack, inc_score, bar, timings):

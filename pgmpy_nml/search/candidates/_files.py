@@ -500,6 +500,34 @@ def read_score_file(
     where = f"in {os.fspath(path)!s}"
     if not lines:
         raise ValueError(f"The score file {os.fspath(path)!s} is empty.")
+    labels, blocks = _read_blocks(lines, where)
+    key, names, numeric = _label_keys(labels, variables, where)
+    parent_sets, scores = [], []
+    for v, block in enumerate(blocks):
+        sets_v, scores_v = [], []
+        for lineno, score, parents in block:
+            positions = []
+            for t in parents:
+                k = key.get(int(t) if numeric and _INTEGER.match(t) else t)
+                if k is None:
+                    raise ValueError(
+                        f"Line {lineno} {where}: the parent {t!r} of {labels[v]!r} is not a "
+                        "variable of the file."
+                    )
+                positions.append(k)
+            sets_v.append(positions)
+            scores_v.append(score)
+        parent_sets.append(sets_v)
+        scores.append(scores_v)
+    try:
+        return CandidateParentSets(names, parent_sets, scores)
+    except (ValueError, TypeError) as err:
+        raise ValueError(f"Invalid score file {os.fspath(path)!s}: {err}") from None
+
+
+def _read_blocks(lines: list, where: str) -> tuple[list, list]:
+    """The variable labels and, per variable, ``(line number, score, parent labels)`` of
+    each parent set, from the file's non-blank ``lines`` (checked)."""
     pos = 0
 
     def take():
@@ -525,27 +553,7 @@ def read_score_file(
                 f"{' '.join(tokens)!r}."
             )
         labels.append(tokens[0])
-        count = int(tokens[1])
-        block = []
-        for _ in range(count):
-            lineno, tokens = take()
-            try:
-                score = float(tokens[0])
-                size = int(tokens[1])
-            except (ValueError, IndexError):
-                raise ValueError(
-                    f"Line {lineno} {where} should be '<score> <number of parents> <parents>', "
-                    f"got {' '.join(tokens)!r}."
-                ) from None
-            if not abs(score) <= MAX_ABS_SCORE:
-                raise ValueError(f"Line {lineno} {where} has the score {tokens[0]}; {_SCORE_RULE}")
-            if size != len(tokens) - 2:
-                raise ValueError(
-                    f"Line {lineno} {where} announces {size} parents but lists "
-                    f"{len(tokens) - 2}: {' '.join(tokens)!r}."
-                )
-            block.append((lineno, score, tokens[2:]))
-        blocks.append(block)
+        blocks.append([_parent_set_line(*take(), where) for _ in range(int(tokens[1]))])
     if pos != len(lines):
         raise ValueError(
             f"Line {lines[pos][0]} {where}: more content after the {n} variable blocks announced "
@@ -553,45 +561,48 @@ def read_score_file(
         )
     if len(set(labels)) != n:
         raise ValueError(f"A variable label appears twice {where}.")
+    return labels, blocks
+
+
+def _parent_set_line(lineno: int, tokens: list, where: str) -> tuple:
+    """``(lineno, score, parent labels)`` of a line ``<score> <number of parents> <parents>``."""
+    try:
+        score = float(tokens[0])
+        size = int(tokens[1])
+    except (ValueError, IndexError):
+        raise ValueError(
+            f"Line {lineno} {where} should be '<score> <number of parents> <parents>', "
+            f"got {' '.join(tokens)!r}."
+        ) from None
+    if not abs(score) <= MAX_ABS_SCORE:
+        raise ValueError(f"Line {lineno} {where} has the score {tokens[0]}; {_SCORE_RULE}")
+    if size != len(tokens) - 2:
+        raise ValueError(
+            f"Line {lineno} {where} announces {size} parents but lists "
+            f"{len(tokens) - 2}: {' '.join(tokens)!r}."
+        )
+    return lineno, score, tokens[2:]
+
+
+def _label_keys(labels: list, variables, where: str) -> tuple[dict, list, bool]:
+    """How parents name variables: ``(label -> position, variable names, numeric)``;
+    numeric labels are indices, named by ``variables`` when given."""
+    n = len(labels)
     numeric = all(_INTEGER.match(t) for t in labels)
-    if numeric:
-        ids = [int(t) for t in labels]
-        if len(set(ids)) != n:
-            raise ValueError(f"Two variables have the same index {where}.")
-        key = {i: k for k, i in enumerate(ids)}
-        if variables is not None:
-            variables = list(variables)
-            if sorted(ids) != list(range(n)) or len(variables) != n:
-                raise ValueError(
-                    f"variables has {len(variables)} names; the file's indices must be "
-                    f"0..{n - 1} and match them one to one."
-                )
-            names = [variables[i] for i in ids]
-        else:
-            names = labels
-    else:
+    if not numeric:
         if variables is not None:
             raise ValueError("variables= is for files labelled with indices; this one has names.")
-        key = {t: k for k, t in enumerate(labels)}
-        names = labels
-    parent_sets, scores = [], []
-    for v, block in enumerate(blocks):
-        sets_v, scores_v = [], []
-        for lineno, score, parents in block:
-            positions = []
-            for t in parents:
-                k = key.get(int(t) if numeric and _INTEGER.match(t) else t)
-                if k is None:
-                    raise ValueError(
-                        f"Line {lineno} {where}: the parent {t!r} of {labels[v]!r} is not a "
-                        "variable of the file."
-                    )
-                positions.append(k)
-            sets_v.append(positions)
-            scores_v.append(score)
-        parent_sets.append(sets_v)
-        scores.append(scores_v)
-    try:
-        return CandidateParentSets(names, parent_sets, scores)
-    except (ValueError, TypeError) as err:
-        raise ValueError(f"Invalid score file {os.fspath(path)!s}: {err}") from None
+        return {t: k for k, t in enumerate(labels)}, labels, False
+    ids = [int(t) for t in labels]
+    if len(set(ids)) != n:
+        raise ValueError(f"Two variables have the same index {where}.")
+    key = {i: k for k, i in enumerate(ids)}
+    if variables is None:
+        return key, labels, True
+    variables = list(variables)
+    if sorted(ids) != list(range(n)) or len(variables) != n:
+        raise ValueError(
+            f"variables has {len(variables)} names; the file's indices must be "
+            f"0..{n - 1} and match them one to one."
+        )
+    return key, [variables[i] for i in ids], True

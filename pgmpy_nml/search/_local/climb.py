@@ -1,0 +1,197 @@
+"""The local searches that drive an :class:`~.engine.Engine`.
+
+- :func:`climb`: one greedy hill climb or tabu search from the engine's network;
+- :func:`_search`: a climb, then perturbed restarts from the best network so far;
+- :func:`run`: the candidate rounds (one without candidates), each such a search,
+  with the candidates of a round chosen by :func:`_round_candidates`
+  (:mod:`.screen`).
+
+``settings`` is the dictionary of checked parameters that
+:class:`~pgmpy_nml.LocalSearch` builds (``tabu``, ``epsilon``, ``tabu_length``,
+``max_non_improving``, ``max_iter``, ``restarts``, ``perturb``, ``rng``,
+``candidate_rounds``, ``symmetric_candidates``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import screen as _screen
+
+__all__ = ["TIE_RTOL", "Run", "candidate_rounds", "climb", "run"]
+
+#: Ties: a move replaces the best so far only if its change is larger by more than this
+#: (relative to the change, at least absolute), so changes equal up to rounding tie.
+TIE_RTOL = 1e-9
+
+#: Searches of ``candidate_rounds=None`` with top-k candidates (one re-selection).
+DEFAULT_ROUNDS = 2
+
+
+@dataclass
+class Run:
+    """What the searches of :func:`run` did."""
+
+    n_iter: int = 0
+    history: list[float] = field(default_factory=list)
+    restart_scores: list[float] = field(default_factory=list)
+    round_scores: list[float] = field(default_factory=list)
+    allowed: np.ndarray | None = None
+    screen_seconds: float = 0.0
+
+    def timings(self, engine, elapsed: float) -> dict:
+        """Seconds per part of a fit that took ``elapsed`` seconds in all."""
+        return {
+            "local scores": engine.row_seconds,
+            "candidate screen": self.screen_seconds,
+            "rest of the search": elapsed - engine.row_seconds - self.screen_seconds,
+            "rows computed": engine.rows_computed,
+        }
+
+
+def candidate_rounds(rounds: int | None, spec) -> int:
+    """The number of candidate rounds: ``rounds`` (None: the default for ``spec``),
+    checked against the candidate spec of :func:`.screen.as_candidate_spec`."""
+    if rounds is None:
+        return DEFAULT_ROUNDS if isinstance(spec, int) else 1
+    if rounds > 1 and not isinstance(spec, int):
+        given = "no candidates" if spec is None else "a mapping of candidates"
+        raise ValueError(
+            f"candidate_rounds > 1 re-selects the top k candidates after each search: "
+            f"it needs candidates as an integer or 'auto', got {given}."
+        )
+    return rounds
+
+
+def climb(engine, settings, record) -> int:
+    """One search from the engine's network; leaves the best network found in it.
+
+    Returns the number of moves; ``record(total)`` is called after each.
+    """
+    tabu_mode = settings["tabu"]
+    epsilon = settings["epsilon"]
+    engine.refresh()
+    best_total = engine.total()
+    best_state = None  # None: the current network is the best so far
+    visited = deque([engine.hash], maxlen=settings["tabu_length"])
+    no_tabu = np.zeros(0, dtype=np.int64)
+    # tabu search: no additions or deletions that leave the score unchanged (see
+    # LocalSearch's docstring); greedy search takes no move below epsilon anyway
+    neutral = epsilon if tabu_mode else 0.0
+    stale = moves = 0
+    while moves < settings["max_iter"]:
+        tabu = np.array(visited, dtype=np.int64) if tabu_mode else no_tabu
+        kind, u, v, delta = engine.best(tabu, TIE_RTOL, neutral)
+        if kind < 0 or (not tabu_mode and delta < epsilon):
+            break
+        if tabu_mode and best_state is None:
+            best_state = engine.snapshot()  # about to leave the best network
+        engine.apply(kind, u, v)
+        engine.refresh()
+        moves += 1
+        current = engine.total()
+        record(current)
+        if not tabu_mode:
+            continue
+        visited.append(engine.hash)
+        if current > best_total + epsilon:
+            best_total, best_state, stale = current, None, 0
+        else:
+            stale += 1
+            if stale >= settings["max_non_improving"]:
+                break
+    if best_state is not None:
+        engine.restore(best_state)
+    return moves
+
+
+def _search(engine, settings, bar, history, method: str):
+    """A climb, then ``restarts`` climbs from the best network so far perturbed by
+    ``perturb`` random legal moves; leaves the best network in the engine.
+
+    Returns the moves made and the score each climb ended with.
+    """
+
+    def record(total):
+        history.append(total)
+        bar.update(1)
+        bar.set_postfix_str(f"score {total:.4f}", refresh=False)
+
+    engine.refresh()
+    history.append(engine.total())
+    n_iter = climb(engine, settings, record)
+    best_total, best_state = engine.total(), engine.snapshot()
+    ends = [best_total]
+    rng = settings["rng"]
+    for k in range(settings["restarts"]):
+        bar.set_description(f"{method} restart {k + 1}/{settings['restarts']}")
+        engine.restore(best_state)
+        for _ in range(settings["perturb"]):
+            moves = engine.legal_moves()
+            if not len(moves):
+                break
+            kind, u, v = (int(x) for x in moves[rng.integers(len(moves))])
+            engine.apply(kind, u, v)
+        engine.refresh()
+        history.append(engine.total())
+        n_iter += climb(engine, settings, record)
+        total = engine.total()
+        ends.append(total)
+        if total > best_total + TIE_RTOL * max(1.0, abs(best_total)):
+            best_total, best_state = total, engine.snapshot()
+    engine.restore(best_state)
+    return n_iter, ends
+
+
+def run(engine, rows, spec, settings, method: str, show_progress: bool) -> Run:
+    """The searches of a fit under a progress bar: one search without candidates (``spec``
+    None), else up to ``candidate_rounds`` searches, each with the candidates chosen for
+    it, stopping early when the candidates or the network no longer change."""
+    from tqdm.auto import tqdm
+
+    bar = tqdm(desc=f"{method} search", disable=not show_progress, unit=" moves", leave=True)
+    out = Run()
+    with bar:
+        for round_ in range(settings["candidate_rounds"]):
+            if round_:
+                bar.set_description(
+                    f"{method} search, candidate round {round_ + 1}/{settings['candidate_rounds']}"
+                )
+            if spec is not None:
+                begun = time.perf_counter()
+                chosen = _round_candidates(spec, rows, engine, round_, settings)
+                out.screen_seconds += time.perf_counter() - begun
+                if out.allowed is not None and np.array_equal(chosen, out.allowed):
+                    break  # the same candidates: the same search again
+                out.allowed = chosen
+                engine.restrict(chosen)
+            moves, ends = _search(engine, settings, bar, out.history, method)
+            out.n_iter += moves
+            out.restart_scores += ends
+            out.round_scores.append(engine.total())
+            if spec is None or (round_ and moves == 0):
+                break
+    return out
+
+
+def _round_candidates(spec, rows, engine, round_: int, settings) -> np.ndarray:
+    """The candidate matrix ``allowed[v, u]`` of a round: the first from the mutual
+    information (or the user's sets), later ones from the score gains given the
+    current parents (which stay candidates), required parents always."""
+    forbidden = engine.knowledge_forbidden != 0
+    required = engine.required != 0
+    symmetric = settings["symmetric_candidates"]
+    if not isinstance(spec, int):  # the user's candidate sets
+        return _screen.select_candidates(
+            np.zeros(forbidden.shape), 0, forbidden, required, spec, symmetric
+        )
+    if round_ == 0:
+        strength = _screen.mutual_information(*rows.screen_data())
+        return _screen.select_candidates(strength, spec, forbidden, required, None, symmetric)
+    current = engine.parents != 0
+    gains = engine.gains()
+    return _screen.select_candidates(gains, spec, forbidden, required, current, symmetric)

@@ -1,0 +1,263 @@
+"""The state of a local search: the network, its closure, the local-score table, the moves.
+
+:class:`Engine` holds the network as a parent matrix with its transitive closure
+(:mod:`._move_kernels`) and the table ``local[v, u]`` of every child's one-edge
+changes, whose rows come from :mod:`.rows`; :func:`start_engine` builds one at a
+start network. The searches that drive it are in :mod:`.climb`.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from pgmpy.structure_score import BaseStructureScore
+
+from ..constraints import Constraints, check_start_dag
+from . import _kernels as _k
+from . import _move_kernels as _m
+from . import _screen_kernels as _sk
+
+__all__ = ["Engine", "start_engine", "start_parents", "to_dag"]
+
+#: The structure-prior operation names of pgmpy's ``structure_prior_ratio``, by move kind.
+PRIOR_OPERATIONS = ("+", "-", "flip")
+
+#: Bytes of local-score rows kept for parent sets met before.
+ROW_CACHE_BYTES = 1 << 28
+
+#: Fixed seed of the network hashes (tabu list): independent of the user's seed.
+HASH_SEED = 0x5EED_7AB0
+
+
+def start_parents(constraints: Constraints, start_dag) -> np.ndarray:
+    """The start network as a parent matrix: ``start_dag`` (None: no edges, else checked
+    by :func:`~pgmpy_nml.search.constraints.check_start_dag`) with the required edges added."""
+    variables = constraints.variables
+    n = len(variables)
+    parents = np.zeros((n, n), dtype=np.uint8)
+    for v in range(n):
+        parents[v, list(constraints.required[v])] = 1
+    if start_dag is None:
+        return parents
+    index = {v: i for i, v in enumerate(variables)}
+    for u, v in check_start_dag(start_dag, constraints).edges():
+        parents[index[v], index[u]] = 1
+    return parents
+
+
+def start_engine(rows, score, constraints: Constraints, start) -> Engine:
+    """An :class:`Engine` over ``rows`` at the parent matrix ``start``, with the score's
+    structure prior (its value at ``start`` and its change per move kind)."""
+    offsets = [_prior_ratio(score, op) for op in PRIOR_OPERATIONS]
+    engine = Engine(rows, constraints, offsets, _structure_prior(score, rows.variables, start))
+    engine.set_parents(start)
+    return engine
+
+
+class Engine:
+    """The search state: the network, its closure, the local-score table and the moves.
+
+    ``local[v, v]`` is the local score of ``v`` with its current parents and
+    ``local[v, u]`` the one with ``u`` added to or removed from them; a move
+    marks the children whose parent set changed, and only their rows are
+    recomputed (or taken from a cache of rows by parent set).
+    """
+
+    def __init__(self, rows, constraints: Constraints, offsets, prior):
+        n = len(constraints.variables)
+        self.rows = rows
+        self.n = n
+        self.max_parents = int(constraints.max_parents)
+        self.forbidden = np.zeros((n, n), dtype=np.uint8)
+        self.required = np.zeros((n, n), dtype=np.uint8)
+        for v in range(n):
+            self.forbidden[v, list(constraints.forbidden[v])] = 1
+            self.required[v, list(constraints.required[v])] = 1
+        # the constraints' forbidden edges; ``forbidden`` adds the non-candidates to them
+        self.knowledge_forbidden = self.forbidden.copy()
+        self.add_start = self.add_head = None  # candidate additions by tail (None: all)
+        self.edges = np.zeros(0, dtype=np.int64)  # keys u * n + v of the edges, ascending
+        self.offsets = np.asarray(offsets, dtype=np.float64)
+        self.keys = np.random.default_rng(HASH_SEED).integers(
+            np.iinfo(np.int64).min, np.iinfo(np.int64).max, size=(n, n), dtype=np.int64
+        )
+        self.parents = np.zeros((n, n), dtype=np.uint8)
+        self.n_parents = np.zeros(n, dtype=np.int64)
+        self.reach = np.zeros((n, n), dtype=np.uint8)
+        self.local = np.full((n, n), -np.inf)
+        self.dirty = np.ones(n, dtype=bool)
+        self.hash = np.int64(0)
+        self.prior = float(prior)
+        self._cache: dict = {}
+        self._cache_limit = max(1, ROW_CACHE_BYTES // (8 * n))
+        self.row_seconds = 0.0
+        self.rows_computed = 0
+
+    # -- state ---------------------------------------------------------------------------
+    def set_parents(self, parents) -> None:
+        self.parents[:, :] = parents
+        self.n_parents[:] = self.parents.sum(axis=1)
+        if not _m.reachability(self.parents, self.reach):
+            raise ValueError("The start network has a cycle.")
+        h = np.int64(0)
+        for v, u in zip(*np.nonzero(self.parents), strict=True):
+            h ^= self.keys[u, v]
+        self.hash = h
+        self._set_edges()
+        self.dirty[:] = True
+
+    def _set_edges(self) -> None:
+        tails, heads = np.nonzero(self.parents.T)
+        self.edges = (tails * self.n + heads).astype(np.int64)
+
+    def restrict(self, allowed) -> None:
+        """Allow additions ``u -> v`` only where ``allowed[v, u]`` (and the constraints
+        allow). Non-candidates are never counted nor scanned; cached rows and the
+        local-score table are dropped."""
+        self.forbidden[:, :] = self.knowledge_forbidden | ~np.asarray(allowed, dtype=bool)
+        tails, heads = np.nonzero(self.forbidden.T == 0)
+        keep = tails != heads
+        tails, heads = tails[keep], heads[keep]
+        self.add_start = np.searchsorted(tails, np.arange(self.n + 1)).astype(np.int64)
+        self.add_head = heads.astype(np.int64)
+        self._cache.clear()
+        self.local[:, :] = -np.inf
+        self.dirty[:] = True
+
+    def gains(self) -> np.ndarray:
+        """``gains[v, u]``: the change of ``v``'s local score if ``u`` were added to its
+        parents (every pair the constraints allow, candidates or not; else ``-inf``)."""
+        restricted = self.forbidden.copy()
+        self.forbidden[:, :] = self.knowledge_forbidden
+        try:
+            table = self.rows.compute(np.arange(self.n, dtype=np.int64), self)
+        finally:
+            self.forbidden[:, :] = restricted
+        gains = table - np.diag(table)[:, None]
+        gains[self.parents != 0] = -np.inf
+        np.fill_diagonal(gains, -np.inf)
+        return gains
+
+    def snapshot(self):
+        return (self.parents.copy(), self.local.copy(), self.hash, self.prior)
+
+    def restore(self, snap) -> None:
+        parents, local, h, prior = snap
+        self.parents[:, :] = parents
+        self.local[:, :] = local
+        self.n_parents[:] = parents.sum(axis=1)
+        _m.reachability(self.parents, self.reach)
+        self.hash, self.prior = h, prior
+        self._set_edges()
+        self.dirty[:] = False
+
+    def total(self) -> float:
+        return float(np.trace(self.local)) + self.prior
+
+    # -- local scores --------------------------------------------------------------------
+    def plan(self, children, log_arities, log_direct_cells):
+        """The candidate families of the children: :func:`._kernels.plan_items`."""
+        return _k.plan_items(
+            np.ascontiguousarray(children, dtype=np.int64),
+            self.parents,
+            self.n_parents,
+            self.forbidden,
+            self.required,
+            self.max_parents,
+            log_arities,
+            log_direct_cells,
+        )
+
+    def refresh(self) -> None:
+        """Bring the rows of the children whose parents changed up to date."""
+        todo = np.flatnonzero(self.dirty)
+        if not len(todo):
+            return
+        missing = []
+        for v in todo:
+            row = self._cache.get((int(v), self.parents[v].tobytes()))
+            if row is None:
+                missing.append(v)
+            else:
+                self.local[v] = row
+        if missing:
+            start = time.perf_counter()
+            children = np.array(missing, dtype=np.int64)
+            values = self.rows.compute(children, self)
+            self.row_seconds += time.perf_counter() - start
+            self.rows_computed += len(missing)
+            if len(self._cache) + len(missing) > self._cache_limit:
+                self._cache.clear()
+            for r, v in enumerate(missing):
+                self.local[v] = values[r]
+                self._cache[int(v), self.parents[v].tobytes()] = values[r]
+        self.dirty[:] = False
+
+    # -- moves ---------------------------------------------------------------------------
+    def best(self, tabu, rtol, neutral=0.0):
+        state = (self.parents, self.n_parents, self.reach, self.local, self.forbidden)
+        state += (self.required, self.max_parents, self.offsets, self.keys, self.hash)
+        if self.add_start is None:
+            kind, u, v, delta = _m.best_move(*state, tabu, rtol, neutral)
+        else:  # candidates: scan only their additions and the present edges
+            kind, u, v, delta = _sk.best_move_restricted(
+                *state, tabu, rtol, neutral, self.add_start, self.add_head, self.edges
+            )
+        return int(kind), int(u), int(v), float(delta)
+
+    def legal_moves(self):
+        return _m.legal_moves(
+            self.parents,
+            self.n_parents,
+            self.reach,
+            self.forbidden,
+            self.required,
+            self.max_parents,
+        )
+
+    def apply(self, kind: int, u: int, v: int) -> None:
+        if kind == _m.ADD:
+            self.parents[v, u] = 1
+            self.n_parents[v] += 1
+        else:
+            self.parents[v, u] = 0
+            self.n_parents[v] -= 1
+        self.hash ^= self.keys[u, v]
+        self.dirty[v] = True
+        if kind == _m.REVERSE:
+            self.parents[u, v] = 1
+            self.n_parents[u] += 1
+            self.hash ^= self.keys[v, u]
+            self.dirty[u] = True
+        self.prior += float(self.offsets[kind])
+        if kind == _m.ADD:
+            _sk.reach_add(self.reach, u, v)
+            key = u * self.n + v
+            self.edges = np.insert(self.edges, np.searchsorted(self.edges, key), key)
+        else:
+            _m.reachability(self.parents, self.reach)
+            self._set_edges()
+
+
+def _prior_ratio(score, operation: str) -> float:
+    ratio = getattr(score, "structure_prior_ratio", None)
+    return float(ratio(operation)) if ratio is not None else 0.0
+
+
+def to_dag(parents, variables):
+    """The pgmpy DAG of the parent matrix (``parents[v, u] = 1`` iff ``u -> v``), every
+    variable a node."""
+    from pgmpy.base import DAG
+
+    dag = DAG()
+    dag.add_nodes_from(variables)
+    dag.add_edges_from((variables[u], variables[v]) for v, u in np.argwhere(parents))
+    return dag
+
+
+def _structure_prior(score, variables, parents) -> float:
+    prior = getattr(score, "structure_prior", None)
+    if prior is None or getattr(prior, "__func__", None) is BaseStructureScore.structure_prior:
+        return 0.0  # pgmpy's default: a uniform prior, log 0
+    return float(prior(to_dag(parents, variables)))

@@ -1,0 +1,157 @@
+r"""Cluster constraints of a DAG over candidate families: the initial ones and the cuts.
+
+A set :math:`C` of variables is a *cluster*; in a DAG at least one member has no
+parent inside :math:`C`. The solver (:mod:`._solver`, whose notes give the model)
+starts with the two-variable clusters and GOBNILP's set-packing constraints, and
+separates the others: each strongly connected component of the LP support graph
+is peeled greedily, and every violated cluster met is a cut.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from scipy.sparse import csr_matrix
+from scipy.sparse.csgraph import connected_components
+
+from ..._jit import njit
+from ._families import _Families
+
+__all__: list[str] = []
+
+#: Smallest violation for a cluster cut to be added.
+_CUT_EPS = 1e-6
+
+
+def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
+    """Clusters whose constraint ``x`` violates by more than ``eps`` (sorted lists of variables).
+
+    Each strongly connected component of the support graph of ``x`` (edge
+    ``u -> v`` when some family of ``v`` with ``u`` among its parents has
+    positive value) is peeled one variable at a time, removing the variable
+    with the least value on families that have a parent in the cluster, and
+    the most violated cluster met is kept. With ``multi``, the peeling is
+    repeated with each variable of the component held in the cluster, which
+    gives up to one cut per variable instead of one per component.
+    """
+    n = fam.n
+    support = np.flatnonzero(x > eps)
+    if support.size == 0:
+        return []
+    xs = x[support].astype(np.float64)
+    child = fam.child[support]
+    padded = fam.padded[support]
+    size = fam.size[support]
+    rows, cols = np.nonzero(fam.pmask[support])
+    graph = csr_matrix((np.ones(rows.size), (cols, child[rows])), shape=(n, n))
+    n_comp, label = connected_components(graph, directed=True, connection="strong")
+
+    found = {}
+    for c in range(n_comp):
+        members = np.flatnonzero(label == c)
+        if members.size < 2:
+            continue
+        starts = [-1, *members.tolist()] if multi else [-1]
+        for keep in starts:
+            viol, inside = _peel(n, members, keep, xs, child, padded, size)
+            if viol > eps:
+                found.setdefault(tuple(np.flatnonzero(inside).tolist()), viol)
+    return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
+
+
+@njit(cache=True)
+def _peel(n, members, keep, xs, child, parents, size):
+    """Greedy peeling of one cluster (see :func:`_violated_clusters`): the largest
+    violation met and its cluster as a mask. ``keep`` (or -1) is never removed."""
+    inside = np.zeros(n, dtype=np.bool_)
+    for m in members:
+        inside[m] = True
+    n_sup = xs.size
+    count = np.zeros(n_sup, dtype=np.int64)
+    fam_in = np.zeros(n_sup, dtype=np.bool_)
+    for s in range(n_sup):
+        fam_in[s] = inside[child[s]]
+        for t in range(size[s]):
+            if inside[parents[s, t]]:
+                count[s] += 1
+    inner = np.zeros(n)
+    best_viol = -np.inf
+    best = inside.copy()
+    k = members.size
+    while k >= 2:
+        inner[:] = 0.0
+        for s in range(n_sup):
+            if fam_in[s] and count[s] > 0:
+                inner[child[s]] += xs[s]
+        viol = -(k - 1.0)
+        for v in range(n):
+            if inside[v]:
+                viol += inner[v]
+        if viol > best_viol + 1e-12:
+            best_viol = viol
+            best[:] = inside
+        r = -1
+        for v in range(n):
+            if inside[v] and v != keep and (r < 0 or inner[v] < inner[r]):
+                r = v
+        inside[r] = False
+        for s in range(n_sup):
+            if child[s] == r:
+                fam_in[s] = False
+            for t in range(size[s]):
+                if parents[s, t] == r:
+                    count[s] -= 1
+        k -= 1
+    return best_viol, best
+
+
+def _pair_clusters(fam: _Families):
+    """The two-variable cluster constraints that can bind: ``((u, v), families)`` where
+    ``families`` are those of ``v`` containing ``u`` and of ``u`` containing ``v``."""
+    out = []
+    for u in range(fam.n):
+        with_u = np.flatnonzero(fam.pmask[:, u])
+        for v in range(u + 1, fam.n):
+            a = with_u[fam.child[with_u] == v]
+            if a.size == 0:
+                continue
+            rng = slice(fam.start[u], fam.start[u + 1])
+            b = fam.start[u] + np.flatnonzero(fam.pmask[rng, v])
+            if b.size:
+                out.append(((u, v), np.concatenate([a, b])))
+    return out
+
+
+def _set_packing(fam: _Families):
+    """GOBNILP's set-packing constraints on 3 and 4 variables: ``(S, families)``.
+
+    In a DAG at most one variable of a set ``S`` has all the others of ``S``
+    as parents (the last of ``S`` in a topological order), so the families
+    ``(v, P)`` with ``v`` in ``S`` and ``S - {v}`` inside ``P`` sum to at most 1.
+    Only sets met by families of two or more variables are returned (the
+    others follow from one family per variable).
+    """
+    groups = {}
+    for f, parents in enumerate(fam.parents):
+        if len(parents) < 2:
+            continue
+        v = int(fam.child[f])
+        for k in (2, 3):
+            for others in itertools.combinations(parents, k):
+                groups.setdefault(tuple(sorted((v, *others))), []).append(f)
+    out = []
+    for key in sorted(groups):
+        fams = np.array(groups[key])
+        if np.unique(fam.child[fams]).size >= 2:
+            out.append((key, fams))
+    return out
+
+
+def _cluster_families(fam: _Families, cluster):
+    """Families whose child is in ``cluster``: those with a parent in it, and the others."""
+    inside = np.zeros(fam.n, dtype=bool)
+    inside[cluster] = True
+    mine = inside[fam.child]
+    hit = fam.pmask[:, cluster].any(axis=1)
+    return np.flatnonzero(mine & hit), np.flatnonzero(mine & ~hit)

@@ -1,0 +1,372 @@
+r"""The pruning rules of the candidate parent sets, with their proofs; the lattice applies them.
+
+Parent sets are visited level by level (by size). Write :math:`s(P)` for the local
+score of :math:`v` with parents :math:`P`, :math:`\mathrm{best}(S) = \max_{Q \subseteq S}
+s(Q)` over the admissible :math:`Q`, and :math:`U(S)` for the score's *superset bound*
+of :math:`S` (:meth:`~pgmpy_nml.scores.contract.StatisticScore.superset_bound`, each
+score's own proof in its docstring): :math:`s(T) \le U(S)` for every admissible
+:math:`T \supsetneq S`. The rules, each with its proof:
+
+1. *Dominance.* A set :math:`P` with :math:`s(P) \le s(Q)` for an admissible
+   :math:`Q \subsetneq P` is never kept. *Proof:* in a network, replacing the
+   family :math:`P` of :math:`v` by :math:`Q` removes arcs only (acyclic still),
+   keeps the constraints (:math:`Q` is admissible) and does not lower the score.
+2. *Closing by a bound.* A set :math:`S` whose bound is at most the best of its
+   subsets, :math:`U(S) \le \mathrm{best}(S)`, is *closed*: no superset of it is
+   ever generated. *Proof:* every admissible :math:`T \supsetneq S` has
+   :math:`s(T) \le U(S) \le s(Q)` for some :math:`Q \subseteq S \subsetneq T`, so
+   :math:`T` is dominated (rule 1).
+3. *Closed sets close their supersets.* A set is generated at the next level only
+   when *every* subset one smaller is scored-or-screened and open. *Proof:* a set
+   with a closed subset is a superset of a closed set (rule 2); a set with a subset
+   that was never generated has, by induction, a closed subset itself.
+4. *Inherited bounds.* A generated set :math:`S` inherits :math:`\min_u U(S - u)`;
+   if that is at most :math:`\max_u \mathrm{best}(S - u)` (the best of its proper
+   subsets), :math:`S` is dropped *with its supersets*, unscored. *Proof:*
+   :math:`U(S - u)` bounds every proper superset of :math:`S - u`, which includes
+   :math:`S` and all its supersets, so each of those is dominated by the subset of
+   :math:`S - u` that attains the best.
+5. *The optimistic screen* (scores declaring ``monotone_family_statistics``, e.g.
+   :math:`H(P + v) = \sum N \log N`, which never grows as :math:`P` grows): before
+   counting :math:`P + v`, the formula is evaluated with each such family statistic
+   replaced by its smallest value over the families :math:`P - u + v`. That is an
+   upper bound on :math:`s(P)` *alone*; if it is at most the best of the proper
+   subsets, :math:`P` is dominated and is neither counted nor scored, **but stays
+   open**: its best is its subsets' best and its superset bound the inherited one
+   (rule 4), and its supersets are still visited. *Proof:* the statistic is
+   nonincreasing under inclusion, so the smallest value over the subsets is at
+   least the family's own, and the formula is nondecreasing in it. It shows
+   nothing about the supersets: a superset can beat every subset even when
+   :math:`P` cannot. (Until 0.1.0.dev, a screened set was closed like rule 2; that
+   dropped optimal parent sets of small samples, and the solver then proved a
+   suboptimal network optimal. ``tests/test_pruning_properties.py`` checks the
+   pipeline against the enumeration of every admissible set.)
+6. *The parent limit and the expert knowledge.* Only admissible sets (at most
+   ``max_parents`` parents, every required one, no forbidden one) are generated,
+   and dominance compares only admissible sets. *Proof:* the optimal network
+   under the constraints uses admissible families only.
+7. *Ties.* Rules 2, 4 and 5 compare with a tolerance, ``1e-12`` of the magnitude
+   of the scores and of the statistics they are differences of, so that a bound
+   that equals a subset's score up to rounding closes the set (a constant column,
+   a child with one state, a parent set that already determines the child). A
+   superset better than a subset by less than that may therefore be skipped:
+   the optimum over the candidates is within that rounding (about ``1e-12``
+   relative per variable) of the optimum over every admissible set, which is what
+   "proven optimal" means here. Dominance itself (rule 1) is strict and exact.
+
+The bound pruning skips only sets that dominance would drop, so the candidates are
+the same with or without bounds, only found faster (up to the ties of rule 7).
+
+:class:`_Lattice` walks the admissible parent sets of one variable level by level
+and applies rules 1-4, 6 and 7 (and the verdict of rule 5, whose optimistic scores
+:class:`~pgmpy_nml.search.candidates._tasks._Task` computes from the counts);
+:func:`~pgmpy_nml.search.candidates._pruning.candidate_parent_sets` is the public
+entry.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..._counting import subsets as _kernels
+from ...scores.contract import Supersets
+from ..constraints import Constraints
+
+__all__: list[str] = []
+
+#: Scores within this of each other, relative to the magnitude of the scores and of
+#: the statistics they are differences of, count as ties for the bounds: a bound that
+#: equals a subset's score up to rounding closes the set (a constant column, a child
+#: with one state, a parent set that already determines the child).
+_TIE = 1e-12
+
+#: sets of a size with at most this many possible members get a direct rank -> row table
+_DENSE_SLOTS = 1 << 23
+
+
+def _binomials(n: int, depth: int) -> np.ndarray:
+    """``B[x, t] = C(x, t)`` for ``x <= n``, ``t <= depth`` (int64, for colex ranks)."""
+    table = np.zeros((n + 1, depth + 1), dtype=np.int64)
+    for x in range(n + 1):
+        for t in range(depth + 1):
+            c = math.comb(x, t)
+            if c >= 2**63:
+                raise ValueError(
+                    f"Too many parent sets to index ({x} variables choose {t}); give "
+                    "max_parents a smaller value."
+                )
+            table[x, t] = c
+    return table
+
+
+def _insert(rows: np.ndarray, value: int) -> np.ndarray:
+    """Rows of increasing integers with ``value`` (in none of them) inserted in order."""
+    m, s = rows.shape
+    at = (rows < value).sum(axis=1)[:, None]
+    column = np.arange(s + 1)[None, :]
+    out = np.empty((m, s + 1), dtype=np.int64)
+    out[:, :s] = rows
+    out[:, s] = value
+    shifted = np.empty_like(out)
+    shifted[:, 1:] = rows
+    shifted[:, 0] = value
+    out = np.where(column < at, out, np.where(column == at, value, shifted))
+    return out
+
+
+def _drop_one_ranks(rows: np.ndarray, binom: np.ndarray) -> np.ndarray:
+    """Colex ranks of each row without its i-th element, shape (m, s)."""
+    m, s = rows.shape
+    kept_below = binom[rows, np.arange(1, s + 1)]  # element t stays at position t
+    shifted = binom[rows, np.arange(0, s)]  # element t moves to position t - 1
+    below = np.zeros((m, s + 1), dtype=np.int64)
+    np.cumsum(kept_below, axis=1, out=below[:, 1:])
+    above = np.zeros((m, s + 1), dtype=np.int64)
+    above[:, :s] = np.cumsum(shifted[:, ::-1], axis=1)[:, ::-1]
+    return below[:, :s] + above[:, 1:]
+
+
+@dataclass
+class _Lattice:
+    """The admissible parent sets of one child, level by level: ``R + X`` with ``X`` a
+    set of ``allowed`` (positions into it), ``R`` the required parents.
+
+    A level's sets are those whose every subset one smaller is *open*. Before a
+    set is scored, two cheap tests may show it dominated:
+
+    - the smallest superset bound of its subsets bounds the set *and every
+      superset of it*, so a set it shows dominated is dropped with its
+      supersets (closed);
+    - for scores that allow it, its score with an optimistic family statistic
+      (:meth:`screen`) bounds the set *alone*: a set it shows dominated is not
+      counted or scored, but stays open (its best is its subsets' best, its
+      superset bound the inherited one), since a superset can still beat
+      every subset. (Closing it here was a bug: it dropped optimal parent
+      sets and let the solver prove a suboptimal network optimal.)
+    """
+
+    child: int
+    required: np.ndarray  # positions of the required parents, increasing
+    allowed: np.ndarray  # positions that may be added, increasing
+    max_extra: int  # largest |X|
+    binom: np.ndarray
+    tol_abs: float = 0.0
+    level: int = 0
+    X: np.ndarray = field(default=None)  # (m, level) positions into allowed, lex order
+    subsets: np.ndarray = field(default=None)  # (m, level): rows of X's subsets one smaller
+    best_sub: np.ndarray = field(default=None)  # best score of a proper subset
+    inherited: np.ndarray = field(default=None)  # smallest superset bound of a subset
+    slot: np.ndarray = field(default=None)  # colex rank of the last recorded X -> its row
+    keys: np.ndarray = field(default=None)  # or, for too many possible sets, sorted ranks
+    key_order: np.ndarray = field(default=None)  # and the rows in that order
+    best: np.ndarray = field(default=None)  # best score over subsets (the set included)
+    bound: np.ndarray = field(default=None)  # upper bound on every proper superset
+    open: np.ndarray = field(default=None)
+    monotone_family: dict = field(default=None)  # the last recorded level's, for screening
+    to_score: np.ndarray = field(default=None)  # rows not shown dominated by the screen
+    optimistic_family: dict = field(default=None)  # the screen's upper statistics, all rows
+    kept_sets: list = field(default_factory=list)
+    kept_scores: list = field(default_factory=list)
+    n_scored: int = 0
+    n_dominated: int = 0
+    _parents: np.ndarray = field(default=None, repr=False)
+    _parents_of: np.ndarray = field(default=None, repr=False)
+
+    def __post_init__(self):
+        self.X = np.zeros((1, 0), dtype=np.int64)
+        self.best_sub = np.full(1, -np.inf)
+        self.inherited = np.full(1, np.inf)
+        self.to_score = np.ones(1, dtype=bool)
+
+    @property
+    def n_admissible(self) -> int:
+        a = len(self.allowed)
+        return sum(math.comb(a, s) for s in range(self.max_extra + 1))
+
+    def can_grow(self) -> bool:
+        return self.level < min(self.max_extra, len(self.allowed))
+
+    def parents(self) -> np.ndarray:
+        """Parent sets of this level (rows of increasing positions)."""
+        if self._parents is None or self._parents_of is not self.X:
+            rows = self.allowed[self.X]
+            for u in self.required:
+                rows = _insert(rows, u)
+            self._parents, self._parents_of = rows, self.X
+        return self._parents
+
+    def families(self, parents: np.ndarray) -> np.ndarray:
+        return _insert(parents, self.child)
+
+    def _dominated(self, upper: np.ndarray) -> np.ndarray:
+        """Rows whose score is at most that of a proper subset (up to a tie)."""
+        return upper <= self.best_sub + (_TIE * np.abs(self.best_sub) + self.tol_abs)
+
+    def _select(self, rows: np.ndarray) -> None:
+        self.X = self.X[rows]
+        self.subsets = self.subsets[rows]
+        self.best_sub = self.best_sub[rows]
+        self.inherited = self.inherited[rows]
+        self.to_score = np.ones(self.X.shape[0], dtype=bool)
+        self.optimistic_family = None
+
+    def screen(self, upper: np.ndarray, optimistic_family: dict) -> None:
+        """Leave unscored the sets whose score is at most ``upper``, when that shows them
+        dominated; they stay open (see the class notes). ``optimistic_family``: the
+        upper statistics ``upper`` was computed from (they bound the next level's)."""
+        self.to_score = ~self._dominated(np.asarray(upper, dtype=np.float64))
+        self.optimistic_family = optimistic_family
+
+    def scored_parents(self) -> np.ndarray:
+        """The parent sets of this level that are to be counted and scored."""
+        parents = self.parents()
+        return parents if self.to_score.all() else parents[self.to_score]
+
+    def record(self, scores: np.ndarray, bounds, monotone_family: dict | None = None) -> None:
+        """Record the scores (and superset bounds) of this level's scored sets; keep the
+        undominated ones, close the hopeless ones. Sets the screen left unscored are
+        dominated: their best is their subsets' best, their bound the inherited one."""
+        mask = self.to_score
+        m = mask.shape[0]
+        scored = np.asarray(scores, dtype=np.float64)
+        self.n_scored += int(mask.sum())
+        scores = np.full(m, -np.inf)
+        scores[mask] = scored
+        keep = mask & (scores > self.best_sub)
+        self.n_dominated += int(mask.sum() - keep.sum())
+        self.kept_sets.extend(map(tuple, self.parents()[keep].tolist()))
+        self.kept_scores.extend(scores[keep].tolist())
+        self.best = np.where(mask, np.maximum(scores, self.best_sub), self.best_sub)
+        if monotone_family is not None:
+            full = {}
+            for k, values in monotone_family.items():
+                if self.optimistic_family is None:
+                    full[k] = np.broadcast_to(np.asarray(values, dtype=np.float64), (m,))
+                else:
+                    full[k] = np.array(self.optimistic_family[k], dtype=np.float64)
+                    full[k][mask] = values
+            self.monotone_family = full
+        bound = self.inherited
+        if bounds is not None:
+            # NaN (no information) counts as no bound
+            full_bounds = np.full(m, np.nan)
+            full_bounds[mask] = np.broadcast_to(
+                np.asarray(bounds, dtype=np.float64), (int(mask.sum()),)
+            )
+            bound = np.fmin(bound, full_bounds)
+        self.bound = bound
+        if self.can_grow():
+            self.open = ~(bound <= self.best + (_TIE * np.abs(self.best) + self.tol_abs))
+        else:
+            self.open = np.zeros(m, dtype=bool)
+        keys = _kernels.colex_ranks(self.X, self.binom)
+        n_possible = math.comb(len(self.allowed), self.level)
+        if n_possible <= _DENSE_SLOTS:
+            self.slot = np.full(n_possible, -1, dtype=np.int64)
+            self.slot[keys] = np.arange(m)
+        else:
+            self.slot = None
+            self.key_order = np.argsort(keys, kind="stable")
+            self.keys = keys[self.key_order]
+
+    def advance(self) -> bool:
+        """Move to the next level: the sets whose every subset one smaller is open and
+        whose subsets' bounds do not already show them dominated."""
+        if not self.open.any():
+            return False
+        a = len(self.allowed)
+        base = self.X[self.open]
+        last = base[:, -1] if self.level else np.full(base.shape[0], -1)
+        rows, add = np.nonzero(np.arange(a)[None, :] > last[:, None])
+        cand = np.concatenate([base[rows], add[:, None]], axis=1)
+        drop = _drop_one_ranks(cand, self.binom)
+        if self.slot is not None:
+            index = self.slot[drop]  # row of the previous level, -1 if none
+            found = index >= 0
+        else:
+            pos = np.minimum(np.searchsorted(self.keys, drop), len(self.keys) - 1)
+            found = self.keys[pos] == drop
+            index = self.key_order[pos]
+        ok = (found & self.open[index]).all(axis=1)
+        self.X = cand[ok]
+        self.subsets = index[ok]
+        self.best_sub = self.best[self.subsets].max(axis=1)
+        self.inherited = self.bound[self.subsets].min(axis=1)
+        self.level += 1
+        self._select(~self._dominated(self.inherited))
+        return self.X.shape[0] > 0
+
+    def supersets(self, arities, gains, log_likelihood, ll_top) -> Supersets:
+        """What bounds the proper supersets of this level's scored sets (see
+        :class:`Supersets`)."""
+        sets = self.X if self.to_score.all() else self.X[self.to_score]
+        m, a = sets.shape[0], len(self.allowed)
+        room = min(self.max_extra, a) - self.level  # parents that can still be added
+        q_min, q_max, gain = np.empty(m), np.empty(m), np.empty(m)
+        # the cases (see Supersets.cases): one per parent added alone, one per k >= 2
+        n_cases = a + max(room - 1, 0)
+        ll_cases, q_cases = np.empty((m, n_cases)), np.empty((m, n_cases))
+        ll_top = float(ll_top)
+        step = max(1, (1 << 20) // max(a, 1))  # rows per block of (rows, allowed) matrices
+        for lo in range(0, m, step):
+            X = sets[lo : lo + step]
+            member = np.zeros((X.shape[0], a), dtype=bool)
+            member[np.arange(X.shape[0])[:, None], X] = True
+            ar = np.where(member, np.nan, arities[self.allowed][None, :].astype(np.float64))
+            # exact products (floats: exact below 2**53)
+            q = np.prod(arities[self.required].astype(np.float64)) * np.prod(
+                arities[self.allowed][X].astype(np.float64), axis=1
+            )
+            q_min[lo : lo + step] = q * np.nanmin(ar, axis=1)
+            top = -np.sort(-np.nan_to_num(ar, nan=1.0), axis=1)[:, :room]
+            q_max[lo : lo + step] = q * np.prod(top, axis=1)
+            g = np.where(member, 0.0, gains[self.allowed][None, :])
+            top_gains = np.cumsum(-np.sort(-g, axis=1)[:, :room], axis=1)
+            gain[lo : lo + step] = top_gains[:, -1]
+            # P + u for each u not in P: its own gain and its own arity
+            ll = log_likelihood[lo : lo + step, None]
+            ll_cases[lo : lo + step, :a] = np.where(member, -np.inf, np.minimum(ll_top, ll + g))
+            q_cases[lo : lo + step, :a] = np.where(
+                member, np.inf, q[:, None] * arities[self.allowed][None, :]
+            )
+            # k >= 2 parents added: the k largest gains, the k smallest arities
+            if room > 1:
+                small = np.cumprod(np.sort(np.nan_to_num(ar, nan=np.inf), axis=1), axis=1)
+                ll_cases[lo : lo + step, a:] = np.minimum(ll_top, ll + top_gains[:, 1:room])
+                q_cases[lo : lo + step, a:] = q[:, None] * small[:, 1:room]
+        ll_max = np.minimum(ll_top, log_likelihood + gain)
+        return Supersets(q_min, q_max, ll_max, (ll_cases, q_cases))
+
+    def result(self) -> dict:
+        return {
+            "parent_sets": self.kept_sets,
+            "scores": self.kept_scores,
+            "admissible": self.n_admissible,
+            "scored": self.n_scored,
+            "dominated": self.n_dominated,
+            "kept": len(self.kept_scores),
+        }
+
+
+def _lattices(constraints: Constraints, children, position, binom, tol_abs=0.0) -> list:
+    """One lattice per child; ``position[i]`` maps constraint positions to the task's."""
+    n = len(constraints.variables)
+    out = []
+    for v in children:
+        required = sorted(position[u] for u in constraints.required[v])
+        banned = set(constraints.forbidden[v]) | set(constraints.required[v]) | {v}
+        allowed = sorted(position[u] for u in range(n) if u not in banned)
+        out.append(
+            _Lattice(
+                child=position[v],
+                required=np.array(required, dtype=np.int64),
+                allowed=np.array(allowed, dtype=np.int64),
+                max_extra=constraints.max_parents - len(required),
+                binom=binom,
+                tol_abs=tol_abs,
+            )
+        )
+    return out

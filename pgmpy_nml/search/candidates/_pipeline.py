@@ -1,0 +1,137 @@
+"""The candidate pipeline end to end, as :class:`~pgmpy_nml.ExactSearch` runs it.
+
+The candidate parent sets (:func:`~pgmpy_nml.search.candidates.candidate_parent_sets`),
+then the best network over them: A* (``method="astar"``) or SCIP's branch and cut
+(``"solver"``). When A* runs out of memory and the method was chosen
+automatically, branch and cut goes on from A*'s best network (``"astar+solver"``),
+and the smaller of the two proven bounds holds. One time limit covers every stage.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ._astar import astar
+from ._families import _gap
+from ._pruning import candidate_parent_sets
+from ._solver import solve
+
+if TYPE_CHECKING:
+    from .._result import SearchResult
+    from ._files import CandidateParentSets
+
+__all__ = ["search_candidates"]
+
+
+def search_candidates(
+    score,
+    method: str,
+    *,
+    max_parents,
+    expert_knowledge,
+    n_jobs,
+    show_progress: bool,
+    time_limit: float | None,
+    gap_limit: float,
+    seed: int,
+    start_dag=None,
+    max_memory: float | None = None,
+    hand_over: bool = False,
+) -> SearchResult:
+    """The best network over the candidates of ``score`` by ``method`` (``"astar"`` or
+    ``"solver"``), with its proven bound; ``hand_over``: branch and cut goes on when A*
+    runs out of memory. The settings are checked ones (``ExactSearch._settings``).
+
+    The result's ``method`` is the engine that finished (``"astar+solver"`` after a
+    hand-over), ``timings`` the seconds of each stage, ``plan`` and ``pruning`` the
+    candidate search's.
+    """
+    timings = {}
+    start = time.perf_counter()
+    candidates, report = candidate_parent_sets(
+        score,
+        max_parents=max_parents,
+        expert_knowledge=expert_knowledge,
+        n_jobs=n_jobs,
+        show_progress=show_progress,
+    )
+    timings["candidate parent sets"] = time.perf_counter() - start
+    time_limit = _remaining(time_limit, timings["candidate parent sets"])
+    initial = None if start_dag is None else _start_network(candidates, start_dag)
+    first = None
+    if method == "astar":
+        start = time.perf_counter()
+        first = astar(
+            candidates,
+            time_limit=time_limit,
+            initial=initial,
+            show_progress=show_progress,
+            gap_limit=gap_limit,
+            max_memory=max_memory,
+        )
+        timings["astar"] = time.perf_counter() - start
+        if first.status != "memorylimit" or not hand_over:
+            return _finish(first, "astar", first.bound, timings, report)
+        # A* ran out of memory: branch and cut goes on from its best network
+        initial = first.parents
+        time_limit = _remaining(time_limit, timings["astar"])
+    start = time.perf_counter()
+    solved = solve(
+        candidates,
+        time_limit=time_limit,
+        initial=initial,
+        show_progress=show_progress,
+        gap_limit=gap_limit,
+        seed=seed,
+    )
+    timings["solver"] = time.perf_counter() - start
+    if first is None:
+        return _finish(solved, "solver", solved.bound, timings, report)
+    # both bounds are proven: the smaller holds
+    bound = max(solved.score, min(solved.bound, first.bound))
+    return _finish(solved, "astar+solver", bound, timings, report)
+
+
+def _remaining(time_limit: float | None, spent: float) -> float | None:
+    """What is left of ``time_limit`` after ``spent`` seconds (at least a millisecond)."""
+    return None if time_limit is None else max(time_limit - spent, 1e-3)
+
+
+def _finish(result: SearchResult, method: str, bound: float, timings, report) -> SearchResult:
+    return replace(
+        result,
+        method=method,
+        bound=bound,
+        gap=_gap(result.score, bound),
+        timings=timings,
+        plan=report.plan,
+        pruning=report,
+    )
+
+
+def _start_network(candidates: CandidateParentSets, dag) -> dict:
+    """A first network for the engines from ``dag``: each family by its best candidate
+    subset.
+
+    Dropping parents keeps a DAG acyclic, and a pruned family is dominated by a
+    candidate subset of it, so the start is never worse than ``dag`` itself.
+    """
+    index = {v: i for i, v in enumerate(candidates.variables)}
+    unknown = set(dag.nodes()) ^ set(index)
+    if unknown:
+        raise ValueError(
+            f"start_dag must have exactly the data's variables; it differs in {sorted(unknown)!r}."
+        )
+    chosen = {}
+    for v in candidates.variables:
+        have = {index[u] for u in dag.predecessors(v)}
+        subsets = [p for p in candidates.parent_sets[index[v]] if set(p) <= have]
+        if not subsets:
+            raise ValueError(
+                f"start_dag gives {v!r} the parents {sorted(dag.predecessors(v))!r}, which break "
+                "the constraints (a required parent is missing)."
+            )
+        chosen[v] = tuple(candidates.variables[u] for u in subsets[0])  # best first
+    return chosen

@@ -1,0 +1,246 @@
+"""SCIP plugins of the solver: the acyclicity constraint handler, the sink heuristic and
+the progress line.
+
+This module imports PySCIPOpt when it is imported (its classes subclass
+PySCIPOpt's); :func:`~pgmpy_nml.search.candidates.solve` imports it when it runs,
+so that importing :mod:`pgmpy_nml.search.candidates` does not load SCIP.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+from pyscipopt import (
+    SCIP_EVENTTYPE,
+    SCIP_HEURTIMING,
+    SCIP_LPSOLSTAT,
+    SCIP_RESULT,
+    Conshdlr,
+    Eventhdlr,
+    Heur,
+    quicksum,
+)
+
+from ._clusters import _cluster_families, _violated_clusters
+from ._families import _cycle_free, _progress_text
+from ._heuristics import _greedy, _improve
+
+__all__: list[str] = []
+
+
+def include_plugins(model, fam, xvars, avars, arrows_of, bar=None, offset=0.0) -> Acyclicity:
+    """Add the acyclicity handler (with its one constraint), the sink heuristic and, with
+    a progress ``bar``, the progress line to ``model``; returns the handler (it counts
+    the cuts)."""
+    conshdlr = Acyclicity(fam, xvars, avars)
+    model.includeConshdlr(
+        conshdlr,
+        "acyclicity",
+        "cluster constraints of a DAG",
+        sepapriority=100,
+        enfopriority=-100,
+        chckpriority=-100,
+        sepafreq=1,
+        needscons=True,
+    )
+    model.addPyCons(model.createCons(conshdlr, "dag", initial=False, separate=True))
+    model.includeHeur(
+        Sinks(fam, conshdlr, arrows_of),
+        "sinks",
+        "sink-finding on the LP solution",
+        "S",
+        priority=100000,
+        freq=1,
+        timingmask=SCIP_HEURTIMING.AFTERLPNODE | SCIP_HEURTIMING.DURINGLPLOOP,
+    )
+    if bar is not None:
+        model.includeEventhdlr(Progress(bar, offset), "progress", "progress line")
+    return conshdlr
+
+
+class Acyclicity(Conshdlr):
+    """Cluster constraints, added lazily."""
+
+    def __init__(self, fam, xvars, avars):
+        self.fam = fam
+        self.xvars = xvars
+        self.avars = avars
+        self.tvars = None
+        self.tavars = None
+        self.n_cuts = 0
+
+    def _values(self, solution=None):
+        model = self.model
+        return np.array([model.getSolVal(solution, v) for v in self.xvars])
+
+    def _choice(self, values):
+        fam = self.fam
+        return np.array(
+            [fam.start[v] + int(np.argmax(values[fam.families(v)])) for v in range(fam.n)]
+        )
+
+    def _transformed(self):
+        if self.tvars is None:
+            self.tvars = [self.model.getTransformedVar(v) for v in self.xvars]
+        return self.tvars
+
+    def arrow_vars(self):
+        if self.tavars is None:
+            self.tavars = [self.model.getTransformedVar(a) for a in self.avars]
+        return self.tavars
+
+    def _add_clusters(self, clusters, as_cuts):
+        model = self.model
+        tvars = self._transformed()
+        added = 0
+        for cluster in clusters:
+            # sum over families with a parent inside <= |C| - 1, or, the same given
+            # one family per variable, sum over those without >= 1: the sparser
+            inner, outer = _cluster_families(self.fam, cluster)
+            fams, lhs, rhs = (
+                (inner, None, len(cluster) - 1) if inner.size <= outer.size else (outer, 1, None)
+            )
+            if as_cuts:
+                row = model.createEmptyRowUnspec(
+                    name=f"cluster{self.n_cuts}", lhs=lhs, rhs=rhs, local=False, removable=True
+                )
+                model.cacheRowExtensions(row)
+                for f in fams:
+                    model.addVarToRow(row, tvars[f], 1.0)
+                model.flushRowExtensions(row)
+                model.addCut(row, forcecut=True)
+                model.addPoolCut(row)
+            else:
+                expr = quicksum(tvars[f] for f in fams)
+                model.addCons(
+                    expr <= rhs if lhs is None else expr >= lhs,
+                    name=f"cluster{self.n_cuts}",
+                    removable=False,
+                )
+            self.n_cuts += 1
+            added += 1
+        return added
+
+    def conscheck(
+        self, constraints, solution, checkintegrality, checklprows, printreason, completely
+    ):
+        values = self._values(solution)
+        ok = _cycle_free(self.fam, self._choice(values))
+        return {"result": SCIP_RESULT.FEASIBLE if ok else SCIP_RESULT.INFEASIBLE}
+
+    def _enforce(self, solution=None):
+        values = self._values(solution)
+        if _cycle_free(self.fam, self._choice(values)):
+            return {"result": SCIP_RESULT.FEASIBLE}
+        clusters = _violated_clusters(self.fam, np.round(values), multi=False)
+        if clusters and self._add_clusters(clusters, as_cuts=False):
+            return {"result": SCIP_RESULT.CONSADDED}
+        return {"result": SCIP_RESULT.INFEASIBLE}
+
+    def consenfolp(self, constraints, nusefulconss, solinfeasible):
+        return self._enforce()
+
+    def consenfops(self, constraints, nusefulconss, solinfeasible, objinfeasible):
+        return self._enforce()
+
+    def conssepalp(self, constraints, nusefulconss):
+        values = self._values()
+        clusters = _violated_clusters(self.fam, values)
+        if clusters and self._add_clusters(clusters, as_cuts=True):
+            return {"result": SCIP_RESULT.SEPARATED}
+        return {"result": SCIP_RESULT.DIDNOTFIND}
+
+    def conslock(self, constraint, locktype, nlockspos, nlocksneg):
+        # choosing a family with parents can close a cycle; dropping one never does
+        for f, var in enumerate(self.xvars):
+            if self.fam.size[f]:
+                self.model.addVarLocksType(var, locktype, nlocksneg, nlockspos)
+
+
+class Sinks(Heur):
+    """GOBNILP's sink heuristic on the LP solution, then local search."""
+
+    def __init__(self, fam, conshdlr, arrows_of):
+        self.fam = fam
+        self.conshdlr = conshdlr
+        self.arrows_of = arrows_of
+        self.last = None
+
+    def heurexec(self, heurtiming, nodeinfeasible):
+
+        model = self.model
+        if model.getLPSolstat() != SCIP_LPSOLSTAT.OPTIMAL:
+            return {"result": SCIP_RESULT.DIDNOTRUN}
+        values = self.conshdlr._values()
+        key = np.round(values, 4).tobytes()
+        if key == self.last:
+            return {"result": SCIP_RESULT.DIDNOTRUN}
+        self.last = key
+        tvars = self.conshdlr._transformed()
+        available = np.array([t.getUbGlobal() > 0.5 for t in tvars])
+        choice = _greedy(self.fam, weights=values, available=available)
+        if choice is None:
+            return {"result": SCIP_RESULT.DIDNOTFIND}
+        choice = _improve(self.fam, choice, available)
+        sol = model.createSol(self)
+        _set_network(model, sol, choice, tvars, self.conshdlr.arrow_vars(), self.arrows_of)
+        accepted = model.trySol(sol, printreason=False)
+        return {"result": SCIP_RESULT.FOUNDSOL if accepted else SCIP_RESULT.DIDNOTFIND}
+
+
+class Progress(Eventhdlr):
+    """Incumbent, bound and gap on a tqdm line, at most twice a second."""
+
+    def __init__(self, bar, offset):
+        self.bar = bar
+        self.offset = offset
+        self.last = 0.0
+
+    def eventinit(self):
+        self.model.catchEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
+        self.model.catchEvent(SCIP_EVENTTYPE.NODESOLVED, self)
+
+    def eventexit(self):
+        self.model.dropEvent(SCIP_EVENTTYPE.BESTSOLFOUND, self)
+        self.model.dropEvent(SCIP_EVENTTYPE.NODESOLVED, self)
+
+    def eventexec(self, event):
+        now = time.perf_counter()
+        if now - self.last < 0.5:
+            return {}
+        self.last = now
+        model = self.model
+        if model.getNSols() == 0:
+            return {}
+        self.bar.set_postfix_str(_model_progress(model, self.offset))
+        return {}
+
+
+def _set_network(model, sol, choice, xvars, avars, arrows_of):
+    """Write a network (one family per variable) into ``sol``: its families and arrows."""
+    for f in choice:
+        model.setSolVal(sol, xvars[f], 1.0)
+        for a in arrows_of[f]:
+            model.setSolVal(sol, avars[a], 1.0)
+
+
+def _sound_bound(dual: float, offset: float, score: float, infinity: float = 1e20) -> float:
+    """The proven upper bound on the network score from SCIP's dual bound on the objective.
+
+    The objective is the network score minus ``offset`` (the sum of every variable's
+    best candidate), so it is at most 0 and ``offset`` itself is a proven bound (the
+    *trivial* one). SCIP reports no dual bound as ``+infinity`` (1e20) before its
+    first LP: the bound is then the trivial one, never ``1e20 + offset``. A network
+    that exists (the incumbent ``score``) is never above it.
+    """
+    if not dual < infinity:  # no bound yet (or NaN)
+        dual = 0.0
+    return max(score, offset + min(dual, 0.0))
+
+
+def _model_progress(model, offset: float) -> str:
+    """The progress text (incumbent, sound bound, gap, nodes) of a running SCIP model."""
+    score = model.getPrimalbound() + offset
+    bound = _sound_bound(model.getDualbound(), offset, score, model.infinity())
+    return _progress_text(score, bound, model.getNNodes())
