@@ -370,7 +370,7 @@ class ExactSearch(_StructureSearch):
         )
         n_threads = self._threads()
         need = check_memory(plan, n_threads, self._memory_limit(), ExactSearchMemoryError)
-        timings = {}
+        timings: dict[str, float] = {}
         n_jobs = 1 if self.n_jobs is None else self.n_jobs
         total, parents = optimal_network(
             plan, constraints, n_threads, n_jobs, self.show_progress, timings
