@@ -25,9 +25,9 @@ from pathlib import Path
 import pandas as pd
 
 from ._limits import ID_MIN_DISTINCT, MAX_WHOLE_NUMBER_STATES
-from ._validate import InputError
+from .exceptions import CsvError
 
-__all__ = ["DEFAULT_NA_VALUES", "CsvError", "CsvOptions", "Table", "read_data"]
+__all__ = ["DEFAULT_NA_VALUES", "CsvOptions", "Table", "read_data"]
 
 #: Cells that mean "missing" unless ``--na-values`` says otherwise: R writes ``NA``,
 #: pandas writes empty cells (always missing) and UCI files use ``?``.
@@ -37,10 +37,6 @@ DELIMITERS = (",", ";", "\t", "|", " ")
 
 _SNIFF_CHARS = 1 << 16
 _MAX_LISTED = 3
-
-
-class CsvError(InputError):
-    """A problem with a data file: one line naming the file, the columns and the fix."""
 
 
 @dataclass(frozen=True)

@@ -17,27 +17,11 @@ from decimal import Decimal
 import numpy as np
 import pandas as pd
 
-from ._validate import InputError
+from .exceptions import InputError, UnknownStateError
 
-__all__ = ["EncodedData", "UnknownStateError", "encode_data"]
+__all__ = ["EncodedData", "encode_data"]
 
 _MAX_LISTED = 5  # how many offending values or columns an error message lists
-
-
-class UnknownStateError(InputError):
-    """A column holds values that its declared states (``state_names``) do not list.
-
-    Raised by every entry point that takes declared states, e.g. a score built with
-    ``state_names`` or :func:`~pgmpy_nml.log_loss` on test data with a state the
-    fitted CPDs never declared. ``variable`` is the column, ``values`` the unknown
-    values (each once), ``states`` the declared ones.
-    """
-
-    def __init__(self, message: str, variable: Hashable, values: list, states: list) -> None:
-        super().__init__(message)
-        self.variable = variable
-        self.values = values
-        self.states = states
 
 
 def _listing(items, limit: int = _MAX_LISTED) -> str:

@@ -1,21 +1,42 @@
-"""Limits shared by the tools that make a choice for the user.
+"""Numbers behind the choices the package makes for the user, importable without numpy.
 
-The command line (``pgmpy-nml learn --method auto``), :func:`~pgmpy_nml.learning_saturation`
-and :class:`~pgmpy_nml.OptimalESS` (``search="auto"``) all use the exact search up
-to :data:`AUTO_EXACT_MAX_VARIABLES` variables and hill climbing above, so the same
-data get the same kind of search everywhere. The command line's data files are
-checked against the column limits below.
+The choice of search is :func:`pgmpy_nml.search.choose_search`, the one ``"auto"``
+policy of :class:`~pgmpy_nml.ExactSearch`, the command line (``pgmpy-nml learn
+--method auto``), :func:`~pgmpy_nml.learning_saturation` and
+:class:`~pgmpy_nml.analysis.ess.OptimalESS`; the thresholds it shares with the command
+line's ``--help`` (which must answer without numpy) are here, with the limits of the
+command line's data files and of its exact solver.
 """
 
-#: ``auto`` runs the exact (globally optimal) search up to this many variables and
-#: hill climbing (a local optimum) above. Exact search costs O(n^2 2^n) time and
-#: O(n 2^n) memory: with the compiled scores (fNML, qNML, BD, BDeu, K2, BIC, AIC,
-#: LL) 20 variables and 2000 rows take about 5 s and 250 MB on two cores; every
-#: further variable doubles both.
+#: The exact choice takes the subset DP (exact, no parent limit) up to this many
+#: variables when no parent limit is given; the tools that search many times (``OptimalESS``,
+#: ``learning_saturation``: ``choose_search(..., repeated=True)``) search exactly up to
+#: here and climb hills above. Exact search costs O(n^2 2^n) time and O(n 2^n) memory:
+#: with the compiled scores (fNML, qNML, BD, BDeu, K2, BIC, AIC, LL) 20 variables and
+#: 2000 rows take about 5 s and 250 MB on two cores; every further variable doubles both.
 AUTO_EXACT_MAX_VARIABLES = 20
+
+#: ``choose_search``'s ``"auto"`` (the command line's ``--method auto``) runs an exact
+#: search up to this many variables (above :data:`AUTO_EXACT_MAX_VARIABLES`: A* or the
+#: solver over candidate parent sets; the range of the field's benchmark instances, 17 to
+#: 63 variables) and tabu search above (the command line adds random restarts).
+AUTO_SOLVER_MAX_VARIABLES = 64
+
+#: Above the subset DP, the exact search over candidate parent sets (A* or the solver)
+#: takes at most this many parents per variable unless told otherwise
+#: (``max_parents="auto"``; GOBNILP's default), and says so.
+SOLVER_DEFAULT_MAX_PARENTS = 3
 
 #: The A* search over candidate parent sets keeps sets of variables as bits of an int64.
 ASTAR_MAX_VARIABLES = 63
+
+#: ``pgmpy-nml learn`` stops the exact solver after this many seconds unless
+#: ``--time-limit`` says otherwise, and prints the gap and how to go further.
+EXACT_TIME_LIMIT = 600.0
+
+#: The random restarts of the tabu search the command line's ``--method auto`` runs above
+#: :data:`AUTO_SOLVER_MAX_VARIABLES` variables (``--restarts`` overrides it).
+AUTO_RESTARTS = 10
 
 #: Data files (``pgmpy-nml``): a mostly numeric column with more distinct whole
 #: numbers than this looks continuous (an age, a count) and is refused unless
@@ -25,16 +46,3 @@ MAX_WHOLE_NUMBER_STATES = 20
 #: Data files: a column with at least this many distinct values, more than one per
 #: two rows, looks like an identifier and is refused unless declared discrete.
 ID_MIN_DISTINCT = 20
-
-#: The command line's ``--method auto`` and ``exact`` above :data:`AUTO_EXACT_MAX_VARIABLES`
-#: variables run the exact solver over candidate parent sets (integer programming); without
-#: ``--max-parents`` they use this parent limit, GOBNILP's default, and say so.
-SOLVER_DEFAULT_MAX_PARENTS = 3
-
-#: ``pgmpy-nml learn`` stops the exact solver after this many seconds unless
-#: ``--time-limit`` says otherwise, and prints the gap and how to go further.
-EXACT_TIME_LIMIT = 600.0
-
-#: ``--method auto`` runs the exact solver up to this many variables (the range of the
-#: field's benchmark instances, 17 to 63 variables) and tabu search with restarts above.
-AUTO_SOLVER_MAX_VARIABLES = 64

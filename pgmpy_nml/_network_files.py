@@ -33,6 +33,8 @@ import re
 import unicodedata
 from typing import TYPE_CHECKING
 
+from .exceptions import NetworkFileError
+
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
     from pathlib import Path
@@ -41,7 +43,7 @@ if TYPE_CHECKING:
 
     from ._typing import Graph
 
-__all__ = ["FORMATS", "NetworkFileError", "check_names", "read_network", "write_network"]
+__all__ = ["FORMATS", "check_names", "read_network", "write_network"]
 
 #: The network file formats and what they hold.
 FORMATS = ("BIF", "XMLBIF", "DOT")
@@ -51,24 +53,6 @@ _WAY_OUT = {
     "XMLBIF": "rename it (no network format that pgmpy reads can hold it)",
     "DOT": "rename it",
 }
-
-
-class NetworkFileError(ValueError):
-    """A network that a file format cannot hold, found before anything is written.
-
-    Attributes
-    ----------
-    variable, state : str or None
-        The name the format cannot hold (``state`` is None for a variable's name).
-    format : str
-        ``"BIF"``, ``"XMLBIF"`` or ``"DOT"``.
-    """
-
-    def __init__(self, message: str, variable=None, state=None, format: str = "") -> None:
-        super().__init__(message)
-        self.variable = variable
-        self.state = state
-        self.format = format
 
 
 # -- what each format cannot hold ------------------------------------------------------

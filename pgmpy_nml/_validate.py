@@ -25,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from .exceptions import InputError
+
 __all__ = [
-    "InputError",
     "as_bool",
     "as_choice",
     "as_code_sequence",
@@ -43,15 +44,6 @@ __all__ = [
     "as_time_limit",
     "describe",
 ]
-
-
-class InputError(ValueError):
-    """A value the caller gave is wrong: raised by the input checks, never by a bug.
-
-    A ``ValueError``, so callers of the API see no difference; the command line
-    tells it apart from other ``ValueError``s: input errors are one-line messages with
-    exit code 2, anything else is an internal error to report.
-    """
 
 
 def describe(value: Any) -> str:
@@ -91,7 +83,7 @@ def as_integer(
     >>> as_integer(0, "K", minimum=1, what=" (number of categories)")
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: K must be an integer >= 1 (number of categories), got 0
+    pgmpy_nml.exceptions.InputError: K must be an integer >= 1 (number of categories), got 0
     """
     kind = "a non-negative integer" if minimum == 0 else f"an integer >= {minimum}"
     if isinstance(value, np.ndarray) and value.ndim == 0:
@@ -175,11 +167,11 @@ def as_real(
     >>> as_real(0, "alpha", low_open=True, owner="BDConstant")
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: BDConstant: alpha must be a finite number > 0, got 0.
+    pgmpy_nml.exceptions.InputError: BDConstant: alpha must be a finite number > 0, got 0.
     >>> as_real(1.5, "epsilon", high=1.0)
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: epsilon must lie in [0, 1], got 1.5.
+    pgmpy_nml.exceptions.InputError: epsilon must lie in [0, 1], got 1.5.
     """
     noun, rule = _real_rule(low, high, low_open, high_open, allow_inf)
     if isinstance(value, np.ndarray) and value.ndim == 0:
@@ -223,7 +215,7 @@ def as_choice(value: Any, name: str, choices: Sequence, *, owner: str | None = N
     >>> as_choice("greedy", "method", ("hill", "tabu"))
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: method must be one of 'hill', 'tabu', got 'greedy'.
+    pgmpy_nml.exceptions.InputError: method must be one of 'hill', 'tabu', got 'greedy'.
     """
     try:
         known = value in choices
@@ -347,7 +339,7 @@ def as_integer_array(
     >>> as_integer_array([1, -2], "n", what=" (sample sizes)")
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: n must contain non-negative integers (sample sizes), found -2
+    pgmpy_nml.exceptions.InputError: n must contain non-negative integers (sample sizes), found -2
     """
     kind = "non-negative integers" if minimum == 0 else f"integers >= {minimum}"
     try:
@@ -402,7 +394,7 @@ def as_count_array(counts: Any, name: str = "counts", *, ndim: int | None = None
     >>> as_count_array([1, -2])
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: counts must be non-negative integers, found -2 at index (1,)
+    pgmpy_nml.exceptions.InputError: counts must be non-negative integers, found -2 at index (1,)
     """
     try:
         arr = np.asarray(counts)
@@ -453,7 +445,7 @@ def as_integer_vector(values: Any, name: str) -> np.ndarray:
     >>> as_integer_vector([[0, 1]], "groups")
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: groups must be one-dimensional, got an array of shape (1, 2)
+    pgmpy_nml.exceptions.InputError: groups must be one-dimensional, got an array of shape (1, 2)
     """
     try:
         arr = np.asarray(values)
@@ -474,7 +466,7 @@ def as_code_sequence(sequence: Any, K: int, name: str = "sequence") -> np.ndarra
     >>> as_code_sequence([0, 3], 3)
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: sequence values must lie in 0..2 (K = 3), found 3 at position 1
+    pgmpy_nml.exceptions.InputError: sequence values must lie in 0..2 (K = 3), found 3 at position 1
     """
     arr = as_integer_vector(sequence, name)
     kind = arr.dtype.kind

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ._counting import configuration_index, dense_ids
-from ._data import UnknownStateError, encode_data
+from ._data import encode_data
+from .exceptions import InfiniteLossWarning, UnknownStateError
 from .numerics.snml import fsnml_code_length_grouped
 
 if TYPE_CHECKING:
@@ -18,15 +19,7 @@ if TYPE_CHECKING:
 
     from ._typing import Graph, StateNames
 
-__all__ = ["InfiniteLossWarning", "fsnml_code_length", "log_loss", "n_parameters"]
-
-
-class InfiniteLossWarning(UserWarning):
-    """A log-loss is infinite because a row has probability 0 under the fitted network.
-
-    The message names the first such row's probability-0 entry and how to keep every
-    probability positive (fsNML or a Dirichlet prior instead of maximum likelihood).
-    """
+__all__ = ["fsnml_code_length", "log_loss", "n_parameters"]
 
 
 def _fitted_cpds(model):

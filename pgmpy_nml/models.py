@@ -11,10 +11,11 @@ import math
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Mapping
+    from collections.abc import Hashable, Iterable, Mapping
     from typing import Any
 
     import pandas as pd
+    from pgmpy.base import DAG
     from pgmpy.models import DiscreteBayesianNetwork
     from pgmpy.parameter_estimator import DiscreteParameterEstimator
 
@@ -23,36 +24,19 @@ if TYPE_CHECKING:
 __all__ = [
     "bayesian_network",
     "check_table_sizes",
+    "dag_from_parents",
     "default_parameter_estimator",
     "fit_network",
 ]
-
-#: Registered score -> how its parameters are estimated by default (see
-#: :func:`default_parameter_estimator`). Every entry keeps every probability positive:
-#: the likelihood-based scores, which have no prior of their own, get fsNML (no
-#: hyperparameter, and the maximum-likelihood estimate's limit as counts grow), never
-#: maximum likelihood, whose zeros make held-out log-losses infinite.
-_PARAMETERS_BY_SCORE = {
-    "fnml": "fsnml",
-    "qnml": "fsnml",
-    "bdeu": "bdeu",
-    "min-bdeu": "bdeu",
-    "max-bdeu": "bdeu",
-    "bds": "bdeu",
-    "bd": "dirichlet",
-    "k2": "k2",
-    "bic-d": "fsnml",
-    "aic-d": "fsnml",
-    "ll-d": "fsnml",
-    "nal": "fsnml-available",
-    "pnal": "fsnml-available",
-}
 
 
 def default_parameter_estimator(
     scoring_method: ScoringMethod = "fnml", state_names: StateNames | None = None, **params: Any
 ) -> DiscreteParameterEstimator:
     r"""The parameter estimator that matches a structure score: its own prior, else fsNML.
+
+    The score's registration says which (``ScoreSpec.parameter_estimator``,
+    :func:`~pgmpy_nml.scores.register_score`); the table shows the registered scores'.
 
     ========================================  ===========================================
     score                                     parameters
@@ -109,7 +93,7 @@ def default_parameter_estimator(
     from .scores.registry import spec_for_score
 
     spec = spec_for_score(scoring_method)
-    kind = _PARAMETERS_BY_SCORE.get(spec.name, "fsnml") if spec is not None else "fsnml"
+    kind = spec.parameter_estimator if spec is not None else "fsnml"
     if spec is not None and isinstance(scoring_method, str):  # a name has a spec or raised
         unknown = sorted(set(params) - set(spec.params))
         if unknown:
@@ -126,6 +110,17 @@ def default_parameter_estimator(
         }
         if spec is not None and spec.name == "k2":
             values = {}
+    return _parameter_estimator(kind, state_names, values)
+
+
+def _parameter_estimator(
+    kind: str, state_names: StateNames | None = None, values: Mapping[str, Any] | None = None
+) -> DiscreteParameterEstimator:
+    """The estimator ``kind`` (one of ``scores.registry.PARAMETER_ESTIMATORS``, what a
+    score's spec declares) with the score's ``values`` (``equivalent_sample_size``,
+    ``alpha``): the one place the package builds them by name (the command line's
+    ``--params`` and ``--estimator`` too)."""
+    values = values or {}
     names = dict(state_names) if state_names else None
     if kind.startswith("fsnml"):
         from .estimators import FSNMLEstimator
@@ -139,14 +134,57 @@ def default_parameter_estimator(
     if kind == "k2":
         return DiscreteBayesianEstimator(state_names=names, prior_type="K2")
     if kind == "dirichlet":
+        if "alpha" not in values:
+            raise ValueError(
+                "The Dirichlet parameters take the score's pseudo-count alpha, and the score "
+                "has none: give it an alpha parameter, or declare another parameter_estimator."
+            )
         return DiscreteBayesianEstimator(
             state_names=names, prior_type="dirichlet", pseudo_counts=float(values["alpha"])
         )
-    return DiscreteBayesianEstimator(
-        state_names=names,
-        prior_type="BDeu",
-        equivalent_sample_size=float(values["equivalent_sample_size"]),
-    )
+    if kind == "bdeu":  # BDeu's default ESS, 1, for a score without one
+        return DiscreteBayesianEstimator(
+            state_names=names,
+            prior_type="BDeu",
+            equivalent_sample_size=float(values.get("equivalent_sample_size", 1.0)),
+        )
+    raise ValueError(f"unknown parameter estimator {kind!r}")
+
+
+def dag_from_parents(
+    parents: Mapping[Hashable, Iterable[Hashable]], nodes: Iterable[Hashable]
+) -> DAG:
+    """The pgmpy ``DAG`` in which each node ``v`` has the parents ``parents[v]``.
+
+    Every search builds its learned network here: the nodes come first, in the order
+    of ``nodes`` (isolated ones included), then the edges, child by child in the order
+    of ``parents`` and, within a child, in the order of its parents.
+
+    Parameters
+    ----------
+    parents : mapping
+        Node -> iterable of its parents; a node missing from it has none. The parent
+        sets must be acyclic (a search's result is); they are not checked again.
+    nodes : iterable
+        Every node of the network, in order.
+
+    Returns
+    -------
+    pgmpy.base.DAG
+
+    Examples
+    --------
+    >>> from pgmpy_nml.models import dag_from_parents
+    >>> dag = dag_from_parents({"B": ["A"], "C": ["A", "B"]}, ["A", "B", "C", "D"])
+    >>> list(dag.nodes()), sorted(dag.edges())
+    (['A', 'B', 'C', 'D'], [('A', 'B'), ('A', 'C'), ('B', 'C')])
+    """
+    from pgmpy.base import DAG
+
+    dag = DAG()
+    dag.add_nodes_from(nodes)
+    dag.add_edges_from((p, v) for v, ps in parents.items() for p in ps)
+    return dag
 
 
 def bayesian_network(dag: Graph) -> DiscreteBayesianNetwork:

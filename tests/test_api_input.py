@@ -5,21 +5,15 @@ test of Markov equivalence (same skeleton, same v-structures, Verma and Pearl 19
 and against pgmpy's own SHD between DAGs.
 """
 
-import importlib
-import inspect
 import itertools
 import math
-import pkgutil
 import warnings
 
 import numpy as np
 import pandas as pd
 import pytest
 from pgmpy.base import DAG, PDAG
-from sklearn.exceptions import NotFittedError
-from sklearn.utils.validation import check_is_fitted
 
-import pgmpy_nml
 from pgmpy_nml.scores import BDConstant, make_score, register_score, score_names, unregister_score
 from pgmpy_nml.study import (
     LearningProcedure,
@@ -288,55 +282,3 @@ def test_cpdag_and_compare_structures_refuse_other_objects_clearly(bad):
 def test_a_cyclic_edge_list_is_refused():
     with pytest.raises(ValueError, match="true_dag is not acyclic"):
         compare_structures([("A", "B"), ("B", "A")], [("A", "B")])
-
-
-# -- check_is_fitted --------------------------------------------------------------------
-def fitted_cases():
-    """Class -> (unfitted instance, a callable that fits it)."""
-    from pgmpy_nml import Discretizer, ExactSearch, FSNMLEstimator, LocalSearch, OptimalESS
-
-    rng = np.random.default_rng(0)
-    data = pd.DataFrame({c: rng.integers(0, 2, 60) for c in "ABC"})
-    numbers = pd.DataFrame({"x": rng.normal(size=60), "y": rng.normal(size=60)})
-    return {
-        ExactSearch: (lambda: ExactSearch("bdeu", show_progress=False), lambda e: e.fit(data)),
-        LocalSearch: (lambda: LocalSearch("bdeu", show_progress=False), lambda e: e.fit(data)),
-        OptimalESS: (lambda: OptimalESS(), lambda e: e.fit(data)),
-        Discretizer: (lambda: Discretizer("quantile", 2), lambda e: e.fit(numbers)),
-        LearningProcedure: (lambda: LearningProcedure("exact", "qnml"), lambda e: e.fit(data)),
-        FSNMLEstimator: (FSNMLEstimator, lambda e: e.fit(DAG([("A", "B")]), data)),
-    }
-
-
-def estimator_classes():
-    """Every public class of the package with a fit method."""
-    found = set()
-    for info in pkgutil.walk_packages(pgmpy_nml.__path__, "pgmpy_nml."):
-        if info.name.split(".")[-1] in ("__main__", "cli") or "_moved" in info.name:
-            continue
-        module = importlib.import_module(info.name)
-        for name, obj in vars(module).items():
-            if (
-                inspect.isclass(obj)
-                and obj.__module__.startswith("pgmpy_nml")
-                and not name.startswith("_")
-                and callable(getattr(obj, "fit", None))
-            ):
-                found.add(obj)
-    return found
-
-
-def test_every_estimator_of_the_package_is_covered():
-    assert estimator_classes() == set(fitted_cases())
-
-
-@pytest.mark.parametrize("cls", list(fitted_cases()), ids=lambda c: c.__name__)
-def test_check_is_fitted_knows_fitted_from_unfitted(cls):
-    make, fit = fitted_cases()[cls]
-    estimator = make()
-    with pytest.raises(NotFittedError):
-        check_is_fitted(estimator)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        fit(estimator)
-    check_is_fitted(estimator)  # no error

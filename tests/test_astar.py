@@ -202,11 +202,11 @@ def test_initial_network_kept_when_stopped():
 def test_exact_search_method_astar():
     from pgmpy_nml import ExactSearch
     from pgmpy_nml.datasets import sample_network
-    from pgmpy_nml.search.exact import choose_exact
+    from pgmpy_nml.search import choose_search
 
-    assert choose_exact(30, "astar") == ("astar", 3)
+    assert choose_search(30, "astar") == ("astar", 3)
     with pytest.raises(ValueError, match="at most 63 variables"):
-        choose_exact(64, "astar")
+        choose_search(64, "astar")
     _, data = sample_network("asia", 2000, seed=0)
     fits = {
         m: ExactSearch("bdeu", method=m, max_parents=2, show_progress=False).fit(data)

@@ -22,7 +22,7 @@ from pgmpy_nml import (
     learning_saturation,
 )
 from pgmpy_nml.datasets import sample_network
-from pgmpy_nml.regret import log_regret
+from pgmpy_nml.numerics.regret import log_regret
 
 with warnings.catch_warnings():  # pgmpy.inference imports pgmpy's deprecated estimators
     warnings.simplefilter("ignore", FutureWarning)

@@ -546,15 +546,13 @@ def test_bad_network_files_say_the_network_is_bad(files, cli):
 
 
 def test_one_auto_exact_threshold_everywhere():
-    from pgmpy_nml import cli as cli_module
     from pgmpy_nml.analysis import ess, saturation
+    from pgmpy_nml.search import choose_search
 
-    assert (
-        cli_module.AUTO_EXACT_MAX_VARIABLES
-        == ess.AUTO_EXACT_MAX_VARIABLES
-        == saturation.AUTO_EXACT_MAX_VARIABLES
-        == AUTO_EXACT_MAX_VARIABLES
-    )
+    # the threshold the docs quote is where the one policy (choose_search) switches, in the
+    # rule of the tools that search many times (tests/test_search_policy.py: every caller)
+    n = AUTO_EXACT_MAX_VARIABLES
+    assert choose_search(n, repeated=True).exact and not choose_search(n + 1, repeated=True).exact
     for doc in (ess.OptimalESS.__doc__, saturation.learning_saturation.__doc__):
         assert f"``AUTO_EXACT_MAX_VARIABLES`` ({AUTO_EXACT_MAX_VARIABLES}) variables" in doc
 

@@ -11,8 +11,10 @@ import pandas as pd
 import pytest
 
 from pgmpy_nml import cli as cli_module
-from pgmpy_nml._validate import InputError
+from pgmpy_nml.cli import _io as cli_io
+from pgmpy_nml.cli import cv as cli_cv
 from pgmpy_nml.datasets import load_example_data
+from pgmpy_nml.exceptions import InputError
 
 pytestmark = pytest.mark.integration
 
@@ -62,7 +64,7 @@ def test_outputs_are_written_together_or_not_at_all(data, tmp_path, monkeypatch,
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli_module, "_strict_json", broken)  # the JSON fails after the work
+    monkeypatch.setattr(cli_io, "_strict_json", broken)  # the JSON fails after the work
     assert cli_module.main(argv) == 2
     assert "No space left on device" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []  # no network, no temporary file
@@ -153,9 +155,9 @@ def test_a_library_check_is_an_input_error_and_a_numpy_failure_a_bug(data, monke
         np.ones(2) + np.ones(3)  # a bug of ours: a ValueError raised inside numpy
 
     def library_check(args):
-        from pgmpy_nml.search.exact import choose_exact
+        from pgmpy_nml.search import choose_search
 
-        choose_exact(40, "dp")  # a ValueError the package raises with a message
+        choose_search(40, "dp")  # a ValueError the package raises with a message
 
     cases = [(numpy_failure, 1, "internal error (ValueError"), (library_check, 2, "at most 31")]
     for func, code, fragment in cases:
@@ -187,7 +189,7 @@ def test_cv_time_limit_reaches_the_exact_search(data, cli_summary):
     _, facts = cli_summary("cv", data, "--scores", "fnml", "--folds", "2", "--time-limit", "30")
     assert facts["time_limit"] == 30.0
     args = cli_module.build_parser().parse_args(["cv", "--time-limit", "30"])
-    search = cli_module._cv_search(args, "exact", 3, 0)
+    search = cli_cv._cv_search(args, "exact", 3, 0)
     assert search.time_limit == 30.0 and search.max_parents == 3
     from pgmpy_nml.study import LearningProcedure
 
@@ -206,5 +208,5 @@ def test_cv_above_64_variables_runs_the_restarts_it_promises(cli_summary, tmp_pa
     assert "tabu search with 10 random restarts" in out
     assert facts["method"] == "tabu" and facts["restarts"] == 10
     args = cli_module.build_parser().parse_args(["cv"])
-    search = cli_module._cv_search(args, "tabu", 1, 7)
+    search = cli_cv._cv_search(args, "tabu", 1, 7)
     assert (search.restarts, search.seed, search.method) == (10, 7, "tabu")

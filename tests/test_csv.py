@@ -3,8 +3,9 @@
 import numpy as np
 import pytest
 
-from pgmpy_nml._csv import CsvError, CsvOptions, read_data
+from pgmpy_nml._csv import CsvOptions, read_data
 from pgmpy_nml._limits import ID_MIN_DISTINCT, MAX_WHOLE_NUMBER_STATES
+from pgmpy_nml.exceptions import CsvError
 
 
 def write(tmp_path, text, name="data.csv", encoding="utf-8"):

@@ -17,10 +17,10 @@ from pgmpy_nml import (
     FNML,
     QNML,
     ExactSearch,
-    ExactSearchMemoryError,
     FSNMLEstimator,
     MaxBDeu,
     MinBDeu,
+    SearchMemoryError,
     learn_exact,
 )
 from pgmpy_nml._counting import subsets as _kernels
@@ -190,7 +190,7 @@ def test_parameters_and_inference_on_the_result():
 def test_memory_is_estimated_and_refused_before_allocating(random_data):
     data = random_data(50, 8, 12)
     with pytest.raises(
-        ExactSearchMemoryError,
+        SearchMemoryError,
         match=r"8 variables needs about .* more than the limit of .*7 variables: about",
     ):
         ExactSearch("fnml", max_memory=10_000, show_progress=False).fit(data)

@@ -27,10 +27,9 @@ from hypothesis import strategies as st
 from pgmpy.base import DAG
 from pgmpy.models import DiscreteBayesianNetwork
 
-from pgmpy_nml import QNML
+from pgmpy_nml import QNML, ForestCostError
 from pgmpy_nml.analysis.forest import (
     DEFAULT_MAX_OPERATIONS,
-    ForestCostError,
     forest_cost,
     forest_log_normalizer,
     forest_nml,

@@ -19,7 +19,7 @@ from pgmpy.parameter_estimator import DiscreteMLE
 from pgmpy.readwrite import BIFWriter
 
 from pgmpy_nml import FSNMLEstimator, log_loss
-from pgmpy_nml.evaluate import InfiniteLossWarning
+from pgmpy_nml.exceptions import InfiniteLossWarning
 from pgmpy_nml.models import default_parameter_estimator
 from pgmpy_nml.numerics.snml import fsnml_parameters
 from pgmpy_nml.scores import score_names

@@ -1,12 +1,8 @@
 """The package's layers: no module imports a higher layer (CONTRIBUTING.md, "How the
-package is layered"), and the moved modules keep their first names."""
+package is layered")."""
 
 import ast
-import importlib
-import inspect
 from pathlib import Path
-
-import pytest
 
 import pgmpy_nml
 
@@ -20,11 +16,13 @@ LAYERS = [
         "_data",
         "_estimator",
         "_jit",
+        "_lazy",
         "_limits",
         "_memory",
         "_progress",
         "_typing",
         "_validate",
+        "exceptions",
     }
     | {"_version"}
     | {"_progress"}
@@ -37,17 +35,7 @@ LAYERS = [
     {"analysis", "study"},  # the papers' analysis tools, the study tools
     {"cli", "__main__"},  # the command line
 ]
-#: Old names that forward to a module's new home (``_moved.forward``), with that home.
-MOVED = {
-    "regret": "numerics",
-    "snml": "numerics",
-    "forest": "analysis",
-    "ess": "analysis",
-    "saturation": "analysis",
-}
 LEVEL = {part: i for i, layer in enumerate(LAYERS) for part in layer}
-LEVEL.update({old: LEVEL[home] for old, home in MOVED.items()})
-LEVEL["_moved"] = 0
 
 
 def _modules():
@@ -103,18 +91,3 @@ def test_the_walk_sees_relative_and_lazy_imports():
     assert "_validate" in {t for _, t in _imports(snml, ("numerics", "snml"))}
     ess = PACKAGE / "analysis" / "ess.py"
     assert "search" in {t for _, t in _imports(ess, ("analysis", "ess"))}
-
-
-@pytest.mark.parametrize("old", sorted(MOVED))
-def test_moved_modules_keep_their_first_names(old):
-    module = importlib.import_module(f"pgmpy_nml.{old}")
-    assert module.__all__
-    for name in module.__all__:
-        value = getattr(module, name)
-        if inspect.isfunction(value) or inspect.isclass(value):
-            assert value.__module__.startswith(f"pgmpy_nml.{MOVED[old]}."), name
-    namespace = {}
-    exec(f"from pgmpy_nml.{old} import *", namespace)
-    assert set(module.__all__) <= set(namespace)
-    with pytest.raises(AttributeError, match="no attribute 'nope'"):
-        module.nope  # noqa: B018

@@ -24,7 +24,8 @@ from pgmpy.readwrite import BIFReader, XMLBIFReader
 
 from pgmpy_nml import FNML, FSNMLEstimator, log_loss
 from pgmpy_nml._data import encode_data
-from pgmpy_nml._network_files import NetworkFileError, read_network, write_network
+from pgmpy_nml._network_files import read_network, write_network
+from pgmpy_nml.exceptions import NetworkFileError
 from pgmpy_nml.models import fit_network
 
 #: The names of the issue, and more that files and parsers trip on.

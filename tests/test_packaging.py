@@ -67,3 +67,58 @@ def test_citation_cites_the_package_and_the_seed_papers():
     }
     for ref in cff["references"]:
         assert ref["type"] in ("article", "conference-paper") and ref["title"]
+
+
+def test_lazy_loader_is_a_core_dependency(project):
+    # the public list (__init__.pyi) is read by lazy_loader.attach_stub at import
+    assert any(re.match(r"lazy_loader>=0\.4\b", d) for d in project["dependencies"])
+
+
+def _stubs():
+    package = ROOT / "pgmpy_nml"
+    return sorted(str(p.relative_to(package)) for p in package.rglob("*.pyi"))
+
+
+def test_every_stub_is_package_data():
+    import fnmatch
+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    patterns = config["tool"]["setuptools"]["package-data"]["pgmpy_nml"]
+    stubs = _stubs()
+    assert "__init__.pyi" in stubs and "scores/__init__.pyi" in stubs
+    for stub in stubs:
+        assert any(fnmatch.fnmatchcase(stub, p) for p in patterns), f"{stub} is not shipped"
+
+
+@pytest.mark.integration
+def test_the_wheel_and_the_sdist_ship_the_stubs(tmp_path):
+    import subprocess
+    import sys
+    import tarfile
+    import zipfile
+
+    setuptools = pytest.importorskip("setuptools")
+    if int(setuptools.__version__.split(".")[0]) < 77:
+        pytest.skip("building needs setuptools >= 77 (pyproject's build-system)")
+    files = subprocess.run(
+        ["git", "ls-files", "-co", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    src = tmp_path / "src"
+    for name in files:
+        if (ROOT / name).is_file():
+            (src / name).parent.mkdir(parents=True, exist_ok=True)
+            (src / name).write_bytes((ROOT / name).read_bytes())
+    code = (
+        "from setuptools import build_meta as b\n"
+        f"b.build_wheel({str(tmp_path)!r}); b.build_sdist({str(tmp_path)!r})\n"
+    )
+    subprocess.run([sys.executable, "-c", code], cwd=src, capture_output=True, check=True)
+    wheel = zipfile.ZipFile(next(tmp_path.glob("*.whl"))).namelist()
+    sdist = tarfile.open(next(tmp_path.glob("*.tar.gz"))).getnames()
+    for stub in _stubs():
+        assert f"pgmpy_nml/{stub}" in wheel
+        assert any(n.endswith(f"/pgmpy_nml/{stub}") for n in sdist)

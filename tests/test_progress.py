@@ -56,14 +56,15 @@ def test_exact_search_talks_in_a_log(monkeypatch, capsys):
 
 
 def test_default_parent_limit_agrees_with_the_command_line(cli):
-    from pgmpy_nml.search.exact import choose_exact
+    from pgmpy_nml.search import choose_search
 
     _, data = sample_network("alarm", 200, seed=0)
     data = data.iloc[:, :30]
     search = ExactSearch("fnml", time_limit=5, show_progress=False).fit(data)
     assert (search.method_, search.max_parents_) == ("astar", 3)
-    assert choose_exact(30) == ("astar", 3) and choose_exact(56) == ("solver", 3)
-    assert choose_exact(20) == ("dp", None)
+    assert choose_search(30, "exact") == ("astar", 3)
+    assert choose_search(56, "exact") == ("solver", 3)
+    assert choose_search(20, "exact") == ("dp", None)
     code, out, _ = cli("learn", "--help")
     assert code == 0
     text = " ".join(out.split())
@@ -110,9 +111,10 @@ def test_time_limit_flag_takes_inf(cli, tmp_path):
 
 def test_default_time_limit_says_how_to_go_further(monkeypatch, capsys, alarm_csv):
     from pgmpy_nml import cli
+    from pgmpy_nml.cli import learn
 
     path = alarm_csv
-    monkeypatch.setattr(cli, "EXACT_TIME_LIMIT", 0.5)  # not even A*'s bound tables fit
+    monkeypatch.setattr(learn, "EXACT_TIME_LIMIT", 0.5)  # not even A*'s bound tables fit
     code = cli.main(["learn", str(path), "--score", "bdeu", "--ess", "10", "--params", "none"])
     out = capsys.readouterr().out
     assert code == 0

@@ -8,13 +8,12 @@ import numpy as np
 import pandas as pd
 
 from .._data import encode_data
-from .._limits import AUTO_EXACT_MAX_VARIABLES
 from .._validate import as_choice, as_integer
 from ..evaluate import log_loss
 from ..models import default_parameter_estimator, fit_network
 from ..scores import MaxBDeu, MinBDeu
-from ..scores.registry import get_score_spec, make_score
-from ..search import find_structure
+from ..scores.registry import get_score_spec, resolve_score
+from ..search import choose_search, find_structure
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -25,12 +24,12 @@ __all__ = ["learning_saturation"]
 
 
 def _learn(subset, scoring_method, search, max_parents):
-    if isinstance(scoring_method, str):
-        score = make_score(scoring_method, subset)
-    else:
-        score = scoring_method(subset)
-    if search == "auto":
-        search = "exact" if subset.shape[1] <= AUTO_EXACT_MAX_VARIABLES else "hill"
+    if not isinstance(scoring_method, str):
+        scoring_method = scoring_method(subset)  # a score class or factory: data -> score
+    score = resolve_score(scoring_method, subset)
+    if search == "auto":  # the one policy, in its rule for tools that search many times
+        chosen = choose_search(subset.shape[1], "auto", max_parents, repeated=True)
+        search = "exact" if chosen.exact else chosen.method
     return score, find_structure(score, subset, search, max_parents=max_parents)
 
 
@@ -82,8 +81,9 @@ def learning_saturation(
     epsilon : float, default 0.5
         Size of the contamination, in ``[0, 1)``.
     search : {"auto", "exact", "hill"}, default "auto"
-        Exact (global optimum) or :class:`~pgmpy_nml.LocalSearch`'s hill climbing; "auto" is exact
-        up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
+        Exact (global optimum) or :class:`~pgmpy_nml.LocalSearch`'s hill climbing; "auto" is
+        exact up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables
+        (:func:`~pgmpy_nml.search.choose_search` with ``repeated=True``).
     max_parents : int, optional
         Parent limit of the search (the paper used 3).
     state_names : dict, optional

@@ -10,7 +10,7 @@ from pgmpy.parameter_estimator.base import DiscreteParameterEstimator
 
 from .._counting import full_family_table
 from .._data import encode_data
-from .._validate import InputError
+from ..exceptions import InputError
 from ..numerics.snml import fsnml_parameters
 
 if TYPE_CHECKING:

@@ -122,6 +122,7 @@ def _invert_h(t, n, a0, a_safe, hi):
 _W_HLO, _W_HUP, _W_ALO, _W_A, _W_SLOPE, _W_TANC, _W_AANC, _W_SANC = range(8)
 
 
+# size: one compiled (numba) kernel: the KKT solve of one row stays inline for speed
 @njit(cache=True)
 def _max_bdeu_row(nrow, beta, lo, up, out, idx, nn, w):
     """Maximize ``f`` over the contaminated set for one row; write into ``out``.

@@ -29,6 +29,7 @@ __all__ = [
     "get_score_spec",
     "make_score",
     "register_score",
+    "resolve_score",
     "score_names",
     "spec_for_score",
     "unregister_score",
@@ -55,6 +56,11 @@ class ScoreSpec:
         Whether Markov-equivalent DAGs always get the same score (None: unknown).
     description : str
         One line for listings and ``--help``.
+    parameter_estimator : str
+        The parameters that match the score (its own prior), one of
+        :data:`~pgmpy_nml.scores.registry.PARAMETER_ESTIMATORS`: what
+        :func:`~pgmpy_nml.models.default_parameter_estimator`, the searches' defaults,
+        the study tools and the command line's ``--params auto`` fit.
     """
 
     name: str
@@ -63,6 +69,7 @@ class ScoreSpec:
     aliases: tuple = ()
     score_equivalent: bool | None = None
     description: str = ""
+    parameter_estimator: str = "fsnml"
 
     def load(self) -> Callable:
         """The factory itself (imported on first use when given as ``"module:name"``)."""
@@ -71,6 +78,15 @@ class ScoreSpec:
         module, _, attr = self.factory.partition(":")
         return getattr(importlib.import_module(f"pgmpy_nml.{module}"), attr)
 
+
+#: The parameter estimators a score can declare as its own
+#: (``register_score(..., parameter_estimator=...)``): ``"fsnml"`` (fsNML, no
+#: hyperparameter), ``"fsnml-available"`` (fsNML on the rows complete on each family, for
+#: the scores of incomplete data), ``"bdeu"`` (the BDeu prior with the score's
+#: ``equivalent_sample_size``), ``"dirichlet"`` (pseudo-count ``alpha`` per cell),
+#: ``"k2"`` (pseudo-count 1) and ``"mle"`` (maximum likelihood: unseen configurations
+#: get probability 0).
+PARAMETER_ESTIMATORS = ("fsnml", "fsnml-available", "bdeu", "dirichlet", "k2", "mle")
 
 _SPECS: dict[str, ScoreSpec] = {}
 #: pgmpy's score classes (new and legacy API) -> the registered score they compute
@@ -95,6 +111,7 @@ def register_score(
     score_equivalent: bool | None = None,
     description: str = "",
     replace: bool = False,
+    parameter_estimator: str = "fsnml",
 ) -> ScoreSpec:
     """Add a score to the registry.
 
@@ -114,6 +131,11 @@ def register_score(
     description : str
     replace : bool, default False
         Allow replacing an existing registration of ``name`` or an alias.
+    parameter_estimator : str, default "fsnml"
+        The parameters that match the score, one of
+        :data:`~pgmpy_nml.scores.registry.PARAMETER_ESTIMATORS` (``"bdeu"`` for a
+        BDeu-type score, say): the default of
+        :func:`~pgmpy_nml.models.default_parameter_estimator` and ``--params auto``.
 
     Returns
     -------
@@ -153,7 +175,20 @@ def register_score(
         params = _keyword_defaults(factory)
     elif not isinstance(params, Mapping):
         raise TypeError(f"params must be a dict of parameter -> default, got {params!r}.")
-    spec = ScoreSpec(key, factory, dict(params), aliases, score_equivalent, str(description))
+    if parameter_estimator not in PARAMETER_ESTIMATORS:
+        raise ValueError(
+            f"parameter_estimator must be one of {', '.join(map(repr, PARAMETER_ESTIMATORS))}, "
+            f"got {parameter_estimator!r}."
+        )
+    spec = ScoreSpec(
+        key,
+        factory,
+        dict(params),
+        aliases,
+        score_equivalent,
+        str(description),
+        parameter_estimator,
+    )
     names = (spec.name, *spec.aliases)
     taken = [n for n in names if n in _LOOKUP and _LOOKUP[n] != spec.name]
     if (taken or spec.name in _SPECS) and not replace:
@@ -375,6 +410,95 @@ def make_score(
     return _checked_score(score, spec)
 
 
+def resolve_score(
+    scoring_method: str | Score,
+    data: pd.DataFrame | None,
+    state_names: StateNames | None = None,
+    params: Mapping[str, Any] | None = None,
+    *,
+    bind: str = "check",
+    caller: str = "fit()",
+) -> Score:
+    """The score object that ``scoring_method`` names or is, for ``data``: one policy.
+
+    Every entry point that takes ``scoring_method`` (the searches, the study tools,
+    the analysis tools) resolves it here.
+
+    Parameters
+    ----------
+    scoring_method : str or score object
+        A registered name or alias (:func:`score_names`), built on ``data`` by
+        :func:`make_score`; or a score object with ``local_score(variable, parents)``.
+    data : pandas.DataFrame or None
+        The data to score. Required for a name; None takes a score object as it is.
+    state_names : dict, optional
+        Declared states, for a score given by name.
+    params : dict, optional
+        The parameters of a score given by name.
+    bind : {"check", "rebind"}, default "check"
+        What a score object must be on ``data``: ``"check"``, built on these data (a
+        search learns from its score's data); ``"rebind"``, rebuilt on them with its
+        class and parameters (:func:`~pgmpy_nml.study.rebind_score`; the study tools
+        refit one procedure on many data sets).
+    caller : str, default "fit()"
+        Who needs the data, for the message when a name comes without data.
+
+    Returns
+    -------
+    score object
+
+    Raises
+    ------
+    ValueError
+        For an unknown name (listing the known ones), a name without data, parameters
+        or states given with a score object, or a score object built on other data.
+    TypeError
+        For an object without ``local_score``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy_nml.scores import resolve_score
+    >>> data = pd.DataFrame({"A": [0, 0, 1, 1], "B": [0, 1, 1, 1]})
+    >>> score = resolve_score("bdeu", data, params={"equivalent_sample_size": 4})
+    >>> type(score).__name__, score.equivalent_sample_size
+    ('BDeu', 4.0)
+    >>> resolve_score(score, data) is score
+    True
+    >>> resolve_score("nope", data)
+    Traceback (most recent call last):
+    ...
+    ValueError: Unknown scoring_method 'nope'; use a score object or one of: ...
+    """
+    from ._binding import check_same_data, rebind_score
+
+    if bind not in ("check", "rebind"):
+        raise ValueError(f"bind must be 'check' or 'rebind', got {bind!r}.")
+    if isinstance(scoring_method, str):
+        get_score_spec(scoring_method, argument="scoring_method")
+        if data is None:
+            raise ValueError(
+                f"{caller} needs data when scoring_method is a score name ({scoring_method!r})."
+            )
+        return make_score(scoring_method, data, state_names, **(params or {}))
+    if not hasattr(scoring_method, "local_score"):
+        raise TypeError(
+            "scoring_method must be a score name or a score object with local_score(), got "
+            f"{type(scoring_method).__name__}."
+        )
+    if state_names is not None or params:
+        raise ValueError(
+            "state_names and score parameters are for a score given by name; a score object "
+            "carries its own."
+        )
+    if data is None:
+        return scoring_method
+    if bind == "rebind":
+        return rebind_score(scoring_method, data)
+    check_same_data(scoring_method, data)
+    return scoring_method
+
+
 def _pgmpy(cls_name: str):
     def factory(data, state_names=None, **params):
         with warnings.catch_warnings():
@@ -394,6 +518,7 @@ def _k2(data, state_names=None):
     return BDConstant(data, alpha=1.0, state_names=state_names)
 
 
+# size: a table of data, one registration per built-in score
 def _register_builtin() -> None:
     # classes by "module:name": importing the registry (for the command line's
     # --help, say) must not import pgmpy
@@ -404,7 +529,14 @@ def _register_builtin() -> None:
     ess = {"equivalent_sample_size": 1.0}
     register_score("fnml", FNML, score_equivalent=False, description="factorized NML")
     register_score("qnml", QNML, score_equivalent=True, description="quotient NML")
-    register_score("bdeu", BDeu, params=ess, score_equivalent=True, description="BDeu (textbook)")
+    register_score(
+        "bdeu",
+        BDeu,
+        params=ess,
+        score_equivalent=True,
+        description="BDeu (textbook)",
+        parameter_estimator="bdeu",
+    )
     register_score(
         "bd",
         BDConstant,
@@ -412,6 +544,7 @@ def _register_builtin() -> None:
         aliases=("bdj",),
         score_equivalent=False,
         description="BD with a constant hyperparameter (BD1/2 by default)",
+        parameter_estimator="dirichlet",
     )
     register_score(
         "k2",
@@ -419,6 +552,7 @@ def _register_builtin() -> None:
         params={},
         score_equivalent=False,
         description="K2 (BD with alpha 1, textbook)",
+        parameter_estimator="k2",
     )
     contamination = {"equivalent_sample_size": 1.0, "epsilon": 0.5}
     register_score(
@@ -427,6 +561,7 @@ def _register_builtin() -> None:
         params=contamination,
         score_equivalent=False,
         description="BDeu under the least favourable prior",
+        parameter_estimator="bdeu",  # the centre of its prior set
     )
     register_score(
         "max-bdeu",
@@ -434,6 +569,7 @@ def _register_builtin() -> None:
         params=contamination,
         score_equivalent=False,
         description="BDeu under the most favourable prior",
+        parameter_estimator="bdeu",
     )
     register_score(
         "pnal",
@@ -441,6 +577,7 @@ def _register_builtin() -> None:
         params={"penalty": None},
         score_equivalent=False,
         description="penalized node-average likelihood, for missing values (Balov 2013)",
+        parameter_estimator="fsnml-available",
     )
     register_score(
         "nal",
@@ -448,6 +585,7 @@ def _register_builtin() -> None:
         params={},
         score_equivalent=False,
         description="node-average likelihood, for missing values (Balov 2013)",
+        parameter_estimator="fsnml-available",
     )
     # pgmpy's likelihood-based scores, under pgmpy's names and the short ones
     for name, cls_name, what in (
@@ -469,6 +607,7 @@ def _register_builtin() -> None:
         params={"equivalent_sample_size": 1.0},
         score_equivalent=False,
         description="Bayesian Dirichlet sparse (pgmpy)",
+        parameter_estimator="bdeu",  # pgmpy has no BDs estimator
     )
 
 

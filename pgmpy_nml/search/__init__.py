@@ -3,15 +3,17 @@ parent sets) and the compiled local search (hill climbing, tabu), as scikit-lear
 :func:`find_structure` chooses between them; every engine returns one :class:`SearchResult`."""
 
 from ._find import find_structure
+from ._policy import SearchChoice, choose_search
 from ._result import SearchResult
-from .exact import ExactSearch, ExactSearchMemoryError, learn_exact
+from .exact import ExactSearch, learn_exact
 from .local import LocalSearch
 
 __all__ = [
     "ExactSearch",
-    "ExactSearchMemoryError",
     "LocalSearch",
+    "SearchChoice",
     "SearchResult",
+    "choose_search",
     "find_structure",
     "learn_exact",
 ]

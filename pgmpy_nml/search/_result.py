@@ -67,6 +67,19 @@ class SearchResult:
         Those engines: ``"scip <version>"`` or ``"astar"``.
     n_cuts : int or None
         The solver: cluster constraints added during the search (0 for A*).
+
+    Examples
+    --------
+    Every search stores one; the pipeline's :func:`~pgmpy_nml.search.candidates.solve`
+    returns one:
+
+    >>> from pgmpy_nml.search.candidates import CandidateParentSets, solve
+    >>> cands = CandidateParentSets.from_dict(
+    ...     {"A": {(): -10.0, ("B",): -8.0}, "B": {(): -5.0, ("A",): -4.5}}
+    ... )
+    >>> result = solve(cands, show_progress=False)
+    >>> result.method, result.score, result.optimal, sorted(result.dag.edges())
+    ('solver', -13.0, True, [('B', 'A')])
     """
 
     method: str

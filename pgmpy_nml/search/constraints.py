@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from .._typing import ExpertKnowledgeLike, Graph
 
-__all__ = ["Constraints", "as_expert_knowledge", "check_start_dag"]
+__all__ = ["Conflict", "Constraints", "as_expert_knowledge", "check_start_dag"]
 
 
 def as_expert_knowledge(expert_knowledge: ExpertKnowledgeLike | None) -> ExpertKnowledge | None:
@@ -54,6 +54,45 @@ def as_expert_knowledge(expert_knowledge: ExpertKnowledgeLike | None) -> ExpertK
         f"arguments (forbidden_edges, required_edges, temporal_order, search_space), got "
         f"{type(expert_knowledge).__name__}."
     )
+
+
+@dataclass(frozen=True)
+class Conflict:
+    """Why no DAG satisfies a set of constraints (:meth:`Constraints.conflict`).
+
+    Attributes
+    ----------
+    kind : {"both", "limit", "cycle"}
+        An edge both required and forbidden; a variable with more required parents
+        than the limit; required edges that form a cycle.
+    edges : tuple of (parent, child)
+        ``"both"``: the edge; ``"limit"``: the required edges into the variable;
+        ``"cycle"``: the cycle's edges in order.
+    max_parents : int
+        The parent limit that applied.
+    """
+
+    kind: str
+    edges: tuple
+    max_parents: int
+
+    def message(self) -> str:
+        """The library's words for it (the command line has its own, naming its flags)."""
+        (u, v), *_ = self.edges
+        if self.kind == "both":
+            return (
+                f"The edge {u!r} -> {v!r} is both required and forbidden (by the forbidden "
+                "edges, the search space or the temporal order)."
+            )
+        if self.kind == "limit":
+            return (
+                f"No DAG satisfies the constraints: {v!r} has {len(self.edges)} required "
+                f"parents, more than max_parents = {self.max_parents}."
+            )
+        path = " -> ".join(repr(a) for a, _ in self.edges)
+        return (
+            f"No DAG satisfies the constraints: the required edges form a cycle ({path} -> {u!r})."
+        )
 
 
 @dataclass(frozen=True)
@@ -92,10 +131,26 @@ class Constraints:
         ValueError
             For an unknown variable, a negative limit, an edge both required and
             forbidden, required edges that form a cycle, or a variable with more
-            required parents than the limit.
+            required parents than the limit (:meth:`conflict` says which).
         TypeError
             For a limit that is not an integer or knowledge of the wrong type.
         """
+        constraints = cls.unchecked(variables, max_parents, expert_knowledge)
+        conflict = constraints.conflict()
+        if conflict is not None:
+            raise ValueError(conflict.message())
+        return constraints
+
+    @classmethod
+    def unchecked(
+        cls,
+        variables: Sequence[Hashable],
+        max_parents: int | None = None,
+        expert_knowledge: ExpertKnowledgeLike | None = None,
+    ) -> Constraints:
+        """The constraints as given, without the check that some DAG satisfies them:
+        for a front end that words :meth:`conflict` in its own terms (the command line
+        names its flags). The variables, the limit and the knowledge's type are checked."""
         variables = tuple(variables)
         n = len(variables)
         if max_parents is None:
@@ -130,36 +185,33 @@ class Constraints:
                         forbidden[position(w, "The temporal order")].add(
                             position(u, "The temporal order")
                         )
-        for v in range(n):
-            clash = required[v] & forbidden[v]
-            if clash:
-                u = min(clash)
-                raise ValueError(
-                    f"The edge {variables[u]!r} -> {variables[v]!r} is both required and "
-                    "forbidden (by the forbidden edges, the search space or the temporal order)."
-                )
-            if len(required[v]) > limit:
-                raise ValueError(
-                    f"No DAG satisfies the constraints: {variables[v]!r} has "
-                    f"{len(required[v])} required parents, more than max_parents = {limit}."
-                )
-        graph = nx.DiGraph((u, v) for v in range(n) for u in required[v])
-        try:
-            cycle = nx.find_cycle(graph)
-        except nx.NetworkXNoCycle:
-            cycle = None
-        if cycle:
-            path = " -> ".join(repr(variables[u]) for u, _ in cycle)
-            raise ValueError(
-                "No DAG satisfies the constraints: the required edges form a cycle "
-                f"({path} -> {variables[cycle[0][0]]!r})."
-            )
         return cls(
             variables,
             limit,
             tuple(frozenset(s) for s in required),
             tuple(frozenset(s) for s in forbidden),
         )
+
+    def conflict(self) -> Conflict | None:
+        """Why no DAG satisfies the constraints, or None: the first of, variable by
+        variable, an edge both required and forbidden or more required parents than the
+        limit, then a cycle of required edges (from the earliest variable on it)."""
+        variables, n = self.variables, len(self.variables)
+        for v in range(n):
+            clash = self.required[v] & self.forbidden[v]
+            if clash:
+                return Conflict("both", ((variables[min(clash)], variables[v]),), self.max_parents)
+            if len(self.required[v]) > self.max_parents:
+                edges = tuple((variables[u], variables[v]) for u in sorted(self.required[v]))
+                return Conflict("limit", edges, self.max_parents)
+        graph = nx.DiGraph()
+        graph.add_nodes_from(range(n))  # the search starts from the first variable
+        graph.add_edges_from((u, v) for v in range(n) for u in sorted(self.required[v]))
+        try:
+            cycle = nx.find_cycle(graph)
+        except nx.NetworkXNoCycle:
+            return None
+        return Conflict("cycle", tuple((variables[u], variables[v]) for u, v in cycle), -1)
 
     @property
     def is_empty(self) -> bool:

@@ -11,13 +11,14 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from .._estimator import fitted_attribute
-from .._limits import ASTAR_MAX_VARIABLES, AUTO_EXACT_MAX_VARIABLES, SOLVER_DEFAULT_MAX_PARENTS
 from .._memory import available_memory
 from .._validate import as_choice, as_gap_limit, as_integer, as_memory_size, as_time_limit
+from ..models import dag_from_parents
 from ..scores.registry import make_score
 from ._base import _StructureSearch
 from ._dp.dp import check_memory, optimal_network
 from ._dp.plans import make_plan
+from ._policy import EXACT_MAX_VARIABLES, choose_search
 from ._result import SearchResult
 from .constraints import Constraints, check_start_dag
 
@@ -34,81 +35,8 @@ if TYPE_CHECKING:
 __all__ = [
     "EXACT_MAX_VARIABLES",
     "ExactSearch",
-    "ExactSearchMemoryError",
-    "choose_exact",
     "learn_exact",
 ]
-
-#: The subset DP keeps n * 2**(n-1) local scores: beyond this it is hopeless.
-EXACT_MAX_VARIABLES = 31
-#: method="auto" takes the A* search over the candidates up to this many variables and
-#: SCIP's branch and cut above. Measured (benchmarks/bench_astar.py, 2026-11-24, max 3
-#: parents): A* proved insurance, water and alarm (27-37 variables) with fNML, qNML and
-#: BDeu(1-100) at N = 1000-10000 in 0.1-19 s against SCIP's 0.5-289 s (3 of them not
-#: proven by SCIP in 300 s); its pattern database takes two groups of at most 20.
-ASTAR_AUTO_MAX_VARIABLES = 40
-#: method="auto" always takes the subset DP up to this many variables (well under a second).
-DP_ALWAYS_MAX_VARIABLES = 15
-
-
-def choose_exact(n_vars: int, method: str = "auto", max_parents="auto") -> tuple:
-    """The exact method and the parent limit for ``n_vars`` variables: one policy for
-    :class:`ExactSearch` and the command line.
-
-    - ``method="auto"``: the subset DP up to 15 variables; up to 20
-      (:data:`~pgmpy_nml._limits.AUTO_EXACT_MAX_VARIABLES`) when no parent limit
-      applies (``max_parents`` ``None`` or ``"auto"``); above, the A* search over
-      the candidate parent sets up to 40 variables (:data:`ASTAR_AUTO_MAX_VARIABLES`;
-      SCIP's branch and cut takes over, from A*'s best network, if A* runs out of
-      memory) and SCIP's branch and cut beyond.
-    - ``max_parents="auto"``: no limit for the DP, 3
-      (:data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`) for the solver and
-      for ``"astar"`` (the A* search over the same candidates).
-
-    Returns
-    -------
-    (method, max_parents) : (str, int or None)
-
-    Examples
-    --------
-    >>> from pgmpy_nml.search.exact import choose_exact
-    >>> choose_exact(12), choose_exact(36), choose_exact(18, max_parents=2)
-    (('dp', None), ('astar', 3), ('astar', 2))
-    >>> choose_exact(56)
-    ('solver', 3)
-    """
-    as_choice(method, "method", ("auto", "dp", "solver", "astar"))
-    auto_limit = isinstance(max_parents, str)
-    if auto_limit:
-        as_choice(max_parents, "max_parents", ("auto",))
-    elif max_parents is not None:
-        max_parents = as_integer(max_parents, "max_parents")
-    if method == "auto":
-        small = n_vars <= DP_ALWAYS_MAX_VARIABLES
-        unlimited = (auto_limit or max_parents is None) and n_vars <= AUTO_EXACT_MAX_VARIABLES
-        if small or unlimited:
-            method = "dp"
-        else:
-            method = "astar" if n_vars <= ASTAR_AUTO_MAX_VARIABLES else "solver"
-    if method == "dp" and n_vars > EXACT_MAX_VARIABLES:
-        raise ValueError(
-            f"The subset dynamic programming handles at most {EXACT_MAX_VARIABLES} "
-            f"variables (it keeps n * 2**(n-1) local scores); the data has {n_vars}. Use "
-            "method='solver' (with a parent limit, max_parents=3 say) or a local search."
-        )
-    if method == "astar" and n_vars > ASTAR_MAX_VARIABLES:
-        raise ValueError(
-            f"The A* search handles at most {ASTAR_MAX_VARIABLES} variables (sets of "
-            f"variables are bits of a 64-bit integer); the data has {n_vars}. Use "
-            "method='solver'."
-        )
-    if auto_limit:
-        max_parents = None if method == "dp" else SOLVER_DEFAULT_MAX_PARENTS
-    return method, max_parents
-
-
-class ExactSearchMemoryError(MemoryError):
-    """The run would need more memory than allowed; nothing was allocated."""
 
 
 class ExactSearch(_StructureSearch):
@@ -140,7 +68,7 @@ class ExactSearch(_StructureSearch):
       parent limit; A* up to 40 variables (branch and cut goes on from its best
       network if A* runs out of memory) and the solver beyond, by default with
       at most 3 parents per variable (``max_parents="auto"``, the command line's
-      rule too: :func:`choose_exact`).
+      rule too: :func:`~pgmpy_nml.search.choose_search`).
 
     For every score with a contract (:mod:`pgmpy_nml.scores.contract`: this
     package's FNML, QNML, BDeu and BDConstant, and pgmpy's BDeu, K2, BIC, AIC and
@@ -168,7 +96,7 @@ class ExactSearch(_StructureSearch):
     max_parents : int, None or "auto", default "auto"
         Largest parent set considered; ``None`` for no limit. ``"auto"`` (the
         command line's default too): no limit when the subset DP runs, and
-        ``3`` (GOBNILP's default, :data:`SOLVER_DEFAULT_MAX_PARENTS`) when the
+        ``3`` (GOBNILP's default, :data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`) when the
         solver runs, whose candidate parent sets are otherwise bounded by the
         scores' bounds alone and can exhaust the memory on 30-60 variables.
         ``max_parents_`` says which limit applied. For the DP, a limit cuts the
@@ -195,7 +123,7 @@ class ExactSearch(_StructureSearch):
     method : {"auto", "dp", "solver", "astar"}, default "auto"
         See above; ``method_`` says which ran. With ``max_parents="auto"``,
         ``"auto"`` takes the DP up to 20 variables, A* up to 40 and the solver
-        beyond (:func:`choose_exact`).
+        beyond (:func:`~pgmpy_nml.search.choose_search`).
     time_limit : float, optional
         Seconds for the solver (scoring included); without it (or with ``inf``)
         the solver runs until the network is proven optimal. The DP, which
@@ -344,8 +272,11 @@ class ExactSearch(_StructureSearch):
         return as_memory_size(self.max_memory, "max_memory")
 
     def _choose_method(self, n_vars: int) -> tuple[str, int | None]:
-        """The method that runs and the parent limit that applies (see ``choose_exact``)."""
-        return choose_exact(n_vars, self.method, self.max_parents)
+        """The method that runs and the parent limit that applies (:func:`choose_search`:
+        ``"auto"`` here is its best exact engine, ``method="exact"``)."""
+        as_choice(self.method, "method", ("auto", "dp", "solver", "astar"))
+        method = "exact" if self.method == "auto" else self.method
+        return tuple(choose_search(n_vars, method, self.max_parents))
 
     def _settings(self, variables, max_parents) -> dict:
         """Every setting checked once, at ``fit`` entry, whichever method then runs."""
@@ -369,18 +300,16 @@ class ExactSearch(_StructureSearch):
             variables, settings["max_parents"], self.expert_knowledge
         )
         n_threads = self._threads()
-        need = check_memory(plan, n_threads, self._memory_limit(), ExactSearchMemoryError)
+        need = check_memory(plan, n_threads, self._memory_limit())
         timings: dict[str, float] = {}
         n_jobs = 1 if self.n_jobs is None else self.n_jobs
         total, parents = optimal_network(
             plan, constraints, n_threads, n_jobs, self.show_progress, timings
         )
-        from pgmpy.base import DAG
-
-        dag = DAG()
-        dag.add_nodes_from(variables)
-        for v, members in enumerate(parents):
-            dag.add_edges_from((variables[u], variables[v]) for u in members)
+        dag = dag_from_parents(
+            {variables[v]: [variables[u] for u in members] for v, members in enumerate(parents)},
+            variables,
+        )
         return SearchResult(
             method="dp",
             dag=dag,

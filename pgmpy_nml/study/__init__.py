@@ -15,7 +15,8 @@
 - Discretization: :class:`Discretizer`, :func:`discretize` (bnlearn's ``discretize()``).
 """
 
-from ._procedure import LearningProcedure, rebind_score
+from ..scores._binding import rebind_score
+from ._procedure import LearningProcedure
 from .bootstrap import (
     averaged_network,
     bootstrap_strength,

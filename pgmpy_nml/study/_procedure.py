@@ -14,13 +14,13 @@ make that subtle, and this module handles both in one place:
 
 from __future__ import annotations
 
-import inspect
 import warnings
 from typing import TYPE_CHECKING
 
 from sklearn.base import BaseEstimator
 
 from .._estimator import ResultEstimator, fitted_attribute
+from ..scores._binding import _score_params, rebind_score  # noqa: F401  (cli.py: _score_params)
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -31,71 +31,9 @@ if TYPE_CHECKING:
 
     from .._typing import Score, ScoringMethod, SearchLike, StateNames
 
-__all__ = ["LearningProcedure", "as_procedure", "rebind_score", "score_of"]
+__all__ = ["LearningProcedure", "as_procedure", "score_of"]
 
 SEARCH_NAMES = ("exact", "hill", "tabu")
-
-
-def _score_params(score) -> dict:
-    """Constructor arguments of a score object, ``data`` included."""
-    if hasattr(score, "get_params"):
-        try:
-            return dict(score.get_params(deep=False))
-        except (AttributeError, TypeError):
-            pass
-    signature = inspect.signature(type(score).__init__)
-    params = {}
-    for name, parameter in signature.parameters.items():
-        if name == "self" or parameter.kind in (parameter.VAR_POSITIONAL, parameter.VAR_KEYWORD):
-            continue
-        if hasattr(score, name):
-            params[name] = getattr(score, name)
-    return params
-
-
-def rebind_score(score: Score, data: pd.DataFrame) -> Score:
-    """A score of the same class and parameters as ``score``, built on ``data``.
-
-    The declared states of ``score`` (its ``state_names``, which for the scores of
-    this package and of pgmpy cover every variable) are kept, so a resample that
-    misses a state still scores with the full arity.
-
-    Parameters
-    ----------
-    score : score object
-        A score of this package or of pgmpy (either API), or any score whose
-        constructor takes ``data`` and keeps its other arguments as attributes.
-    data : pandas.DataFrame
-
-    Returns
-    -------
-    score object
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from pgmpy_nml import BDeu
-    >>> from pgmpy_nml.study import rebind_score
-    >>> score = BDeu(pd.DataFrame({"A": [0, 1, 2]}), equivalent_sample_size=4)
-    >>> other = rebind_score(score, pd.DataFrame({"A": [0, 0]}))
-    >>> other.equivalent_sample_size, other.state_names["A"], len(other.data)
-    (4.0, [0, 1, 2], 2)
-    """
-    if getattr(score, "data", None) is data:
-        return score
-    params = _score_params(score)
-    if "data" not in params and "data" not in inspect.signature(type(score).__init__).parameters:
-        raise TypeError(
-            f"Cannot rebuild the score {type(score).__name__} on new data: its constructor "
-            "takes no `data`. Give the score by name, or a score class that takes data."
-        )
-    params["data"] = data
-    names = params.get("state_names")
-    if names:
-        params["state_names"] = {v: list(s) for v, s in names.items() if v in data.columns}
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
-        return type(score)(**params)
 
 
 def _registered(name) -> bool:
@@ -230,18 +168,12 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         method = self._checked_score_spec()
         if method is None:
             return None
-        if isinstance(method, str):
-            if not _registered(method):
-                return None  # a name only the search itself knows (e.g. pgmpy's "bic-d")
-            from ..scores.registry import make_score
+        if isinstance(method, str) and not _registered(method):
+            return None  # a name only the search itself knows (e.g. pgmpy's "bic-d")
+        from ..scores.registry import resolve_score
 
-            return make_score(method, data, self.state_names, **(self.score_params or {}))
-        if self.score_params:
-            raise ValueError(
-                "score_params are for a score given by name; a score object has its own."
-            )
-        score = rebind_score(method, data)
-        return score
+        names = self.state_names if isinstance(method, str) else None
+        return resolve_score(method, data, names, self.score_params, bind="rebind")
 
     def search_for(self, score: Score) -> Any:
         """A fresh search object that optimizes ``score``."""

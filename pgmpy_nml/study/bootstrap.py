@@ -517,6 +517,60 @@ def _learn_structure(procedure, data):
         return procedure.fresh().fit(data.reset_index(drop=True)).causal_graph_
 
 
+def _draw_arcs(ax, layout_graph, pos, avg, reference, pair_strength) -> None:
+    """The arcs of ``avg`` (width and label by strength; red if not in ``reference``) and,
+    dotted, the arcs of ``reference`` that ``avg`` misses."""
+    import networkx as nx
+
+    true_pairs = set()
+    if reference is not None:
+        true_pairs = {frozenset(e) for e in reference.edges()}
+        missed = [
+            (u, v)
+            for u, v in reference.edges()
+            if frozenset((u, v)) not in {frozenset(e) for e in avg.edges()}
+        ]
+        nx.draw_networkx_edges(
+            layout_graph,
+            pos,
+            edgelist=missed,
+            ax=ax,
+            style="dotted",
+            edge_color="0.6",
+            arrows=True,
+            arrowstyle="-|>",
+            node_size=900,
+        )
+    for u, v in avg.edges():
+        s = pair_strength.get(frozenset((u, v)), 0.0)
+        color = "#1f4e99" if (reference is None or frozenset((u, v)) in true_pairs) else "#c0392b"
+        nx.draw_networkx_edges(
+            layout_graph,
+            pos,
+            edgelist=[(u, v)],
+            ax=ax,
+            width=0.5 + 5.5 * s,
+            alpha=0.35 + 0.65 * s,
+            edge_color=color,
+            arrows=True,
+            arrowstyle="-|>",
+            arrowsize=12 + 8 * s,
+            node_size=900,
+        )
+        x = 0.5 * (pos[u][0] + pos[v][0])
+        y = 0.5 * (pos[u][1] + pos[v][1])
+        ax.text(
+            x,
+            y,
+            f"{s:.2f}",
+            fontsize=8,
+            ha="center",
+            va="center",
+            color=color,
+            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8},
+        )
+
+
 def plot_strength(
     strength: pd.DataFrame,
     reference: Graph | None = None,
@@ -591,53 +645,7 @@ def plot_strength(
         pos = nx.kamada_kawai_layout(layout_graph.to_undirected()) if len(nodes) > 1 else None
         if pos is None:
             pos = {v: (0.0, 0.0) for v in nodes}
-    true_pairs = set()
-    if reference is not None:
-        true_pairs = {frozenset(e) for e in reference.edges()}
-        missed = [
-            (u, v)
-            for u, v in reference.edges()
-            if frozenset((u, v)) not in {frozenset(e) for e in avg.edges()}
-        ]
-        nx.draw_networkx_edges(
-            layout_graph,
-            pos,
-            edgelist=missed,
-            ax=ax,
-            style="dotted",
-            edge_color="0.6",
-            arrows=True,
-            arrowstyle="-|>",
-            node_size=900,
-        )
-    for u, v in avg.edges():
-        s = pair_strength.get(frozenset((u, v)), 0.0)
-        color = "#1f4e99" if (reference is None or frozenset((u, v)) in true_pairs) else "#c0392b"
-        nx.draw_networkx_edges(
-            layout_graph,
-            pos,
-            edgelist=[(u, v)],
-            ax=ax,
-            width=0.5 + 5.5 * s,
-            alpha=0.35 + 0.65 * s,
-            edge_color=color,
-            arrows=True,
-            arrowstyle="-|>",
-            arrowsize=12 + 8 * s,
-            node_size=900,
-        )
-        x = 0.5 * (pos[u][0] + pos[v][0])
-        y = 0.5 * (pos[u][1] + pos[v][1])
-        ax.text(
-            x,
-            y,
-            f"{s:.2f}",
-            fontsize=8,
-            ha="center",
-            va="center",
-            color=color,
-            bbox={"boxstyle": "round,pad=0.1", "fc": "white", "ec": "none", "alpha": 0.8},
-        )
+    _draw_arcs(ax, layout_graph, pos, avg, reference, pair_strength)
     nx.draw_networkx_nodes(
         layout_graph, pos, ax=ax, node_size=900, node_color="#f3f3f3", edgecolors="0.3"
     )

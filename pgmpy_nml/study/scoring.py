@@ -23,24 +23,11 @@ __all__ = ["cpdag", "is_score_equivalent", "local_scores"]
 
 
 def _score_object(scoring_method, data, state_names, params):
-    if isinstance(scoring_method, str):
-        if data is None:
-            raise ValueError(f"Give the data to score on: the score {scoring_method!r} is a name.")
-        from ..scores.registry import make_score
+    from ..scores.registry import resolve_score
 
-        return make_score(scoring_method, data, state_names, **params)
-    if not hasattr(scoring_method, "local_score"):
-        raise TypeError(
-            "scoring_method must be a score name or a score object with local_score(), got "
-            f"{type(scoring_method).__name__}."
-        )
-    if state_names is not None or params:
-        raise ValueError("state_names and score parameters are for a score given by name.")
-    if data is not None:
-        from ._procedure import rebind_score
-
-        scoring_method = rebind_score(scoring_method, data)
-    return scoring_method
+    return resolve_score(
+        scoring_method, data, state_names, params, bind="rebind", caller="local_scores()"
+    )
 
 
 def local_scores(

@@ -109,13 +109,12 @@ References
    MIT Press, 2005.
 """
 
-from .cost import DEFAULT_MAX_OPERATIONS, MAX_MEMORY_BYTES, ForestCostError, forest_cost
+from .cost import DEFAULT_MAX_OPERATIONS, MAX_MEMORY_BYTES, forest_cost
 from .nml import forest_log_normalizer, forest_nml
 
 __all__ = [
     "DEFAULT_MAX_OPERATIONS",
     "MAX_MEMORY_BYTES",
-    "ForestCostError",
     "forest_cost",
     "forest_log_normalizer",
     "forest_nml",

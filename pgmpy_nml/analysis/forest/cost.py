@@ -11,6 +11,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..._validate import as_integer, as_real
+from ...exceptions import ForestCostError
 from ._structure import _Forest, _forest, _is_inner
 
 if TYPE_CHECKING:
@@ -18,7 +19,7 @@ if TYPE_CHECKING:
 
     from ..._typing import Graph, StateNames
 
-__all__ = ["DEFAULT_MAX_OPERATIONS", "MAX_MEMORY_BYTES", "ForestCostError", "forest_cost"]
+__all__ = ["DEFAULT_MAX_OPERATIONS", "MAX_MEMORY_BYTES", "forest_cost"]
 
 #: Default limit on :func:`forest_cost` (elementary multiply-adds): 10-60 s on
 #: one core at the measured 1-6 ns per operation.
@@ -30,10 +31,6 @@ MAX_MEMORY_BYTES = 4 * 2**30
 _CALL_OPS = 5_000
 # Measured throughput, for the time quoted in the refusal message.
 _OPS_PER_SECOND = 3e8
-
-
-class ForestCostError(ValueError):
-    """The exact forest normalizer would take too many operations or too much memory."""
 
 
 def _n_comp(m: int, K: int) -> int:

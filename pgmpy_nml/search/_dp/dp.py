@@ -16,6 +16,7 @@ import numpy as np
 
 from ..._memory import format_bytes
 from ..._progress import progress_bar
+from ...exceptions import SearchMemoryError
 from . import _kernels
 from .plans import popcounts
 
@@ -39,20 +40,22 @@ def memory_estimate(n_vars: int, n_stats: int, n_samples: int, n_threads: int) -
     }
 
 
-def check_memory(plan, n_threads: int, limit: float, error: type[MemoryError] = MemoryError) -> int:
-    """The bytes the DP on ``plan`` needs; raises ``error`` when that is over ``limit``."""
+def check_memory(plan, n_threads: int, limit: float) -> int:
+    """The bytes the DP on ``plan`` needs; raises :class:`~pgmpy_nml.exceptions.SearchMemoryError`
+    when that is over ``limit`` (nothing is allocated before)."""
     n_vars = len(plan.variables)
     parts = memory_estimate(n_vars, plan.n_stats, plan.n_samples, n_threads)
     need = sum(parts.values())
     if need > limit:
         detail = ", ".join(f"{name} {format_bytes(b)}" for name, b in parts.items())
         fewer = sum(memory_estimate(n_vars - 1, plan.n_stats, plan.n_samples, 1).values())
-        raise error(
+        raise SearchMemoryError(
             f"ExactSearch on {n_vars} variables needs about {format_bytes(need)} ({detail}), "
             f"more than the limit of {format_bytes(limit)} (max_memory; by default 90% of the "
             f"memory available now). Each variable fewer halves the need ({n_vars - 1} "
             f"variables: about {format_bytes(fewer)}); raise max_memory only if that much "
-            "will be free."
+            "will be free.",
+            limit_parameter="max_memory",
         )
     return int(need)
 

@@ -13,6 +13,7 @@ import time
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
+from ...models import dag_from_parents
 from ..constraints import Constraints, check_start_dag
 from . import _kernels as _k
 from . import _move_kernels as _m
@@ -250,12 +251,10 @@ def _prior_ratio(score, operation: str) -> float:
 def to_dag(parents, variables):
     """The pgmpy DAG of the parent matrix (``parents[v, u] = 1`` iff ``u -> v``), every
     variable a node."""
-    from pgmpy.base import DAG
-
-    dag = DAG()
-    dag.add_nodes_from(variables)
-    dag.add_edges_from((variables[u], variables[v]) for v, u in np.argwhere(parents))
-    return dag
+    rows = {
+        variables[v]: [variables[u] for u in np.flatnonzero(row)] for v, row in enumerate(parents)
+    }
+    return dag_from_parents(rows, variables)
 
 
 def _structure_prior(score, variables, parents) -> float:

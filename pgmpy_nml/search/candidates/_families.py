@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from ...models import dag_from_parents
 from .._result import SearchResult
 from ._files import CandidateParentSets
 
@@ -124,8 +125,6 @@ def _checked_families(candidates: CandidateParentSets) -> _Families:
 def _network_result(fam: _Families, candidates, choice, bound, status, **fields) -> SearchResult:
     """The :class:`SearchResult` of an engine over the candidates: the network ``choice``
     (global family indices), its exact score, the proven ``bound`` and the gap."""
-    from pgmpy.base import DAG
-
     score = fam.total(choice)
     optimal = status == "optimal"
     bound = score if optimal else max(float(bound), score)
@@ -133,9 +132,7 @@ def _network_result(fam: _Families, candidates, choice, bound, status, **fields)
     parents = {
         variables[v]: tuple(variables[p] for p in fam.parents[choice[v]]) for v in range(fam.n)
     }
-    dag = DAG()
-    dag.add_nodes_from(variables)
-    dag.add_edges_from((p, v) for v in variables for p in parents[v])
+    dag = dag_from_parents(parents, variables)
     return SearchResult(
         dag=dag,
         score=score,

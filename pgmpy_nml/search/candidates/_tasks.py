@@ -24,6 +24,7 @@ import numpy as np
 from ..._counting import subsets as _kernels
 from ..._memory import available_memory
 from ..._progress import progress_bar
+from ...exceptions import SearchMemoryError
 from ...scores.contract import Families, StatisticScore, entropy_statistic
 from ...scores.pgmpy_adapters import PgmpyScoreAdapter
 from .._dp.plans import StatisticPlan
@@ -173,7 +174,7 @@ class _Task:
         limit = 0.5 * available_memory()
         if need > limit:
             size = max(len(lattices[i].required) + lattices[i].level for i in active)
-            raise MemoryError(
+            raise SearchMemoryError(
                 f"The candidate search would need about {need / 2**30:.1f} GB for the "
                 f"{n_sets} parent sets of size {size} it has left to score (half the memory "
                 f"available is {limit / 2**30:.1f} GB): the score's bounds do not stop the "

@@ -1,0 +1,151 @@
+"""Cutting continuous columns: ``--discretize`` learns the cut points, ``--cut-points``
+reuses an earlier run's (:class:`~pgmpy_nml.study.Discretizer` does the cutting)."""
+
+from __future__ import annotations
+
+import shlex
+import warnings
+
+from ._common import UserError
+from ._io import _load_cut_points, _read_csv
+
+
+def _read_study_data(args, use=None):
+    """The data as strings, cut with --discretize or --cut-points; also the cut points."""
+    data, source, notes = _read_csv(args, use=use)
+    cut_points = {}
+    named = tuple(getattr(args, "discretize_columns", None) or ())
+    absent = [c for c in named if c not in data.columns]
+    if absent:
+        raise UserError(
+            f"--discretize-columns names {absent[0]!r}, which is not a column of the data used"
+        )
+    discretize = getattr(args, "discretize", None)
+    if discretize and getattr(args, "cut_points", None):
+        raise UserError(
+            "give --discretize (learn new cut points) or --cut-points (reuse saved ones), not both"
+        )
+    if getattr(args, "cut_points", None):
+        return _apply_cut_points(args, data, notes), source, notes, cut_points
+    if discretize or named:
+        from ..study import Discretizer
+
+        if not discretize:
+            discretize = ("hartemink", 3)
+            notes.append("--discretize-columns without --discretize: cut with hartemink:3")
+        columns = _continuous_columns(data, _decimal_comma(args, notes))
+        for name in named:
+            if name not in columns:
+                columns[name] = _numbers(data[name], name, _decimal_comma(args, notes))
+        if not columns:
+            notes.append("--discretize: no column looks continuous; nothing was cut")
+        else:
+            method, n_bins = discretize
+            frame = data.assign(**columns)
+            discretizer = Discretizer(method, n_bins, columns=list(columns), labels="integer")
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", UserWarning)
+                try:
+                    discretizer.fit(frame)
+                except ValueError as err:
+                    fix = ""
+                    if "infinite" in str(err):
+                        fix = (
+                            " Here: declare the token missing and drop its rows, e.g. "
+                            "--na-values NA,NaN,?,inf,-inf --dropna"
+                        )
+                    raise UserError(f"--discretize: {err}{fix}") from None
+            for w in caught:
+                text = str(w.message)
+                if issubclass(w.category, UserWarning) and "single value" not in text:
+                    notes.append(
+                        "--discretize: "
+                        + text.replace("method='quantile-ties'", "--discretize quantile-ties")
+                    )
+            data = _cut(data, discretizer, columns, notes)
+            cut_points = {c: [float(x) for x in discretizer.cut_points_[c]] for c in columns}
+    return data, source, notes, cut_points
+
+
+def _continuous_columns(data, decimal_comma):
+    """The columns the CSV checks call continuous, as floats (the one test of the reader)."""
+
+    from .._csv import _column_problem
+
+    found = {}
+    for name in data.columns:
+        values = data[name]
+        problem = _column_problem(values[values.notna()], decimal_comma=decimal_comma)
+        if problem and problem[0] == "continuous":
+            numbers, strays = _parse_numbers(values, decimal_comma)
+            if len(strays):
+                raise UserError(
+                    f"column {name!r} looks continuous but holds {strays[0]!r}, which is not a "
+                    "number: fix it, or declare it missing with --na-values"
+                )
+            found[name] = numbers
+    return found
+
+
+def _cut(data, discretizer, columns, notes):
+    """Cut ``columns`` (floats) with a fitted discretizer; states are the interval numbers."""
+    out = discretizer.transform(data.assign(**columns)[list(columns)])
+    data = data.copy()
+    for name in columns:
+        data[name] = out[name].astype("Int64").astype(str)
+        cuts = ", ".join(f"{c:.4g}" for c in discretizer.cut_points_[name])
+        if cuts:
+            notes.append(f"column {name!r} cut at {cuts}: states 0, 1, ... are intervals")
+        else:
+            notes.append(
+                f"column {name!r} is not cut (one value in every row when the cut points were "
+                f"learned): it is a variable with the single state 0, which carries no "
+                f"information; --drop-columns {shlex.quote(str(name))} leaves it out"
+            )
+    return data
+
+
+def _parse_numbers(values, decimal_comma):
+    """A text column as floats (NaN where not a number), and its distinct non-numbers."""
+    import pandas as pd
+
+    text = values.str.replace(",", ".", regex=False) if decimal_comma else values
+    numbers = pd.to_numeric(text, errors="coerce")
+    return numbers, values[numbers.isna() & values.notna()].unique()
+
+
+def _numbers(values, name, decimal_comma):
+    """A column named in --discretize-columns as floats; a non-number is a user error."""
+    numbers, strays = _parse_numbers(values, decimal_comma)
+    if len(strays):
+        raise UserError(
+            f"--discretize-columns: column {name!r} holds {strays[0]!r}, which is not a number; "
+            "only numbers can be cut (declare it missing with --na-values, or leave the column "
+            "out of --discretize-columns)"
+        )
+    return numbers
+
+
+def _decimal_comma(args, notes):
+    """Whether decimals may be written with a comma: the fields are not comma-delimited."""
+    if args.delimiter is not None:
+        return args.delimiter != ","
+    return any(note.startswith("fields are delimited by ") for note in notes)
+
+
+def _apply_cut_points(args, data, notes):
+    """``evaluate --cut-points FILE``: cut the test data where training was cut."""
+    from ..study import Discretizer
+
+    cuts = _load_cut_points(args.cut_points)
+    unknown = [c for c in cuts if c not in data.columns]
+    if unknown:
+        raise UserError(f"the cut points name column {unknown[0]!r}, which the test data lack")
+    columns = _continuous_columns(data[list(cuts)], _decimal_comma(args, notes))
+    import pandas as pd
+
+    for c in cuts:  # a column of whole numbers is not "continuous", but is cut all the same
+        if c not in columns:
+            columns[c] = pd.to_numeric(data[c], errors="coerce")
+    discretizer = Discretizer.from_cut_points(cuts, labels="integer")
+    return _cut(data, discretizer, columns, notes)

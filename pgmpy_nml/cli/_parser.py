@@ -1,0 +1,478 @@
+"""The command line's parser: one small function adds each command's arguments.
+
+Building it imports nothing beyond the standard library (and the score registry's names),
+so ``--help`` and ``--version`` answer at once; the commands import pandas, pgmpy and
+numba when they run.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .._limits import (
+    AUTO_EXACT_MAX_VARIABLES,
+    AUTO_SOLVER_MAX_VARIABLES,
+    EXACT_TIME_LIMIT,
+    ID_MIN_DISTINCT,
+    MAX_WHOLE_NUMBER_STATES,
+    SOLVER_DEFAULT_MAX_PARENTS,
+)
+from .._version import __version__
+from ._argtypes import (
+    _comma_list,
+    _delimiter,
+    _discretization,
+    _memory_size,
+    _n_jobs,
+    _non_negative_int,
+    _positive_float,
+    _test_size,
+    _time_limit,
+    _whole_number_at_least,
+)
+from ._common import ESTIMATORS, _score_help, _score_names
+from .cv import cmd_cv
+from .evaluate import cmd_evaluate
+from .fit import cmd_fit
+from .learn import cmd_learn
+from .score import cmd_score
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with every error on one line (exit code 2)."""
+
+    def error(self, message):
+        message = " ".join(message.split())
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+_DATA_EPILOG = (
+    "Data files: one column per variable, one row per sample, a header of unique names; "
+    "the delimiter (, ; tab | space) is detected. Cells NA, NaN, ? and empty cells are "
+    "missing values: such rows are refused unless --dropna drops them (learn, score and cv: "
+    "or --missing available keeps them for the scores pnal and nal). R's row-names "
+    "column is ignored. A column that looks continuous (decimals, or more than "
+    f"{MAX_WHOLE_NUMBER_STATES} distinct whole numbers) or like an identifier (at least "
+    f"{ID_MIN_DISTINCT} distinct values, more than one per two rows) is refused: drop it "
+    "with --drop-columns, or keep it with --discrete."
+)
+
+
+def _data_args(parser, what="the data"):
+    group = parser.add_argument_group("data file")
+    group.add_argument(
+        "data_file",
+        nargs="?",
+        metavar="CSV",
+        help=f"CSV file of {what} (default: the bundled example data)",
+    )
+    group.add_argument("--data", metavar="CSV", help="the same, as an option")
+    group.add_argument(
+        "--delimiter",
+        type=_delimiter,
+        metavar="CHAR",
+        help="field delimiter, e.g. ';' or tab (default: detected)",
+    )
+    group.add_argument(
+        "--na-values",
+        type=_comma_list,
+        metavar="A,B",
+        help="cells that mean a missing value, replacing the default NA,NaN,? (empty cells "
+        "are always missing; --na-values '' reads NA as a state)",
+    )
+    group.add_argument(
+        "--dropna", action="store_true", help="drop rows with a missing value, and say how many"
+    )
+    group.add_argument(
+        "--drop-columns", type=_comma_list, default=(), metavar="A,B", help="columns to ignore"
+    )
+    group.add_argument(
+        "--discrete",
+        type=_comma_list,
+        default=(),
+        metavar="A,B",
+        help="keep these columns as variables even if they look continuous or like an ID",
+    )
+
+
+def _missing_arg(parser):
+    parser.add_argument(
+        "--missing",
+        choices=["error", "drop", "available"],
+        help="rows with missing values: refuse them (error, the default), drop them (drop, "
+        "as --dropna), or keep them (available) for the scores of incomplete data, pnal and "
+        "nal, which score each family on the rows where it is complete (assumes values "
+        "missing completely at random)",
+    )
+
+
+def _discretize_arg(parser):
+    parser.add_argument(
+        "--discretize",
+        type=_discretization,
+        metavar="METHOD[:BINS]",
+        help="cut the continuous columns into BINS intervals (default 3): hartemink "
+        "(information-preserving), quantile (equal frequency), quantile-ties (equal "
+        "frequency, never splitting a tied value) or interval (equal width); no interval is "
+        "left empty; the cut points go to the JSON summary, for evaluate --cut-points",
+    )
+    parser.add_argument(
+        "--discretize-columns",
+        type=_comma_list,
+        default=(),
+        metavar="A,B",
+        help="also cut these numeric columns (whole numbers, or ones that look like "
+        "identifiers, e.g. a count or a concentration); with --discretize's METHOD[:BINS], "
+        "hartemink:3 without it",
+    )
+
+
+def _cut_points_arg(parser):
+    parser.add_argument(
+        "--cut-points",
+        metavar="JSON",
+        help="instead of --discretize: cut the columns where an earlier run cut them, with "
+        "its JSON summary (learn --discretize) or a JSON object column -> cut points",
+    )
+
+
+def _method_arg(parser):
+    parser.add_argument(
+        "--method",
+        choices=["auto", "exact", "hill", "tabu"],
+        default="auto",
+        help=f"exact (globally optimal: subset DP, or integer programming over candidate "
+        f"parent sets with --max-parents, default {SOLVER_DEFAULT_MAX_PARENTS} above "
+        f"{AUTO_EXACT_MAX_VARIABLES} variables), hill climbing or tabu search (heuristic); "
+        f"auto: exact up to {AUTO_SOLVER_MAX_VARIABLES} variables, tabu with restarts above",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=_time_limit,
+        metavar="SECONDS",
+        help="stop the exact solver after this long and report the best network with its "
+        f"proven gap to the optimum (learn's default: {EXACT_TIME_LIMIT:g} s; 'inf' runs until "
+        "proven optimal)",
+    )
+
+
+def _local_search_args(parser):
+    parser.add_argument(
+        "--restarts",
+        type=_non_negative_int,
+        metavar="N",
+        help="random restarts of the local search from the best network, perturbed "
+        "(default 0; 10 when --method auto picks tabu search)",
+    )
+    parser.add_argument(
+        "--perturb",
+        type=_non_negative_int,
+        default=10,
+        metavar="K",
+        help="random edge changes before each restart (default 10)",
+    )
+    parser.add_argument(
+        "--tabu-length",
+        type=_whole_number_at_least(1),
+        default=10,
+        metavar="L",
+        help="networks tabu search remembers, and non-improving steps it allows (default 10)",
+    )
+
+
+def _ess_arg(parser):
+    parser.add_argument(
+        "--ess",
+        type=_positive_float,
+        default=1.0,
+        help="equivalent sample size (> 0) of the BDeu-type scores and estimator (default 1)",
+    )
+
+
+def _max_parents_arg(parser):
+    parser.add_argument(
+        "--max-parents",
+        type=_non_negative_int,
+        default=None,
+        metavar="K",
+        help="largest number of parents of a variable (default: no limit for the exact "
+        f"search up to {AUTO_EXACT_MAX_VARIABLES} variables and for hill climbing and tabu "
+        f"search; {SOLVER_DEFAULT_MAX_PARENTS} for the exact solver above "
+        f"{AUTO_EXACT_MAX_VARIABLES} variables)",
+    )
+
+
+def _structure_args(parser, what):
+    """``--model`` or ``--edges``: the given structure (``what`` names it in the help)."""
+    parser.add_argument("--model", metavar="BIF", help=f"the {what} (.bif or .xml)")
+    parser.add_argument("--edges", action="append", metavar="A->B[,C->D]", help="or its edges")
+
+
+def _output_args(parser, network=True):
+    """``--out`` (the network, when the command writes one) and ``--json`` (the summary)."""
+    if network:
+        parser.add_argument(
+            "--out",
+            metavar="FILE",
+            help="write the network: .bif, .xml (XMLBIF) or .dot (structure)",
+        )
+    parser.add_argument("--json", metavar="FILE", help="write a JSON summary")
+
+
+def _command(sub, name, func, what="the data", **texts):
+    """A subcommand running ``func``: its data-file options (``what`` names the data) and help."""
+    parser = sub.add_parser(name, epilog=_DATA_EPILOG, **texts)
+    _data_args(parser, what)
+    parser.set_defaults(func=func)
+    return parser
+
+
+def build_parser():
+    """The parser of every command (one-line errors, exit code 2)."""
+    parser = _Parser(
+        prog="pgmpy-nml",
+        description="NML-family scores, fsNML parameters and exact structure learning for "
+        "discrete Bayesian networks (a pgmpy plugin). Without a command: learn a network "
+        "from the bundled example data.",
+        epilog="Run pgmpy-nml COMMAND --help for a command's options.",
+    )
+    parser.add_argument("--version", action="version", version=f"pgmpy-nml {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    _learn_parser(sub)
+    _score_parser(sub)
+    _fit_parser(sub)
+    _evaluate_parser(sub)
+    _cv_parser(sub)
+    return parser
+
+
+def _params_help(first):
+    """``--params auto``'s help: each registered score's own estimator, from its spec."""
+    from ..scores.registry import get_score_spec
+
+    by_kind = {}
+    for name in _score_names(aliases=False):
+        by_kind.setdefault(get_score_spec(name).parameter_estimator, []).append(name)
+    words = {
+        "fsnml-available": "fsnml on each family's complete rows",
+        "dirichlet": "the Dirichlet prior (pseudo-count alpha)",
+        "bdeu": "the BDeu prior (--ess)",
+        "k2": "the K2 prior",
+    }
+    listed = "; ".join(f"{words.get(k, k)} for {', '.join(v)}" for k, v in by_kind.items())
+    return (
+        f"{first}auto (default): the score's own prior, as its registration declares "
+        f"({listed}); fsnml, not mle, for the likelihood scores, whose mle would give unseen "
+        "combinations probability 0"
+    )
+
+
+def _learn_parser(sub):
+    learn = _command(
+        sub,
+        "learn",
+        cmd_learn,
+        help="learn a network (structure and parameters) from data",
+        description="Learn a network's structure, then its parameters, from a CSV file.",
+    )
+    _learn_search_args(learn.add_argument_group("structure search"))
+    learn.add_argument(
+        "--params",
+        choices=["auto", *ESTIMATORS, "none"],
+        default="auto",
+        help=_params_help("parameter estimator; "),
+    )
+    learn.add_argument(
+        "--bootstrap",
+        type=_non_negative_int,
+        default=0,
+        metavar="B",
+        help="also learn B bootstrap resamples with the same search and report each arc's "
+        "strength and direction and the averaged network (seed: --seed, default 0)",
+    )
+    learn.add_argument(
+        "--subsample",
+        action="store_true",
+        help="with --bootstrap: learn half-size subsamples drawn without replacement "
+        "instead of resamples with replacement (advised for fnml, which fits repeated rows)",
+    )
+    _discretize_arg(learn)
+    _missing_arg(learn)
+    _ess_arg(learn)
+    _output_args(learn)
+    learn.add_argument(
+        "--out-averaged",
+        metavar="FILE",
+        help="with --bootstrap: write the averaged network (the arcs above the strength "
+        "threshold, parameters as --params) to FILE: .bif, .xml or .dot; --out writes the "
+        "learned one",
+    )
+
+
+def _learn_search_args(search):
+    """``learn``'s structure search: score, method, parent limit, constraints, resources."""
+    search.add_argument(
+        "--score", choices=_score_names(), default="fnml", metavar="NAME", help=_score_help("fnml")
+    )
+    _method_arg(search)
+    _max_parents_arg(search)
+    search.add_argument("--require", action="append", metavar="A->B[,C->D]", help="required edges")
+    search.add_argument("--forbid", action="append", metavar="A->B[,C->D]", help="forbidden edges")
+    search.add_argument(
+        "--tiers",
+        metavar="'A,S;E;O,R,T'",
+        help="temporal tiers separated by ';' (variables by ','): no edge from a later tier "
+        "into an earlier one; variables not listed are free",
+    )
+    search.add_argument(
+        "--max-memory",
+        type=_memory_size,
+        metavar="SIZE",
+        help="memory the exact search may use, e.g. 8G (default: 90%% of what is free)",
+    )
+    search.add_argument(
+        "--n-jobs",
+        type=_n_jobs,
+        metavar="N",
+        help="threads of the exact search (default and -1: all cores; -2: all but one)",
+    )
+    _local_search_args(search)
+    search.add_argument(
+        "--seed",
+        type=_non_negative_int,
+        metavar="N",
+        help="seed of the local search's random restarts and of --bootstrap (default 0); "
+        "ties between equally good moves go to the earlier column. The exact search has no "
+        "randomness. Every run with the same data and options gives the same network",
+    )
+
+
+def _score_parser(sub):
+    score = _command(
+        sub,
+        "score",
+        cmd_score,
+        help="score a given network, per node and in total",
+        description="Score a given network on data, per node and in total.",
+    )
+    _structure_args(score, "network")
+    score.add_argument(
+        "--scores",
+        nargs="+",
+        choices=_score_names(),
+        metavar="NAME",
+        help=_score_help("fnml qnml bdeu bic"),
+    )
+    _missing_arg(score)
+    _ess_arg(score)
+    _discretize_arg(score)
+    _cut_points_arg(score)
+    _output_args(score, network=False)
+
+
+def _fit_parser(sub):
+    fit = _command(
+        sub,
+        "fit",
+        cmd_fit,
+        help="fit the parameters of a given structure",
+        description="Fit the parameters of a given structure.",
+    )
+    _structure_args(fit, "structure")
+    fit.add_argument("--estimator", choices=ESTIMATORS, default="fsnml", help="default fsnml")
+    _ess_arg(fit)
+    _discretize_arg(fit)
+    _cut_points_arg(fit)
+    _output_args(fit)
+
+
+def _evaluate_parser(sub):
+    evaluate = _command(
+        sub,
+        "evaluate",
+        cmd_evaluate,
+        "the test data",
+        help="log-loss of a fitted network on test data",
+        description="Average negative log-probability of test rows under a fitted network.",
+    )
+    evaluate.add_argument("--model", metavar="BIF", required=True, help="the fitted network")
+    evaluate.add_argument("--bits", action="store_true", help="report bits instead of nats")
+    evaluate.add_argument(
+        "--cut-points",
+        metavar="JSON",
+        help="cut continuous test columns where training was cut: the JSON summary of "
+        "learn --discretize (or a JSON object column -> cut points)",
+    )
+    _output_args(evaluate, network=False)
+
+
+def _cv_parser(sub):
+    cv = _command(
+        sub,
+        "cv",
+        cmd_cv,
+        help="cross-validate learning procedures (search + score + parameters) side by side",
+        description="Cross-validate whole learning procedures on the same splits and compare "
+        "them pairwise: each split learns the structure and the parameters on its training "
+        "rows and measures the loss on its test rows.",
+    )
+    procedure = cv.add_argument_group("procedures")
+    procedure.add_argument(
+        "--scores",
+        nargs="+",
+        choices=_score_names(),
+        metavar="NAME",
+        help="one procedure per score, the first the baseline: " + _score_help("fnml qnml bdeu"),
+    )
+    _method_arg(procedure)
+    _max_parents_arg(procedure)
+    procedure.add_argument(
+        "--params",
+        choices=["auto", *ESTIMATORS],
+        default="auto",
+        help="parameter estimator; auto (default): each score's own prior",
+    )
+    _ess_arg(procedure)
+    _discretize_arg(procedure)
+    _missing_arg(procedure)
+    _cv_split_args(cv.add_argument_group("splits and loss"))
+    _output_args(cv, network=False)
+
+
+def _cv_split_args(splits):
+    """``cv``'s splits (folds, runs, hold-out, test size, seed) and its loss."""
+    splits.add_argument(
+        "--folds",
+        type=_whole_number_at_least(2, " (each fold is the test set once)"),
+        default=10,
+        metavar="K",
+        help="folds, or hold-out splits with --hold-out (at least 2; default 10)",
+    )
+    splits.add_argument(
+        "--runs",
+        type=_whole_number_at_least(1),
+        default=1,
+        metavar="R",
+        help="repetitions (default 1)",
+    )
+    splits.add_argument(
+        "--hold-out",
+        action="store_true",
+        help="K random train/test splits instead of K folds (see --test-size)",
+    )
+    splits.add_argument(
+        "--test-size",
+        type=_test_size,
+        metavar="N",
+        help="hold-out test rows: a count, or a fraction below 1 (default: rows / K)",
+    )
+    splits.add_argument(
+        "--loss",
+        choices=["log-loss", "error"],
+        default="log-loss",
+        help="log-loss (nats per test row, default) or classification error of --target",
+    )
+    splits.add_argument("--target", metavar="VARIABLE", help="the variable --loss error predicts")
+    splits.add_argument(
+        "--seed", type=_non_negative_int, metavar="N", help="seed of the splits (default 0)"
+    )

@@ -1,5 +1,0 @@
-"""Learning saturation: moved to :mod:`pgmpy_nml.analysis.saturation`."""
-
-from ._moved import forward
-
-__all__, __getattr__, __dir__ = forward(__name__, "pgmpy_nml.analysis.saturation")

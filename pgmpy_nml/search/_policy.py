@@ -1,0 +1,176 @@
+"""Which structure search runs, and with which parent limit: the one ``"auto"`` policy.
+
+:func:`choose_search` is the only place that decides. :class:`~pgmpy_nml.ExactSearch`
+(``method="auto"``), the command line (``pgmpy-nml learn --method auto``, ``cv``,
+``--bootstrap``), :class:`~pgmpy_nml.analysis.ess.OptimalESS` and
+:func:`~pgmpy_nml.learning_saturation` (``search="auto"``) all ask it, so the same
+data get the same search everywhere. The thresholds it reads that the command line's
+``--help`` also quotes live in :mod:`pgmpy_nml._limits` (importable without numpy);
+the ones only this policy reads are below.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .._limits import (
+    ASTAR_MAX_VARIABLES,
+    AUTO_EXACT_MAX_VARIABLES,
+    AUTO_SOLVER_MAX_VARIABLES,
+    SOLVER_DEFAULT_MAX_PARENTS,
+)
+from .._validate import as_choice, as_integer
+
+__all__ = [
+    "ASTAR_AUTO_MAX_VARIABLES",
+    "DP_ALWAYS_MAX_VARIABLES",
+    "EXACT_MAX_VARIABLES",
+    "EXACT_METHODS",
+    "LOCAL_METHODS",
+    "SEARCH_METHODS",
+    "SearchChoice",
+    "choose_search",
+]
+
+#: The subset DP keeps n * 2**(n-1) local scores: beyond this it is hopeless.
+EXACT_MAX_VARIABLES = 31
+#: The exact choice takes the A* search over the candidates up to this many variables and
+#: SCIP's branch and cut above. Measured (benchmarks/bench_astar.py, 2026-11-24, max 3
+#: parents): A* proved insurance, water and alarm (27-37 variables) with fNML, qNML and
+#: BDeu(1-100) at N = 1000-10000 in 0.1-19 s against SCIP's 0.5-289 s (3 of them not
+#: proven by SCIP in 300 s); its pattern database takes two groups of at most 20.
+ASTAR_AUTO_MAX_VARIABLES = 40
+#: The exact choice always takes the subset DP up to this many variables (well under a
+#: second).
+DP_ALWAYS_MAX_VARIABLES = 15
+
+#: The exact engines, each globally optimal (the solver and A* anytime, with a gap).
+EXACT_METHODS = ("dp", "astar", "solver")
+#: The local searches (a local optimum).
+LOCAL_METHODS = ("hill", "tabu")
+#: Every ``method`` :func:`choose_search` takes.
+SEARCH_METHODS = ("auto", "exact", *EXACT_METHODS, *LOCAL_METHODS)
+
+
+class SearchChoice(NamedTuple):
+    """The search :func:`choose_search` picked.
+
+    Attributes
+    ----------
+    method : str
+        ``"dp"``, ``"astar"``, ``"solver"`` (exact) or ``"hill"``, ``"tabu"`` (local).
+    max_parents : int or None
+        The parent limit that applies (None: no limit).
+
+    Examples
+    --------
+    >>> from pgmpy_nml.search import choose_search
+    >>> choice = choose_search(36)
+    >>> choice.method, choice.max_parents, choice.exact
+    ('astar', 3, True)
+    >>> method, max_parents = choose_search(36, "tabu")
+    >>> method, max_parents
+    ('tabu', None)
+    """
+
+    method: str
+    max_parents: int | None
+
+    @property
+    def exact(self) -> bool:
+        """Whether the picked search is exact (globally optimal)."""
+        return self.method in EXACT_METHODS
+
+
+def choose_search(
+    n_vars: int,
+    method: str = "auto",
+    max_parents: int | str | None = "auto",
+    *,
+    repeated: bool = False,
+) -> SearchChoice:
+    """The search and the parent limit for ``n_vars`` variables: the one ``"auto"`` policy.
+
+    - ``method="exact"``: the best exact engine for the size. The subset DP up to
+      15 variables (:data:`DP_ALWAYS_MAX_VARIABLES`), and up to 20
+      (:data:`~pgmpy_nml._limits.AUTO_EXACT_MAX_VARIABLES`) when no parent limit
+      applies (``max_parents`` ``None`` or ``"auto"``); above, the A* search over
+      the candidate parent sets up to 40 variables (:data:`ASTAR_AUTO_MAX_VARIABLES`;
+      SCIP's branch and cut takes over, from A*'s best network, if A* runs out of
+      memory) and SCIP's branch and cut beyond. This is ``ExactSearch(method="auto")``.
+    - ``method="auto"``: that exact choice up to 64 variables
+      (:data:`~pgmpy_nml._limits.AUTO_SOLVER_MAX_VARIABLES`, the range of the field's
+      benchmark instances) and tabu search above (the command line adds random
+      restarts). With ``repeated=True``, for a tool that runs the search many times
+      over (the rounds of :class:`~pgmpy_nml.analysis.ess.OptimalESS`, the sample
+      sizes of :func:`~pgmpy_nml.learning_saturation`): the exact choice only up to
+      20 variables, where it takes seconds, and hill climbing above.
+    - ``"dp"``, ``"astar"``, ``"solver"``, ``"hill"``, ``"tabu"``: that search,
+      checked against its size limit.
+    - ``max_parents="auto"``: no limit for the DP and the local searches, 3
+      (:data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`, GOBNILP's default) for
+      A* and the solver; an integer or ``None`` (no limit) is used as given.
+
+    Parameters
+    ----------
+    n_vars : int
+        Number of variables.
+    method : {"auto", "exact", "dp", "astar", "solver", "hill", "tabu"}, default "auto"
+    max_parents : int, None or "auto", default "auto"
+    repeated : bool, default False
+        The cheaper ``"auto"`` rule of the tools that search many times (see above).
+
+    Returns
+    -------
+    SearchChoice
+        ``(method, max_parents)``; ``.exact`` says whether the method is exact.
+
+    Raises
+    ------
+    ValueError
+        For an unknown method, or an explicit one beyond its size limit (the subset
+        DP at most 31 variables, A* at most 63).
+
+    Examples
+    --------
+    >>> from pgmpy_nml.search import choose_search
+    >>> choose_search(12), choose_search(36)
+    (SearchChoice(method='dp', max_parents=None), SearchChoice(method='astar', max_parents=3))
+    >>> tuple(choose_search(18, max_parents=2)), tuple(choose_search(56, "exact"))
+    (('astar', 2), ('solver', 3))
+    >>> tuple(choose_search(70)), tuple(choose_search(25, repeated=True))
+    (('tabu', None), ('hill', None))
+    """
+    as_choice(method, "method", SEARCH_METHODS)
+    auto_limit = isinstance(max_parents, str)
+    if auto_limit:
+        as_choice(max_parents, "max_parents", ("auto",))
+    elif max_parents is not None:
+        max_parents = as_integer(max_parents, "max_parents")
+    if method == "auto":
+        if repeated:
+            method = "exact" if n_vars <= AUTO_EXACT_MAX_VARIABLES else "hill"
+        else:
+            method = "exact" if n_vars <= AUTO_SOLVER_MAX_VARIABLES else "tabu"
+    if method == "exact":
+        small = n_vars <= DP_ALWAYS_MAX_VARIABLES
+        unlimited = (auto_limit or max_parents is None) and n_vars <= AUTO_EXACT_MAX_VARIABLES
+        if small or unlimited:
+            method = "dp"
+        else:
+            method = "astar" if n_vars <= ASTAR_AUTO_MAX_VARIABLES else "solver"
+    if method == "dp" and n_vars > EXACT_MAX_VARIABLES:
+        raise ValueError(
+            f"The subset dynamic programming handles at most {EXACT_MAX_VARIABLES} "
+            f"variables (it keeps n * 2**(n-1) local scores); the data has {n_vars}. Use "
+            "method='solver' (with a parent limit, max_parents=3 say) or a local search."
+        )
+    if method == "astar" and n_vars > ASTAR_MAX_VARIABLES:
+        raise ValueError(
+            f"The A* search handles at most {ASTAR_MAX_VARIABLES} variables (sets of "
+            f"variables are bits of a 64-bit integer); the data has {n_vars}. Use "
+            "method='solver'."
+        )
+    if auto_limit:
+        max_parents = SOLVER_DEFAULT_MAX_PARENTS if method in ("astar", "solver") else None
+    return SearchChoice(method, max_parents)
