@@ -39,6 +39,7 @@ import sys
 import tempfile
 import types
 from pathlib import Path
+from typing import Any
 
 import numba
 
@@ -182,7 +183,9 @@ try:  # numba internals; see the module docstring
             return None  # nothing writable: numba raises, _attach keeps the NullCache
 
     class _PackageCacheImpl(_CompileResultCacheImpl):
-        _locator_classes = [_PackageCacheLocator]
+        # numba infers this list as constructors (py_func, py_file); it calls only the
+        # classmethod from_function, which ours has: the inferred type is wrong.
+        _locator_classes = [_PackageCacheLocator]  # type: ignore[list-item]
 
     class _PackageFunctionCache(_FunctionCache):
         _impl_class = _PackageCacheImpl
@@ -190,14 +193,12 @@ try:  # numba internals; see the module docstring
     #: Which cache is in force: "pgmpy-nml" (this module's) or "numba-default" (fallback).
     CACHE_MODE = "pgmpy-nml"
 except (ImportError, AttributeError, TypeError):  # pragma: no cover - future numba
-    _PackageFunctionCache = None
-    _Dispatcher = None
-    CACHE_MODE = "numba-default"
+    CACHE_MODE = "numba-default"  # the classes above are then undefined: check CACHE_MODE
 
 
 def _attach(dispatcher, attribute: str) -> bool:
     """Give a dispatcher this package's cache; False if numba's internals changed."""
-    if _PackageFunctionCache is None or not hasattr(dispatcher, attribute):
+    if CACHE_MODE != "pgmpy-nml" or not hasattr(dispatcher, attribute):
         return False  # pragma: no cover - future numba
     try:
         setattr(dispatcher, attribute, _PackageFunctionCache(dispatcher.py_func))
@@ -207,7 +208,7 @@ def _attach(dispatcher, attribute: str) -> bool:
 
 
 def _compile(func, sigs, options):
-    if _PackageFunctionCache is None:  # pragma: no cover - future numba
+    if CACHE_MODE != "pgmpy-nml":  # pragma: no cover - future numba
         return numba.njit(sigs, cache=True, **options)(func)
     disp = numba.njit(**options)(func)
     if not isinstance(disp, _Dispatcher):  # NUMBA_DISABLE_JIT: the plain function
@@ -335,7 +336,7 @@ def vectorize(signatures, **options):
         try:
             from numba.np.ufunc.decorators import Vectorize
 
-            vec = Vectorize(func, **options)
+            vec: Any = Vectorize(func, **options)  # Vectorize.__new__ returns a DUFunc
             disp = getattr(vec, "_dispatcher", None) or getattr(vec, "nb_func", None)
         except (ImportError, AttributeError, TypeError):  # pragma: no cover - future numba
             disp = None

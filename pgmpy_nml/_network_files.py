@@ -160,7 +160,7 @@ def check_names(kind: str, states: Mapping[str, Sequence | None]) -> None:
     """
     if kind not in FORMATS:
         raise ValueError(f"unknown network file format {kind!r}; one of {', '.join(FORMATS)}")
-    seen = {}
+    seen: dict[str, str] = {}
     for variable, names in states.items():
         text = str(variable)
         if kind == "BIF":

@@ -181,7 +181,7 @@ def as_real(
     try:
         number = float(value)
     except OverflowError:  # a huge Python int
-        number = math.inf if value > 0 else -math.inf
+        number = -math.inf if value < 0 else math.inf  # numbers.Real declares only <, <=
     ok = not math.isnan(number) and (allow_inf or math.isfinite(number))
     if ok and low is not None:
         ok = number > low if low_open else number >= low
@@ -250,7 +250,7 @@ def as_n_jobs(value: Any, name: str = "n_jobs") -> int:
         raise TypeError(f"{name} must be an integer or None, got {value!r}.")
     if value == 0:
         raise InputError(f"{name} must be a positive number of workers, -1 for all cores, or None.")
-    return int(value) if value > 0 else max(1, cores + 1 + int(value))
+    return int(value) if int(value) > 0 else max(1, cores + 1 + int(value))
 
 
 def as_memory_size(value: Any, name: str = "max_memory") -> float:

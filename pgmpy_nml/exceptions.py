@@ -130,3 +130,7 @@ class InfiniteLossWarning(PgmpyNMLWarning):
     The message names the first such row's probability-0 entry and how to keep every
     probability positive (fsNML or a Dirichlet prior instead of maximum likelihood).
     """
+
+    # cross-validation's warning sets both (the command line's note reads them)
+    procedure: str | None = None
+    reason: str | None = None

@@ -94,7 +94,7 @@ def default_parameter_estimator(
 
     spec = spec_for_score(scoring_method)
     kind = spec.parameter_estimator if spec is not None else "fsnml"
-    if isinstance(scoring_method, str):
+    if spec is not None and isinstance(scoring_method, str):  # a name has a spec or raised
         unknown = sorted(set(params) - set(spec.params))
         if unknown:
             raise ValueError(
@@ -320,7 +320,7 @@ def check_table_sizes(arities: Mapping[Hashable, int], max_parents: int | None =
 
     def worst(k):
         """The largest CPD with at most k many-state parents: (cells, child, parents)."""
-        best = (0, None, ())
+        best: tuple[int, Hashable, tuple[Hashable, ...]] = (0, None, ())
         for v, r in sizes.items():
             parents = tuple(p for p in many if p != v)[:k]
             cells = r * math.prod(sizes[p] for p in parents)

@@ -43,6 +43,14 @@ def test_classifiers_list_exactly_the_pythons_ci_runs(project):
     assert project["requires-python"] == f">={min(ci_versions, key=lambda v: int(v[2:]))}"
 
 
+def test_mypy_checks_the_package_for_the_oldest_supported_python():
+    with (ROOT / "pyproject.toml").open("rb") as f:
+        config = tomllib.load(f)
+    mypy = config["tool"]["mypy"]
+    assert config["project"]["requires-python"] == f">={mypy['python_version']}"
+    assert mypy["packages"] == ["pgmpy_nml"]
+
+
 def test_citation_cites_the_package_and_the_seed_papers():
     yaml = pytest.importorskip("yaml")
     cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))

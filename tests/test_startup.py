@@ -257,6 +257,19 @@ def test_importing_the_api_prints_no_warnings():
     assert out.stderr == "" and out.stdout == ""
 
 
+def test_every_module_imports_under_python_OO():
+    # python -OO strips docstrings: code that extends a __doc__ must cope with None
+    code = (
+        "import importlib, pkgutil, pgmpy_nml\n"
+        "for m in pkgutil.walk_packages(pgmpy_nml.__path__, 'pgmpy_nml.'):\n"
+        "    if not m.name.endswith('__main__'):\n"
+        "        importlib.import_module(m.name)\n"
+        "print('imported')\n"
+    )
+    out = subprocess.run([sys.executable, "-OO", "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "imported", out.stderr[-2000:]
+
+
 def test_lazy_attributes_match_all_and_dir():
     names = set(pgmpy_nml.__all__)
     assert {"__version__", "study", "ExactSearch", "PgmpyNMLError"} <= names

@@ -196,6 +196,19 @@ def test_plot_writes_a_png(tmp_path):
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+def test_plot_on_an_axes_of_a_subfigure_saves_the_whole_figure(tmp_path):
+    plt = pytest.importorskip("matplotlib.pyplot")
+    nets = [DAG([("A", "B"), ("B", "C")]), DAG([("A", "B")]), DAG([("B", "A"), ("A", "C")])]
+    s = custom_strength(nets, ["A", "B", "C"])
+    figure = plt.figure()
+    left, _ = figure.subfigures(1, 2)
+    ax = left.subplots()
+    path = tmp_path / "strength.png"
+    assert plot_strength(s, ax=ax, path=path) is ax
+    assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    plt.close(figure)
+
+
 def test_bad_arguments_say_what_to_do():
     _, data = sample_network("cancer", 50, seed=1)
     with pytest.raises(ValueError, match="cpdag must be"):

@@ -424,7 +424,7 @@ def subset_statistics(codes, arities, tables, masses, max_size, n_threads, progr
     roots = sorted(subset_roots(n_vars, max_size), key=lambda t: -t[1])
     for part in _chunks_of_equal_work([size for _, size in roots], 4 * n_threads + 8):
         load = [0] * n_threads
-        members = [[] for _ in range(n_threads)]
+        members: list[list[int]] = [[] for _ in range(n_threads)]
         for i in part:
             k = load.index(min(load))
             members[k].append(roots[i][0])

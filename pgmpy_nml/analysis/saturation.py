@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -166,7 +166,7 @@ def learning_saturation(
     for n in sizes:
         subset = data.iloc[np.sort(order[:n])]
         score, dag = _learn(subset, scoring_method, search, max_parents)
-        kwargs = dict(
+        kwargs: dict[str, Any] = dict(
             equivalent_sample_size=equivalent_sample_size, epsilon=epsilon, state_names=state_names
         )
         upper = MaxBDeu(subset, **kwargs).score(dag)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import shlex
 import warnings
+from collections.abc import Hashable
 
 from ._common import UserError
 from ._io import _load_cut_points, _read_csv
@@ -13,7 +14,7 @@ from ._io import _load_cut_points, _read_csv
 def _read_study_data(args, use=None):
     """The data as strings, cut with --discretize or --cut-points; also the cut points."""
     data, source, notes = _read_csv(args, use=use)
-    cut_points = {}
+    cut_points: dict[Hashable, list[float]] = {}
     named = tuple(getattr(args, "discretize_columns", None) or ())
     absent = [c for c in named if c not in data.columns]
     if absent:

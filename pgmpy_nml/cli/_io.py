@@ -325,7 +325,7 @@ def _finish(summary, args, reasons=None):
     (``reasons``: JSON path or prefix -> why).
     """
     if args.json:
-        nulls = {}
+        nulls: dict[str, dict[str, str]] = {}
         summary = _strict_json({"pgmpy_nml_version": __version__, **summary}, reasons or {}, nulls)
         if nulls:
             summary["null_values"] = nulls

@@ -250,7 +250,7 @@ def _params_help(first):
     """``--params auto``'s help: each registered score's own estimator, from its spec."""
     from ..scores.registry import get_score_spec
 
-    by_kind = {}
+    by_kind: dict[str, list[str]] = {}
     for name in _score_names(aliases=False):
         by_kind.setdefault(get_score_spec(name).parameter_estimator, []).append(name)
     words = {

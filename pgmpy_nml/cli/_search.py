@@ -14,7 +14,7 @@ def _parse_tiers(spec, variables):
         return []
     tiers = [[v.strip() for v in tier.split(",") if v.strip()] for tier in spec.split(";")]
     tiers = [tier for tier in tiers if tier]
-    seen = {}
+    seen: dict[str, int] = {}
     for rank, tier in enumerate(tiers):
         for v in tier:
             if v not in variables:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._limits import EXACT_TIME_LIMIT
 from ._common import (
@@ -34,6 +35,9 @@ from ._search import (
     _parse_tiers,
     _restarts,
 )
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 
 def cmd_learn(args):
@@ -233,7 +237,7 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
     # an equivalence class may hold DAGs that break required or forbidden edges: with
     # constraints, count the DAGs the search returned
     constrained = bool(required or forbidden or tiers)
-    strength = bootstrap_strength(
+    strength: pd.DataFrame = bootstrap_strength(  # return_networks=False: the frame alone
         data,
         LearningProcedure(search),
         n_bootstrap=args.bootstrap,

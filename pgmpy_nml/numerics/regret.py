@@ -310,7 +310,7 @@ def log_regret(K: float, n: ArrayLike) -> FloatOrArray:
         out = _log_regret_many(Kf, uniq)[inverse]
     else:
         out = _log_regret_many(Kf, flat)
-    return out.reshape(arr.shape)
+    return out.reshape(np.shape(arr))
 
 
 def regret(K: float, n: ArrayLike) -> FloatOrArray:
@@ -472,7 +472,7 @@ def log_regret_szpankowski(K: float, n: ArrayLike) -> FloatOrArray:
     """
     Kf = _as_K(K)
     arr, scalar = _as_n(n)
-    nf = np.asarray(arr, dtype=np.float64).reshape(-1) if scalar else arr.astype(np.float64)
+    nf = np.atleast_1d(np.asarray(arr, dtype=np.float64))  # a scalar as shape (1,)
     out = np.zeros(nf.shape, dtype=np.float64)
     pos = nf > 0
     if Kf > 1.0 and pos.any():

@@ -36,7 +36,7 @@ from .contract import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Hashable, Mapping
     from typing import Any
 
     import pandas as pd
@@ -162,7 +162,7 @@ def bd_cells_bound(g_cells: FloatOrArray, g_cells_r: FloatOrArray) -> FloatOrArr
     return g_cells - g_cells_r
 
 
-def constant_prior_statistics(alpha: float, arities: ArrayLike) -> dict:
+def constant_prior_statistics(alpha: float, arities: ArrayLike) -> dict[Hashable, Statistic]:
     """BD's statistics for a constant hyperparameter ``alpha`` and children of the given arities.
 
     ``"G"``: :math:`G` with ``alpha`` per cell, for the family; ``("G", r)``: with
@@ -172,7 +172,7 @@ def constant_prior_statistics(alpha: float, arities: ArrayLike) -> dict:
     def statistic(a: float) -> CountStatistic:
         return CountStatistic(partial(log_rising_array, a), f"log rising({a:g}, N)")
 
-    statistics = {"G": statistic(alpha)}
+    statistics: dict[Hashable, Statistic] = {"G": statistic(alpha)}
     for r in sorted({int(r) for r in arities}):
         statistics["G", r] = statistic(r * alpha)
     return statistics

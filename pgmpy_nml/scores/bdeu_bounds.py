@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -16,7 +16,7 @@ from ._contamination import (
 )
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Iterable
+    from collections.abc import Callable, Hashable, Iterable
 
     import pandas as pd
 
@@ -57,8 +57,9 @@ _REFERENCE = """
 class _ContaminatedBDeu(DiscreteScore):
     """Shared constructor and prior access of Min-BDeu and Max-BDeu."""
 
-    _rows = None
-    _prior = None
+    # each subclass sets both: (counts, beta, epsilon) -> per-row scores / priors
+    _rows: Callable[[np.ndarray, float, float], np.ndarray]
+    _prior: Callable[[np.ndarray, float, float], np.ndarray]
 
     def __init__(
         self,
@@ -241,7 +242,7 @@ def bdeu_sensitivity(
     >>> round(bdeu_sensitivity(data, DAG([("A", "B")]), relative=True), 4)
     0.2108
     """
-    kwargs = dict(
+    kwargs: dict[str, Any] = dict(
         equivalent_sample_size=equivalent_sample_size, epsilon=epsilon, state_names=state_names
     )
     upper = MaxBDeu(data, **kwargs).score(model)
@@ -251,4 +252,5 @@ def bdeu_sensitivity(
     return upper - lower
 
 
-bdeu_sensitivity.__doc__ += _REFERENCE
+if bdeu_sensitivity.__doc__ is not None:  # None under python -OO
+    bdeu_sensitivity.__doc__ += _REFERENCE

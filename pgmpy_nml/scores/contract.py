@@ -248,8 +248,8 @@ class Families:
 
     child: Hashable
     child_arity: int
-    n_parent_configs: object
-    n_parents: object
+    n_parent_configs: FloatOrArray
+    n_parents: int | np.ndarray
     n_samples: int
     family: Mapping
     parents: Mapping
@@ -290,14 +290,14 @@ class Supersets:
         with :math:`q'` can pair each gain with its own penalty. None: not known.
     """
 
-    n_parent_configs_min: object
-    n_parent_configs_max: object
-    log_likelihood_max: object
+    n_parent_configs_min: FloatOrArray
+    n_parent_configs_max: FloatOrArray
+    log_likelihood_max: FloatOrArray
     cases: tuple | None = None
 
 
 def penalized_superset_bound(
-    supersets: Supersets, penalty: Callable[[np.ndarray], np.ndarray]
+    supersets: Supersets, penalty: Callable[[FloatOrArray], FloatOrArray]
 ) -> FloatOrArray:
     r"""The superset bound of a score :math:`\mathrm{LL}(v \mid P) - \mathrm{pen}(q(P))`
     whose penalty is nondecreasing in the number of parent configurations (BIC, AIC,

@@ -99,7 +99,7 @@ class FNML(StatisticScore):
 
     def __init__(self, data: pd.DataFrame, state_names: StateNames | None = None) -> None:
         super().__init__(data, state_names=state_names)
-        self._statistics = {"H": entropy_statistic()}
+        self._statistics: dict[Hashable, Statistic] = {"H": entropy_statistic()}
         for r in sorted({int(r) for r in self.encoded.arities}):
             self._statistics["regret", r] = _regret_statistic(r)
 

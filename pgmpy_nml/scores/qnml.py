@@ -189,7 +189,7 @@ class QNML(StatisticScore):
 
         return penalized_superset_bound(supersets, penalty)
 
-    def _log_c(self, n_configs):
+    def _log_c(self, n_configs: FloatOrArray) -> FloatOrArray:
         """``log C(K, N)`` for one ``K`` or an array of them (few distinct values), memoized.
 
         ``K`` comes as an exact int for one family and as integral floats (exact below

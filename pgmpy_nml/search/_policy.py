@@ -143,10 +143,11 @@ def choose_search(
     """
     as_choice(method, "method", SEARCH_METHODS)
     auto_limit = isinstance(max_parents, str)
+    limit: int | None = None
     if auto_limit:
         as_choice(max_parents, "max_parents", ("auto",))
     elif max_parents is not None:
-        max_parents = as_integer(max_parents, "max_parents")
+        limit = as_integer(max_parents, "max_parents")
     if method == "auto":
         if repeated:
             method = "exact" if n_vars <= AUTO_EXACT_MAX_VARIABLES else "hill"
@@ -154,7 +155,7 @@ def choose_search(
             method = "exact" if n_vars <= AUTO_SOLVER_MAX_VARIABLES else "tabu"
     if method == "exact":
         small = n_vars <= DP_ALWAYS_MAX_VARIABLES
-        unlimited = (auto_limit or max_parents is None) and n_vars <= AUTO_EXACT_MAX_VARIABLES
+        unlimited = (auto_limit or limit is None) and n_vars <= AUTO_EXACT_MAX_VARIABLES
         if small or unlimited:
             method = "dp"
         else:
@@ -172,5 +173,5 @@ def choose_search(
             "method='solver'."
         )
     if auto_limit:
-        max_parents = SOLVER_DEFAULT_MAX_PARENTS if method in ("astar", "solver") else None
-    return SearchChoice(method, max_parents)
+        limit = SOLVER_DEFAULT_MAX_PARENTS if method in ("astar", "solver") else None
+    return SearchChoice(method, limit)

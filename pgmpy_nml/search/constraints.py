@@ -158,8 +158,8 @@ class Constraints:
         else:
             limit = min(as_integer(max_parents, "max_parents"), max(n - 1, 0))
         index = {v: i for i, v in enumerate(variables)}
-        required = [set() for _ in range(n)]
-        forbidden = [set() for _ in range(n)]
+        required: list[set[int]] = [set() for _ in range(n)]
+        forbidden: list[set[int]] = [set() for _ in range(n)]
         ek = as_expert_knowledge(expert_knowledge)
         if ek is not None:
 
@@ -173,7 +173,7 @@ class Constraints:
             for u, v in ek.required_edges:
                 required[position(v, "A required edge")].add(position(u, "A required edge"))
             if ek.search_space:
-                allowed = [set() for _ in range(n)]
+                allowed: list[set[int]] = [set() for _ in range(n)]
                 for u, v in ek.search_space:
                     allowed[position(v, "The search space")].add(position(u, "The search space"))
                 for v in range(n):

@@ -276,7 +276,8 @@ class ExactSearch(_StructureSearch):
         ``"auto"`` here is its best exact engine, ``method="exact"``)."""
         as_choice(self.method, "method", ("auto", "dp", "solver", "astar"))
         method = "exact" if self.method == "auto" else self.method
-        return tuple(choose_search(n_vars, method, self.max_parents))
+        choice = choose_search(n_vars, method, self.max_parents)
+        return choice.method, choice.max_parents
 
     def _settings(self, variables, max_parents) -> dict:
         """Every setting checked once, at ``fit`` entry, whichever method then runs."""
@@ -301,7 +302,7 @@ class ExactSearch(_StructureSearch):
         )
         n_threads = self._threads()
         need = check_memory(plan, n_threads, self._memory_limit())
-        timings = {}
+        timings: dict[str, float] = {}
         n_jobs = 1 if self.n_jobs is None else self.n_jobs
         total, parents = optimal_network(
             plan, constraints, n_threads, n_jobs, self.show_progress, timings

@@ -150,10 +150,8 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         method = self.scoring_method
         if method is None and isinstance(self.search, str):
             method = "fnml"
-        if method is None:
-            method = (
-                self.search.get_params().get("scoring_method") if _has_params(self.search) else None
-            )
+        elif method is None and _has_params(self.search) and not isinstance(self.search, str):
+            method = self.search.get_params().get("scoring_method")
         return method
 
     def _checked_score_spec(self):

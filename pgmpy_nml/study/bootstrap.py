@@ -480,7 +480,7 @@ def bootstrap_strength(
     if not replace and m > n:
         raise ValueError(f"A subsample without replacement has at most {n} rows, not {m}.")
     procedure = as_procedure(search, scoring_method, score_params)
-    settings = {
+    settings: dict[str, Any] = {
         "parameter_estimator": None,
         "missing": "available" if missing == "available" else "error",
     }
@@ -637,7 +637,7 @@ def plot_strength(
     if ax is None:
         fig, ax = plt.subplots(figsize=(7, 6))
     else:
-        fig = ax.figure
+        fig = ax.figure.figure  # the root figure: a subfigure has no savefig
     layout_graph = nx.DiGraph()
     layout_graph.add_nodes_from(nodes)
     layout_graph.add_edges_from((reference if reference is not None else avg).edges())
@@ -663,5 +663,6 @@ def plot_strength(
 
 
 for _f in (bootstrap_strength, strength_threshold, averaged_network, custom_strength):
-    _f.__doc__ += _REFERENCES
+    if _f.__doc__ is not None:  # None under python -OO
+        _f.__doc__ += _REFERENCES
 del _f

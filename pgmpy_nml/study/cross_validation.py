@@ -309,7 +309,7 @@ def cross_validate(
     True
     """
     show_progress = as_bool(show_progress, "show_progress")
-    settings = {"score_params": score_params} if score_params else {}
+    settings: dict[str, Any] = {"score_params": score_params} if score_params else {}
     if not isinstance(procedure, _procedure_type()):
         settings.update(parameter_estimator=parameter_estimator, max_parents=max_parents)
     data, splits = _splits(data, cv, method, k, runs, test_size, random_state, target, missing)
@@ -365,7 +365,7 @@ def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models, 
         desc += f" ({len(procedures)} procedures x {len(splits)} splits)"
     with Progress(len(tasks), desc, "fits", show=show_progress) as progress:
         outputs = run_counted(jobs, n_jobs, progress)
-    results = {name: [] for name in procedures}
+    results: dict[str, list] = {name: [] for name in procedures}
     for (name, _), out in zip(tasks, outputs, strict=True):
         results[name].append(out)
     return results

@@ -112,9 +112,9 @@ def _merge_losses(x, n_bins, others) -> np.ndarray:
 
 
 def hartemink_merges(
-    initial_codes: np.ndarray,
+    initial_codes: Sequence[np.ndarray],
     initial_bins: Sequence[int],
-    others: Sequence[np.ndarray],
+    others: Sequence[tuple[np.ndarray, int]],
     n_bins: int,
 ) -> list[np.ndarray]:
     """Hartemink's merging of adjacent intervals, on integer-coded columns.
@@ -604,8 +604,8 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
         ['(-inf, 0.5)', '[0.5, 2)', '[2, inf)']
         """
         cuts = {}
-        for column, points in cut_points.items():
-            points = np.asarray(points, dtype=float).ravel()
+        for column, given in cut_points.items():
+            points = np.asarray(given, dtype=float).ravel()
             if not (np.all(np.isfinite(points)) and np.all(np.diff(points) > 0)):
                 raise ValueError(f"The cut points of {column!r} must increase strictly.")
             cuts[column] = points

@@ -63,13 +63,13 @@ def _graphs(true_dag, learned_dag):
     return true, learned, classes
 
 
-def _marks(graph) -> dict:
+def _marks(graph) -> dict[frozenset, tuple | None]:
     """Each adjacent pair -> its arc ``(u, v)``, or None for an undirected edge."""
     from ._graphs import is_pdag
 
     if not is_pdag(graph):
         return {frozenset(e): tuple(e) for e in graph.edges()}
-    marks = {frozenset(e): tuple(e) for e in graph.directed_edges}
+    marks: dict[frozenset, tuple | None] = {frozenset(e): tuple(e) for e in graph.directed_edges}
     marks.update({frozenset(e): None for e in graph.undirected_edges})
     return marks
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 
 from ..._data import _declared_states, _listing
@@ -57,7 +57,7 @@ def _structure(model) -> tuple[tuple, dict, dict]:
             )
         for x in path:
             state[x] = 2
-    children = {v: [] for v in nodes}
+    children: dict[Hashable, list[Hashable]] = {v: [] for v in nodes}
     for v in nodes:
         if parent[v] is not None:
             children[parent[v]].append(v)

@@ -71,7 +71,8 @@ def _log_normalizer(forest: _Forest, n: int, plan: dict) -> float:
     log_w = _log_w(n)
     w = np.exp(log_w)
     ns = np.arange(n + 1)
-    messages = {}  # node -> (log scale, array in the parent's simplex layout)
+    # node -> (log scale, array in the parent's simplex layout)
+    messages: dict[Hashable, tuple[float, np.ndarray]] = {}
     total = 0.0
     for v in forest.nodes:
         K = forest.arity[v]
@@ -80,7 +81,7 @@ def _log_normalizer(forest: _Forest, n: int, plan: dict) -> float:
         if method == "leaf":
             continue
         if method == "single":
-            total += log_regret(K, n)
+            total += float(log_regret(K, n))
             continue
         log_leaf = np.zeros(n + 1)
         inner = []

@@ -113,7 +113,7 @@ def _progress(show_progress: bool, total: float):
 
 def _parents_from_sinks(sink, best, n_vars) -> list[list[int]]:
     """The optimal parents of every variable, following the best sinks from the full set."""
-    parents = [[] for _ in range(n_vars)]
+    parents: list[list[int]] = [[] for _ in range(n_vars)]
     w = (1 << n_vars) - 1
     while w:
         s = int(sink[w])

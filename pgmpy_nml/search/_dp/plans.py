@@ -169,7 +169,7 @@ class StatisticPlan(Plan):
                 parents=parents,
             )
             values = self.contract.local_from_statistics(families)
-            ls[v] = np.broadcast_to(values, families.n_parent_configs.shape).reshape(-1)
+            ls[v] = np.broadcast_to(values, np.shape(families.n_parent_configs)).reshape(-1)
         ls[:, popcounts(n_vars - 1) > max_parents] = -np.inf
         timings["local scores"] = time.perf_counter() - start
         return ls

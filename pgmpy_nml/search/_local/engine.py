@@ -77,7 +77,9 @@ class Engine:
             self.required[v, list(constraints.required[v])] = 1
         # the constraints' forbidden edges; ``forbidden`` adds the non-candidates to them
         self.knowledge_forbidden = self.forbidden.copy()
-        self.add_start = self.add_head = None  # candidate additions by tail (None: all)
+        # candidate additions by tail (None: all)
+        self.add_start: np.ndarray | None = None
+        self.add_head: np.ndarray | None = None
         self.edges = np.zeros(0, dtype=np.int64)  # keys u * n + v of the edges, ascending
         self.offsets = np.asarray(offsets, dtype=np.float64)
         self.keys = np.random.default_rng(HASH_SEED).integers(
@@ -197,7 +199,7 @@ class Engine:
 
     # -- moves ---------------------------------------------------------------------------
     def best(self, tabu, rtol, neutral=0.0):
-        state = (self.parents, self.n_parents, self.reach, self.local, self.forbidden)
+        state: tuple = (self.parents, self.n_parents, self.reach, self.local, self.forbidden)
         state += (self.required, self.max_parents, self.offsets, self.keys, self.hash)
         if self.add_start is None:
             kind, u, v, delta = _m.best_move(*state, tabu, rtol, neutral)

@@ -120,7 +120,7 @@ class StatisticRows:
             _k.new_workspace(n, self.direct_cells, bitsets) for _ in range(n_threads)
         ]
         self.batch = 32  # children per compiled call
-        self._pool = None
+        self._pool: ThreadPoolExecutor | None = None
 
     # -- tables of count statistics --------------------------------------------------------
     def _phi(self, key, counts) -> np.ndarray:
@@ -260,7 +260,7 @@ class StatisticRows:
         family_keys, parent_keys = signature
         stats_parents = np.zeros((len(parent_keys), n_rows * n_vars))
         stats_family = np.zeros((len(family_keys), n_rows * n_vars))
-        common = (self.codes, self.arities, self.log_arities, self.bits, children, members)
+        common: tuple = (self.codes, self.arities, self.log_arities, self.bits, children, members)
         common += (n_members,)
         items = (item_row, item_u, item_kind, item_direct)
         complete = np.zeros(len(item_row), dtype=bool)

@@ -47,7 +47,7 @@ def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
     graph = csr_matrix((np.ones(rows.size), (cols, child[rows])), shape=(n, n))
     n_comp, label = connected_components(graph, directed=True, connection="strong")
 
-    found = {}
+    found: dict[tuple[int, ...], float] = {}
     for c in range(n_comp):
         members = np.flatnonzero(label == c)
         if members.size < 2:
@@ -132,7 +132,7 @@ def _set_packing(fam: _Families):
     Only sets met by families of two or more variables are returned (the
     others follow from one family per variable).
     """
-    groups = {}
+    groups: dict[tuple[int, ...], list[int]] = {}
     for f, parents in enumerate(fam.parents):
         if len(parents) < 2:
             continue

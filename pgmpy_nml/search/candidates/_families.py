@@ -54,7 +54,7 @@ class _Families:
 
 def _cycle_free(fam: _Families, choice) -> bool:
     indeg = np.array([len(fam.parents[choice[v]]) for v in range(fam.n)])
-    children = [[] for _ in range(fam.n)]
+    children: list[list[int]] = [[] for _ in range(fam.n)]
     for v in range(fam.n):
         for p in fam.parents[choice[v]]:
             children[p].append(v)
@@ -84,24 +84,24 @@ def _progress_text(score, bound, nodes):
 def _initial_choice(fam: _Families, cands: CandidateParentSets, initial):
     """Global family indices of a user-given network, checked."""
     if isinstance(initial, dict):
-        items = [initial.get(v) for v in cands.variables]
-        missing = [v for v, p in zip(cands.variables, items, strict=True) if p is None]
+        missing = [v for v in cands.variables if initial.get(v) is None]
         if missing:
             raise ValueError(f"initial gives no parent set for {missing!r}.")
+        items = [initial[v] for v in cands.variables]
     else:
         items = list(initial)
         if len(items) != fam.n:
             raise ValueError(
                 f"initial needs one parent set per variable ({fam.n}), got {len(items)}."
             )
-    choice = []
+    picked = []
     for v, parents in zip(cands.variables, items, strict=True):
         try:
             k = cands.index(v, parents)
         except ValueError as err:
             raise ValueError(f"initial: {err}") from None
-        choice.append(fam.start[cands.position(v)] + k)
-    choice = np.array(choice, dtype=np.int64)
+        picked.append(fam.start[cands.position(v)] + k)
+    choice = np.array(picked, dtype=np.int64)
     if not _cycle_free(fam, choice):
         raise ValueError("initial is not a DAG: its parent sets form a directed cycle.")
     return choice

@@ -30,13 +30,13 @@ from __future__ import annotations
 import math
 import os
 import re
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Hashable, Mapping, Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
 if TYPE_CHECKING:
-    from collections.abc import Hashable, Iterable
+    from collections.abc import Iterable
 
     from ..._typing import ArrayLike
 
@@ -107,8 +107,7 @@ class CandidateParentSets:
         if n == 0:
             raise ValueError("CandidateParentSets needs at least one variable.")
         if len(set(variables)) != n:
-            seen = set()
-            dup = next(v for v in variables if v in seen or seen.add(v))
+            dup = _first_repeat(variables)
             raise ValueError(f"Variable {dup!r} appears twice in variables; names must be unique.")
         if len(parent_sets) != n or len(scores) != n:
             raise ValueError(
@@ -138,8 +137,7 @@ class CandidateParentSets:
                 )
             clean = [_parent_tuple(p, v, n, variables) for p in sets_v]
             if len(set(clean)) != len(clean):
-                seen = set()
-                dup = next(p for p in clean if p in seen or seen.add(p))
+                dup = _first_repeat(clean)
                 raise ValueError(
                     f"Variable {name!r} lists the parent set "
                     f"{tuple(variables[u] for u in dup)!r} twice."
@@ -328,7 +326,7 @@ class CandidateParentSets:
             and all(np.array_equal(a, b) for a, b in zip(self.scores, other.scores, strict=True))
         )
 
-    __hash__ = None
+    # defining __eq__ leaves __hash__ None: instances are unhashable
 
     def __repr__(self):
         counts = self.n_candidates()
@@ -349,6 +347,19 @@ _SCORE_RULE = (
     "-1e30 or -1e308 mark impossible parent sets in some score files: leave those parent sets "
     "out instead (a parent set that is not listed is never chosen)."
 )
+
+
+_H = TypeVar("_H", bound=Hashable)
+
+
+def _first_repeat(items: Sequence[_H]) -> _H:
+    """The first item equal to an earlier one (there must be one)."""
+    seen = set()
+    for item in items:
+        if item in seen:
+            return item
+        seen.add(item)
+    raise ValueError("no repeated item")
 
 
 def _parent_tuple(parents, v, n, variables):
@@ -530,7 +541,7 @@ def _read_blocks(lines: list, where: str) -> tuple[list, list]:
     each parent set, from the file's non-blank ``lines`` (checked)."""
     pos = 0
 
-    def take():
+    def take() -> tuple[int, list[str]]:  # (line number, tokens)
         nonlocal pos
         if pos >= len(lines):
             raise ValueError(f"The score file ends early {where}: a variable block is missing.")

@@ -116,7 +116,7 @@ def _greedy_kernel(start, child, parents, size, score, weights, use_weights, blo
 
 
 def _descendants(fam: _Families, choice, v):
-    children = [[] for _ in range(fam.n)]
+    children: list[list[int]] = [[] for _ in range(fam.n)]
     for u in range(fam.n):
         for p in fam.parents[choice[u]]:
             children[p].append(u)

@@ -155,25 +155,25 @@ class _Lattice:
     binom: np.ndarray
     tol_abs: float = 0.0
     level: int = 0
-    X: np.ndarray = field(default=None)  # (m, level) positions into allowed, lex order
-    subsets: np.ndarray = field(default=None)  # (m, level): rows of X's subsets one smaller
-    best_sub: np.ndarray = field(default=None)  # best score of a proper subset
-    inherited: np.ndarray = field(default=None)  # smallest superset bound of a subset
-    slot: np.ndarray = field(default=None)  # colex rank of the last recorded X -> its row
-    keys: np.ndarray = field(default=None)  # or, for too many possible sets, sorted ranks
-    key_order: np.ndarray = field(default=None)  # and the rows in that order
-    best: np.ndarray = field(default=None)  # best score over subsets (the set included)
-    bound: np.ndarray = field(default=None)  # upper bound on every proper superset
-    open: np.ndarray = field(default=None)
-    monotone_family: dict = field(default=None)  # the last recorded level's, for screening
-    to_score: np.ndarray = field(default=None)  # rows not shown dominated by the screen
-    optimistic_family: dict = field(default=None)  # the screen's upper statistics, all rows
+    X: np.ndarray = field(init=False)  # (m, level) positions into allowed, lex order
+    subsets: np.ndarray = field(init=False, repr=False)  # (m, level): rows of the subsets
+    best_sub: np.ndarray = field(init=False)  # best score of a proper subset
+    inherited: np.ndarray = field(init=False)  # smallest superset bound of a subset
+    slot: np.ndarray | None = field(default=None)  # colex rank of the last recorded X -> its row
+    keys: np.ndarray = field(init=False, repr=False)  # or, for too many possible sets, sorted ranks
+    key_order: np.ndarray = field(init=False, repr=False)  # and the rows in that order
+    best: np.ndarray = field(init=False, repr=False)  # best score over subsets (the set included)
+    bound: np.ndarray = field(init=False, repr=False)  # upper bound on every proper superset
+    open: np.ndarray = field(init=False, repr=False)
+    monotone_family: dict = field(init=False, repr=False)  # the last recorded level's, screening
+    to_score: np.ndarray = field(init=False)  # rows not shown dominated by the screen
+    optimistic_family: dict | None = field(default=None)  # the screen's upper statistics, all rows
     kept_sets: list = field(default_factory=list)
     kept_scores: list = field(default_factory=list)
     n_scored: int = 0
     n_dominated: int = 0
-    _parents: np.ndarray = field(default=None, repr=False)
-    _parents_of: np.ndarray = field(default=None, repr=False)
+    _parents: np.ndarray | None = field(default=None, repr=False)
+    _parents_of: np.ndarray | None = field(default=None, repr=False)
 
     def __post_init__(self):
         self.X = np.zeros((1, 0), dtype=np.int64)

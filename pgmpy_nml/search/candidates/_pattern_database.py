@@ -51,9 +51,9 @@ def _partition(fam: _Families, group_size: int) -> list[list[int]]:
     # a coarser partition is never a weaker bound: pack the groups, largest first
     bins: list[list[int]] = []
     for g in sorted(members.values(), key=lambda m: (-len(m), min(m))):
-        for b in bins:
-            if len(b) + len(g) <= group_size:
-                b.extend(g)
+        for packed in bins:
+            if len(packed) + len(g) <= group_size:
+                packed.extend(g)
                 break
         else:
             bins.append(list(g))

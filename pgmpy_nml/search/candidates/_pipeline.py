@@ -89,8 +89,8 @@ def search_candidates(
     timings["solver"] = time.perf_counter() - start
     if first is None:
         return _finish(solved, "solver", solved.bound, timings, report)
-    # both bounds are proven: the smaller holds
-    bound = max(solved.score, min(solved.bound, first.bound))
+    # both bounds are proven (an exact engine always sets one): the smaller holds
+    bound = max(solved.score, min(b for b in (solved.bound, first.bound) if b is not None))
     return _finish(solved, "astar+solver", bound, timings, report)
 
 
@@ -99,7 +99,9 @@ def _remaining(time_limit: float | None, spent: float) -> float | None:
     return None if time_limit is None else max(time_limit - spent, 1e-3)
 
 
-def _finish(result: SearchResult, method: str, bound: float, timings, report) -> SearchResult:
+def _finish(
+    result: SearchResult, method: str, bound: float | None, timings, report
+) -> SearchResult:
     return replace(
         result,
         method=method,
@@ -122,7 +124,8 @@ def _start_network(candidates: CandidateParentSets, dag) -> dict:
     unknown = set(dag.nodes()) ^ set(index)
     if unknown:
         raise ValueError(
-            f"start_dag must have exactly the data's variables; it differs in {sorted(unknown)!r}."
+            "start_dag must have exactly the data's variables; it differs in "
+            f"{sorted(unknown, key=str)!r}."
         )
     chosen = {}
     for v in candidates.variables:

@@ -223,9 +223,9 @@ def candidate_parent_sets(
     as_n_jobs(n_jobs)  # the checks; joblib takes n_jobs as it is
 
     if contract is None:
-        problem = _GenericProblem(score, constraints)
+        generic = _GenericProblem(score, constraints)
         runner = Parallel(n_jobs=n_jobs, prefer="processes", return_as="generator")
-        calls = [delayed(_generic_task)(problem, [v]) for v in range(len(variables))]
+        calls = [delayed(_generic_task)(generic, [v]) for v in range(len(variables))]
         results = _run(runner, calls, show_progress)
         plan, bounded, n_tasks = "generic", False, len(calls)
     else:
@@ -263,8 +263,8 @@ def _run(runner, calls, show_progress) -> list:
 
 def _assemble(variables, results, plan, bounded, n_tasks, start) -> tuple:
     n = len(variables)
-    parent_sets = [None] * n
-    scores = [None] * n
+    parent_sets: list = [None] * n  # every variable's is filled in below
+    scores: list = [None] * n
     counts = np.zeros((4, n), dtype=np.int64)
     timings = {"counting": 0.0, "scoring": 0.0, "bounds and dominance": 0.0}
     n_counted = sum(task.get("counted", 0) for task in results)

@@ -93,7 +93,7 @@ def _arrows(fam: _Families):
     with ``u`` among their parents for each, and for each family the positions of its
     arrows in the list of pairs."""
     linked = {(int(u), int(fam.child[f])) for f, ps in enumerate(fam.parents) for u in ps}
-    index = {}
+    index: dict[tuple[int, int], int] = {}
     of_family = []
     for f, parents in enumerate(fam.parents):
         v = int(fam.child[f])
@@ -101,7 +101,7 @@ def _arrows(fam: _Families):
             [index.setdefault((int(u), v), len(index)) for u in parents if (v, int(u)) in linked]
         )
     pairs = list(index)
-    members = [[] for _ in pairs]
+    members: list[list[int]] = [[] for _ in pairs]
     for f, arrows in enumerate(of_family):
         for a in arrows:
             members[a].append(f)
