@@ -336,7 +336,7 @@ def check_dp(args):
     from pgmpy_nml import ExactSearch
     from pgmpy_nml.datasets import sample_network
 
-    datasets = [(name, sample_network(name, 2000, seed=SEED)[1]) for name in DP_NETWORKS]
+    datasets = [(name, sample_network(name, 2000, random_state=SEED)[1]) for name in DP_NETWORKS]
     datasets += [(f"random{m}", random_data(1000, m, SEED)) for m in (10, 15, 20)]
     print(f"load average {os.getloadavg()}")
     print("| data | variables | score | solver | subset DP | rel. difference | solver s | DP s |")

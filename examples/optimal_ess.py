@@ -49,7 +49,7 @@ def held_out(train, test, alpha, state_names):
 
 
 def run(network, n_train, n_test, grid, seed):
-    true_model, data = sample_network(network, n_train + n_test, seed=seed)
+    true_model, data = sample_network(network, n_train + n_test, random_state=seed)
     train, test = data.iloc[:n_train], data.iloc[n_train:]
     state_names = {cpd.variable: cpd.state_names[cpd.variable] for cpd in true_model.get_cpds()}
     # the CPDs must know every state the test data may show

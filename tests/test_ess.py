@@ -103,7 +103,7 @@ def exact_log_bayes_factor(table, alpha, q_all=None):
 
 @pytest.fixture(scope="module")
 def survey():
-    return sample_network("survey", 500, seed=1)[1]
+    return sample_network("survey", 500, random_state=1)[1]
 
 
 tables = st.tuples(

@@ -72,7 +72,7 @@ def test_sound_bound_from_scip_dual_bounds():
 def test_time_limited_run_reports_a_finite_honest_bound():
     from pgmpy_nml import BDeu
 
-    _, data = sample_network("alarm", 1000, seed=0)
+    _, data = sample_network("alarm", 1000, random_state=0)
     score = BDeu(data, equivalent_sample_size=10.0)
     search = ExactSearch(
         score, method="solver", max_parents=3, time_limit=0.05, show_progress=False

@@ -22,6 +22,7 @@ LAYERS = [
         "_jit",
         "_limits",
         "_memory",
+        "_params",
         "_progress",
         "_typing",
         "_validate",

@@ -8,7 +8,7 @@ from pgmpy_nml.datasets import sample_network
 
 @pytest.fixture(scope="module")
 def survey():
-    return sample_network("survey", 6000, seed=5)[1]
+    return sample_network("survey", 6000, random_state=5)[1]
 
 
 def test_curve_falls_and_matches_the_sensitivity_of_each_learned_network(survey):

@@ -84,7 +84,7 @@ def test_bootstrap_matches_a_hand_computed_one(tiny):
 
 
 def test_resamples_do_not_depend_on_the_number_of_workers():
-    _, data = sample_network("cancer", 300, seed=3)
+    _, data = sample_network("cancer", 300, random_state=3)
     one = bootstrap_strength(data, "exact", "qnml", n_bootstrap=4, random_state=5, n_jobs=1)
     two = bootstrap_strength(data, "exact", "qnml", n_bootstrap=4, random_state=5, n_jobs=2)
     pd.testing.assert_frame_equal(one, two)
@@ -171,7 +171,7 @@ def test_any_search_object_is_refit_on_each_resample():
     from pgmpy.causal_discovery import HillClimbSearch
     from pgmpy.structure_score import BIC
 
-    _, data = sample_network("cancer", 400, seed=2)
+    _, data = sample_network("cancer", 400, random_state=2)
     # the score object is bound to the full data; each resample must get its own
     search = HillClimbSearch(scoring_method=BIC(data), return_type="dag", show_progress=False)
     _, nets = bootstrap_strength(data, search, n_bootstrap=3, random_state=0, return_networks=True)
@@ -189,7 +189,7 @@ def test_any_search_object_is_refit_on_each_resample():
 
 def test_plot_writes_a_png(tmp_path):
     pytest.importorskip("matplotlib")
-    true_model, data = sample_network("cancer", 500, seed=1)
+    true_model, data = sample_network("cancer", 500, random_state=1)
     s = bootstrap_strength(data, "exact", "fnml", n_bootstrap=3, random_state=0)
     path = tmp_path / "strength.png"
     plot_strength(s, reference=true_model, path=path)
@@ -197,7 +197,7 @@ def test_plot_writes_a_png(tmp_path):
 
 
 def test_bad_arguments_say_what_to_do():
-    _, data = sample_network("cancer", 50, seed=1)
+    _, data = sample_network("cancer", 50, random_state=1)
     with pytest.raises(ValueError, match="cpdag must be"):
         bootstrap_strength(data, n_bootstrap=1, cpdag="yes")
     with pytest.raises(ValueError, match="n_bootstrap"):
@@ -232,7 +232,7 @@ def test_a_search_returning_pdags_and_joblib_backends():
     from joblib import parallel_config
     from pgmpy.causal_discovery import HillClimbSearch
 
-    _, data = sample_network("cancer", 300, seed=6)
+    _, data = sample_network("cancer", 300, random_state=6)
     search = HillClimbSearch(scoring_method="bic-d", show_progress=False)  # returns PDAGs
     with parallel_config(backend="threading", n_jobs=2):
         s, nets = bootstrap_strength(

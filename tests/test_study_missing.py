@@ -24,7 +24,7 @@ from pgmpy_nml.study import LearningProcedure, bootstrap_strength, cross_validat
 
 @pytest.fixture(scope="module")
 def incomplete():
-    true_model, data = sample_network("asia", 600, seed=5)
+    true_model, data = sample_network("asia", 600, random_state=5)
     mask = np.random.default_rng(2).random(data.shape) < 0.1
     return true_model, data, data.astype(object).mask(mask)
 

@@ -209,8 +209,8 @@ def test_parameters_follow_the_scores_prior():
 
 
 def test_sensitivity_relative_gap_and_paired_accuracy_curve():
-    true_model, data = sample_network("survey", 3000, seed=8)
-    _, test = sample_network("survey", 2000, seed=9)
+    true_model, data = sample_network("survey", 3000, random_state=8)
+    _, test = sample_network("survey", 2000, random_state=9)
     dag = true_model
     gap = bdeu_sensitivity(data, dag)
     relative = bdeu_sensitivity(data, dag, relative=True)

@@ -670,7 +670,7 @@ class OptimalESS(ResultEstimator, BaseEstimator):
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.analysis.ess import OptimalESS
-    >>> _, data = sample_network("cancer", 2000, seed=0)
+    >>> _, data = sample_network("cancer", 2000, random_state=0)
     >>> est = OptimalESS(search="exact").fit(data)
     >>> est.converged_, est.n_iter_, round(est.alpha_, 2)
     (True, 1, 2.14)

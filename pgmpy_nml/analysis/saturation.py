@@ -129,7 +129,7 @@ def learning_saturation(
     --------
     >>> from pgmpy_nml import learning_saturation
     >>> from pgmpy_nml.datasets import sample_network
-    >>> _, data = sample_network("cancer", 4000, seed=0)
+    >>> _, data = sample_network("cancer", 4000, random_state=0)
     >>> curve = learning_saturation(data, [250, 1000, 4000])
     >>> curve["n_samples"].tolist()
     [250, 1000, 4000]

@@ -51,6 +51,8 @@ class SearchResult:
     history, restart_scores, round_scores : ndarray or None
         Local search: the score after every move, at the end of each restart, and at
         the end of each candidate round.
+    feature_names : ndarray or None
+        The data's columns, in order (``feature_names_in_``).
     """
 
     method: str
@@ -69,6 +71,7 @@ class SearchResult:
     history: Any = None
     restart_scores: Any = None
     round_scores: Any = None
+    feature_names: Any = None
 
     @property
     def optimal(self) -> bool:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 import time
 from collections import deque
 from collections.abc import Mapping
@@ -14,8 +13,24 @@ from typing import TYPE_CHECKING
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
-from .._estimator import fitted_attribute
-from .._validate import as_bool, as_choice, as_integer, as_real
+from .._estimator import feature_names, fitted_attribute
+from .._params import (
+    EXPERT_KNOWLEDGE,
+    LOCAL_METHODS,
+    PARAMETER_ESTIMATOR,
+    SCORING_METHOD,
+    START_DAG,
+    AnyOf,
+    Boolean,
+    Choice,
+    Instance,
+    Integer,
+    NJobs,
+    NoneOr,
+    RandomState,
+    Real,
+    validate_params,
+)
 from ..scores.contract import CountStatistic, Families, check_statistic_kinds
 from ..scores.pgmpy_adapters import contract_for
 from ._base import _StructureSearch
@@ -547,9 +562,6 @@ class _Engine:
             self._set_edges()
 
 
-_METHODS = ("hill", "tabu")
-
-
 class LocalSearch(_StructureSearch):
     r"""Greedy hill climbing or tabu search over DAGs, compiled, for any decomposable score.
 
@@ -592,7 +604,7 @@ class LocalSearch(_StructureSearch):
       the equivalence class, which opens other moves.
     - ``restarts``, ``perturb``: as bnlearn's ``hc(restart=, perturb=)``:
       after each search, perturb the best network found so far by ``perturb``
-      random legal moves (drawn with ``seed``) and search again; the best
+      random legal moves (drawn with ``random_state``) and search again; the best
       network of all searches wins.
     - ``candidates``: the sparse candidate algorithm [3]_. Each variable may gain
       parents only among its candidates, screened by mutual information with a
@@ -648,7 +660,7 @@ class LocalSearch(_StructureSearch):
         variables, 10 seeds each), 10 moves ended higher than 1 in 78 of 240
         runs and lower in 3 (0-179 nats higher on average), for a median 0.04 s
         of CPU per fit instead of 0.02 s.
-    seed : int or None, default 0
+    random_state : int, numpy Generator or None, default 0
         Seed of the perturbations (None: fresh entropy, not reproducible).
         Without restarts the search uses no randomness at all.
     max_iter : int, default 1000000
@@ -659,8 +671,8 @@ class LocalSearch(_StructureSearch):
     parameter_estimator : pgmpy DiscreteParameterEstimator, optional
         If given (e.g. :class:`~pgmpy_nml.FSNMLEstimator`), the learned network
         is fitted and returned in ``model_``.
-    n_jobs : int, optional
-        Threads of the compiled counting (default 1; -1 all cores, -2 all but one).
+    n_jobs : int or None, default None
+        Threads of the compiled counting (None: 1; -1 all cores, -2 all but one).
         They pay off only for large data sets whose families have many cells:
         small families are counted with bitsets in microseconds.
     show_progress : bool, default True
@@ -719,12 +731,18 @@ class LocalSearch(_StructureSearch):
         round; None for the full search.
     round_scores_ : ndarray
         The score at the end of each candidate round (one entry without candidates).
+    method_ : str
+        The search that ran, ``"hill"`` or ``"tabu"``.
+    n_features_in_ : int
+        The number of columns of the data.
+    feature_names_in_ : ndarray of object
+        The data's columns, in order.
 
     Examples
     --------
     >>> from pgmpy_nml import FNML, LocalSearch
     >>> from pgmpy_nml.datasets import sample_network
-    >>> true_model, data = sample_network("asia", 5000, seed=0)
+    >>> true_model, data = sample_network("asia", 5000, random_state=0)
     >>> search = LocalSearch("fnml", show_progress=False).fit(data)
     >>> search.causal_graph_.number_of_nodes(), search.plan_
     (8, 'statistics')
@@ -747,9 +765,38 @@ class LocalSearch(_StructureSearch):
        from massive datasets: the 'sparse candidate' algorithm". UAI 1999.
     """
 
+    _parameter_specs = {
+        "scoring_method": SCORING_METHOD,
+        "method": Choice(LOCAL_METHODS),
+        "max_parents": NoneOr(Integer()),
+        "expert_knowledge": EXPERT_KNOWLEDGE,
+        "start_dag": START_DAG,
+        "tabu_length": Integer(minimum=1),
+        "max_non_improving": NoneOr(Integer(minimum=1)),
+        "restarts": Integer(),
+        "perturb": Integer(),
+        "random_state": RandomState(),
+        "max_iter": Integer(),
+        "epsilon": Real(),
+        "parameter_estimator": PARAMETER_ESTIMATOR,
+        "n_jobs": NJobs(),
+        "show_progress": Boolean(),
+        "candidates": NoneOr(
+            AnyOf(
+                Choice(("auto",)),
+                Integer(minimum=1),
+                Instance(Mapping, "a mapping {child: parents}"),
+                what="None, 'auto', a positive integer or a mapping {child: parents}",
+            )
+        ),
+        "candidate_rounds": NoneOr(Integer(minimum=1)),
+        "symmetric_candidates": Boolean(),
+    }
+
     def __init__(
         self,
         scoring_method: ScoringMethod = "fnml",
+        *,
         method: str = "hill",
         max_parents: int | None = None,
         expert_knowledge: ExpertKnowledgeLike | None = None,
@@ -758,7 +805,7 @@ class LocalSearch(_StructureSearch):
         max_non_improving: int | None = None,
         restarts: int = 0,
         perturb: int = 10,
-        seed: int = 0,
+        random_state: int | np.random.Generator | None = 0,
         max_iter: int = 1_000_000,
         epsilon: float = 1e-4,
         parameter_estimator: DiscreteParameterEstimator | None = None,
@@ -777,7 +824,7 @@ class LocalSearch(_StructureSearch):
         self.max_non_improving = max_non_improving
         self.restarts = restarts
         self.perturb = perturb
-        self.seed = seed
+        self.random_state = random_state
         self.max_iter = max_iter
         self.epsilon = epsilon
         self.parameter_estimator = parameter_estimator
@@ -788,6 +835,7 @@ class LocalSearch(_StructureSearch):
         self.symmetric_candidates = symmetric_candidates
 
     causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the best network found.")
+    method_ = fitted_attribute("method", 'str: the search that ran, "hill" or "tabu".')
     score_ = fitted_attribute("score", "float: its score (local scores plus structure prior).")
     n_iter_ = fitted_attribute("n_iter", "int: moves made by the searches.")
     history_ = fitted_attribute("history", "ndarray: the score after every move.")
@@ -807,32 +855,14 @@ class LocalSearch(_StructureSearch):
 
     # -- checks ---------------------------------------------------------------------------
     def _settings(self) -> dict:
-        as_choice(self.method, "method", _METHODS)
-        tabu_length = as_integer(self.tabu_length, "tabu_length", minimum=1)
-        if self.max_non_improving is None:
-            max_non_improving = tabu_length
-        else:
-            max_non_improving = as_integer(self.max_non_improving, "max_non_improving", minimum=1)
-        epsilon = as_real(self.epsilon, "epsilon")
-        seed = self.seed
-        if seed is not None and not isinstance(seed, (numbers.Integral, np.random.SeedSequence)):
-            raise TypeError(f"seed must be an integer or None, got {seed!r}.")
-        return {
-            "tabu": self.method == "tabu",
-            "tabu_length": tabu_length,
-            "max_non_improving": max_non_improving,
-            "restarts": as_integer(self.restarts, "restarts"),
-            "perturb": as_integer(self.perturb, "perturb"),
-            "max_iter": as_integer(self.max_iter, "max_iter"),
-            "epsilon": float(epsilon),
-            "rng": np.random.default_rng(seed),
-            "candidate_rounds": (
-                None
-                if self.candidate_rounds is None
-                else as_integer(self.candidate_rounds, "candidate_rounds", minimum=1)
-            ),
-            "symmetric_candidates": as_bool(self.symmetric_candidates, "symmetric_candidates"),
-        }
+        """Every parameter checked once, at ``fit`` entry, before any work."""
+        settings = validate_params(self)
+        if settings["max_non_improving"] is None:
+            settings["max_non_improving"] = settings["tabu_length"]
+        settings.update(
+            tabu=settings["method"] == "tabu", rng=np.random.default_rng(settings["random_state"])
+        )
+        return settings
 
     def _start(self, constraints: Constraints) -> np.ndarray:
         """The start network as a parent matrix, with the required edges added."""
@@ -938,12 +968,13 @@ class LocalSearch(_StructureSearch):
         score = self._resolve_score(data)
         contract = contract_for(score)
         if contract is not None:
-            threads = 1 if self.n_jobs is None else self._threads()
-            rows = _StatisticRows(contract, threads)
+            rows = _StatisticRows(contract, settings["n_jobs"])
         else:
             rows = _GenericRows(score, list(score.variables))
         variables = rows.variables
-        constraints = Constraints.from_knowledge(variables, self.max_parents, self.expert_knowledge)
+        constraints = Constraints.from_knowledge(
+            variables, settings["max_parents"], self.expert_knowledge
+        )
         start = self._start(constraints)
         offsets = [_prior_ratio(score, op) for op in _PRIOR_OPERATIONS]
         spec = _screen.as_candidate_spec(self.candidates, variables)
@@ -1019,6 +1050,7 @@ class LocalSearch(_StructureSearch):
             history=np.array(history),
             restart_scores=np.array(ends),
             round_scores=np.array(round_scores),
+            feature_names=feature_names(variables),
         )
         return self
 

@@ -173,7 +173,7 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import LearningProcedure
-    >>> _, data = sample_network("cancer", 1000, seed=0)
+    >>> _, data = sample_network("cancer", 1000, random_state=0)
     >>> procedure = LearningProcedure("exact", "bdeu", score_params={"equivalent_sample_size": 5})
     >>> model = procedure.fit(data).model_
     >>> type(model.get_cpds()[0]).__name__, model.check_model()

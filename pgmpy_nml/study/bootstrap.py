@@ -450,7 +450,7 @@ def bootstrap_strength(
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import averaged_network, bootstrap_strength
-    >>> true_model, data = sample_network("cancer", 1000, seed=0)
+    >>> true_model, data = sample_network("cancer", 1000, random_state=0)
     >>> s = bootstrap_strength(data, "exact", "fnml", n_bootstrap=10, random_state=1)
     >>> list(s.columns), len(s)
     (['from', 'to', 'strength', 'direction'], 20)

@@ -532,7 +532,7 @@ def cross_validate(
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import cross_validate
-    >>> _, data = sample_network("cancer", 500, seed=0)
+    >>> _, data = sample_network("cancer", 500, random_state=0)
     >>> result = cross_validate(data, "exact", "qnml", k=5, random_state=0)
     >>> result.folds["n_test"].sum(), result.loss
     (np.int64(500), 'log-loss')
@@ -644,7 +644,7 @@ class CVComparison:
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import compare_procedures
-    >>> _, data = sample_network("cancer", 200, seed=0)
+    >>> _, data = sample_network("cancer", 200, random_state=0)
     >>> cmp = compare_procedures(data, {"fNML": "fnml", "qNML": "qnml"}, k=2, random_state=0)
     >>> cmp.baseline, cmp.losses.shape
     ('fNML', (2, 2))
@@ -718,7 +718,7 @@ def compare_procedures(
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import compare_procedures
-    >>> _, data = sample_network("cancer", 300, seed=0)
+    >>> _, data = sample_network("cancer", 300, random_state=0)
     >>> cmp = compare_procedures(data, {"fNML": "fnml", "BDeu": "bdeu"}, k=3, random_state=0)
     >>> list(cmp.summary.columns)  # doctest: +NORMALIZE_WHITESPACE
     ['mean', 'std', 'se', 'diff', 'diff_se', 'diff_se_corrected', 'wins', 'mean_edges',
