@@ -66,8 +66,7 @@ def main():
         start = time.perf_counter()
         strength = bootstrap_strength(
             data,
-            "exact",
-            score,
+            scoring_method=score,
             n_bootstrap=n_boot,
             replace=replace,
             random_state=1,

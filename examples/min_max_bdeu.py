@@ -112,7 +112,7 @@ def run(network, sizes, n_test, seed=0):
         scoring_method=lambda d: BDeu(d, equivalent_sample_size=ESS, state_names=states),
         equivalent_sample_size=ESS,
         epsilon=EPSILON,
-        search="exact",
+        method="auto",
         max_parents=MAX_PARENTS,
         state_names=states,
     )

@@ -55,8 +55,8 @@ def run(network, n_train, n_test, grid, seed):
     # the CPDs must know every state the test data may show
     train_names = {v: s for v, s in state_names.items() if v in train.columns}
     start = time.perf_counter()
-    eq18 = OptimalESS(search="exact").fit(train)
-    marginal = OptimalESS(search="exact", update="marginal_likelihood").fit(train)
+    eq18 = OptimalESS("auto").fit(train)
+    marginal = OptimalESS("auto", update="marginal_likelihood").fit(train)
     curve = [held_out(train, test, a, train_names) for a in grid]
     loglik = np.array([c[0] for c in curve])
     arcs = np.array([c[1] for c in curve])

@@ -34,6 +34,16 @@ class fitted_attribute:
         return getattr(result, self.field)
 
 
+class _seen_columns(fitted_attribute):
+    """``feature_names_in_``: absent (AttributeError) when ``fit`` saw no data."""
+
+    def __get__(self, obj, owner=None):
+        value = super().__get__(obj, owner)
+        if obj is not None and value is None:
+            raise AttributeError(f"This {type(obj).__name__} saw no data: no {self.name}.")
+        return value
+
+
 class ResultEstimator:
     """Mixin: fitted when ``fit`` stored its result (scikit-learn's ``check_is_fitted``).
 
@@ -42,7 +52,7 @@ class ResultEstimator:
     through ``__sklearn_is_fitted__``.
     """
 
-    feature_names_in_ = fitted_attribute(
+    feature_names_in_ = _seen_columns(
         "feature_names", "ndarray of object: the columns of the data ``fit`` saw, in order."
     )
 

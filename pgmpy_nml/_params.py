@@ -65,6 +65,7 @@ __all__ = [
     "NoneOr",
     "RandomState",
     "Real",
+    "Rule",
     "Spec",
     "TimeLimit",
     "argument_type",
@@ -270,6 +271,20 @@ class Instance(Spec):
         return value
 
 
+class Rule(Spec):
+    """A value checked by ``check(value, name)``, which returns it normalized or raises.
+
+    For a parameter whose rule is a function of its own (a pair of bounds, say).
+    """
+
+    def __init__(self, check: Callable[[Any, str], Any], what: str):
+        self.check = check
+        self.what = what
+
+    def validate(self, value: Any, name: str) -> Any:
+        return self.check(value, name)
+
+
 class NoneOr(Spec):
     """``None``, or a value of ``spec`` (``none`` on the command line)."""
 
@@ -310,18 +325,20 @@ class AnyOf(Spec):
         self.what = what
 
     def validate(self, value: Any, name: str) -> Any:
-        refused = None
+        refused, chosen_wrong = None, False
         for spec in self.specs:
             try:
                 return spec.validate(value, name)
             except TypeError:
                 continue
             except ValueError as exc:  # the right kind, a wrong value
-                if refused is None and not isinstance(spec, Choice):
+                if isinstance(spec, Choice):  # a name, but not one of the names?
+                    chosen_wrong = chosen_wrong or isinstance(value, str)
+                elif refused is None:
                     refused = exc
         if refused is not None:
             raise refused
-        if isinstance(value, str) and all(not isinstance(s, Instance) for s in self.specs):
+        if chosen_wrong:
             raise InputError(f"{name} must be {self.what}, got {value!r}.")
         raise TypeError(f"{name} must be {self.what}, got {describe(value)}.")
 

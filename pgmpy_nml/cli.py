@@ -397,7 +397,9 @@ def _read_study_data(args, use=None):
         else:
             method, n_bins = discretize
             frame = data.assign(**columns)
-            discretizer = Discretizer(method, n_bins, columns=list(columns), labels="integer")
+            discretizer = Discretizer(
+                method, n_bins=n_bins, columns=list(columns), labels="integer"
+            )
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", UserWarning)
                 try:
@@ -725,7 +727,7 @@ def _make_search(args, score, method, max_parents, knowledge, show_progress, res
             max_parents=max_parents,
             expert_knowledge=knowledge,
             max_memory=args.max_memory,
-            n_jobs=args.n_jobs,
+            n_jobs=-1 if args.n_jobs is None else args.n_jobs,
             show_progress=show_progress,
             time_limit=args.time_limit,
         )
@@ -737,7 +739,7 @@ def _make_search(args, score, method, max_parents, knowledge, show_progress, res
         restarts=restarts,
         perturb=args.perturb,
         tabu_length=args.tabu_length,
-        seed=0 if args.seed is None else args.seed,
+        random_state=0 if args.seed is None else args.seed,
         n_jobs=args.n_jobs,
         show_progress=show_progress,
     )
@@ -1116,7 +1118,7 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
     constrained = bool(required or forbidden or tiers)
     strength = bootstrap_strength(
         data,
-        LearningProcedure(search),
+        method=LearningProcedure(search),
         n_bootstrap=args.bootstrap,
         replace=not args.subsample,
         random_state=seed,
@@ -1224,10 +1226,11 @@ def cmd_cv(args):
             estimator = _estimator(args.params, args.ess)
         procedures[name] = LearningProcedure(
             search,
-            name,
+            scoring_method=name,
             score_params=params,
             parameter_estimator=estimator,
             max_parents=max_parents if isinstance(search, str) else None,
+            n_jobs=-1 if search == "auto" else None,
         )
     _print_data(source, data, notes)
     scheme = (
@@ -1248,7 +1251,7 @@ def cmd_cv(args):
         comparison = compare_procedures(
             data,
             procedures,
-            method="hold-out" if args.hold_out else "k-fold",
+            scheme="hold-out" if args.hold_out else "k-fold",
             k=args.folds,
             runs=args.runs,
             test_size=args.test_size,
@@ -1361,7 +1364,7 @@ def _cv_search(args, method, max_parents, seed):
     """The search every split of ``cv`` runs: a name, or a template with the options."""
     if method == "exact":
         if args.time_limit is None:
-            return "exact"
+            return "auto"
         from .search import ExactSearch
 
         return ExactSearch(
@@ -1377,7 +1380,7 @@ def _cv_search(args, method, max_parents, seed):
         method=method,
         max_parents=max_parents,
         restarts=restarts,
-        seed=seed,
+        random_state=seed,
         show_progress=False,
     )
 

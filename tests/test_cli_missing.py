@@ -220,7 +220,7 @@ def test_bootstrap_keeps_the_rows_too(cli_summary, incomplete):
         "--params", "none",
     )  # fmt: skip
     expected = bootstrap_strength(
-        holes, "exact", "pnal", n_bootstrap=3, random_state=0, missing="available"
+        holes, scoring_method="pnal", n_bootstrap=3, random_state=0, missing="available"
     )
     got = {(a["from"], a["to"]): a["strength"] for a in summary["bootstrap"]["arcs"]}
     for u, v, s in expected[["from", "to", "strength"]].itertuples(index=False):

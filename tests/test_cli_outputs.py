@@ -191,7 +191,7 @@ def test_cv_time_limit_reaches_the_exact_search(data, cli_summary):
     assert search.time_limit == 30.0 and search.max_parents == 3
     from pgmpy_nml.study import LearningProcedure
 
-    procedure = LearningProcedure(search, "qnml")
+    procedure = LearningProcedure(search, scoring_method="qnml")
     fresh = procedure.search_for(procedure.score_for(pd.read_csv(data, dtype=str)))
     assert fresh.time_limit == 30.0 and type(fresh.scoring_method).__name__ == "QNML"
 

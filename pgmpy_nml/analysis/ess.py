@@ -48,7 +48,7 @@ import math
 import warnings
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -57,9 +57,21 @@ from sklearn.base import BaseEstimator
 
 from .._counting import dense_ids, family_table
 from .._data import EncodedData, encode_data
-from .._estimator import ResultEstimator, fitted_attribute
+from .._estimator import ResultEstimator, feature_names, fitted_attribute
 from .._limits import AUTO_EXACT_MAX_VARIABLES
-from .._validate import as_choice, as_integer, as_real
+from .._params import (
+    LOCAL_METHODS,
+    METHODS,
+    STATE_NAMES,
+    Boolean,
+    Choice,
+    Integer,
+    NoneOr,
+    Real,
+    Rule,
+    validate_params,
+)
+from .._validate import as_integer, as_real
 from ..scores._dirichlet import table_log_bd_rows
 
 if TYPE_CHECKING:
@@ -80,7 +92,6 @@ __all__ = [
 ]
 
 
-_SEARCHES = ("auto", "exact", "hill")
 _UPDATES = ("eq18", "marginal_likelihood")
 
 
@@ -393,7 +404,7 @@ def _eq18(families: list[_Family], n: int) -> float:
     return d_eff / denominator
 
 
-def optimal_ess(data: pd.DataFrame, dag: Graph, state_names: StateNames | None = None) -> float:
+def optimal_ess(data: pd.DataFrame, dag: Graph, *, state_names: StateNames | None = None) -> float:
     r"""Steck's analytic approximation of the optimal ESS of a graph (Eq. 18).
 
     .. math::
@@ -515,6 +526,7 @@ def _check_bounds(bounds) -> tuple[float, float]:
 def marginal_likelihood_ess(
     data: pd.DataFrame,
     dag: Graph,
+    *,
     state_names: StateNames | None = None,
     bounds: tuple[float, float] = (1e-3, 1e5),
 ) -> float:
@@ -615,10 +627,12 @@ class OptimalESS(ResultEstimator, BaseEstimator):
 
     Parameters
     ----------
-    search : {"auto", "exact", "hill"}, default "auto"
-        Structure search of both steps: :class:`pgmpy_nml.ExactSearch` (global
-        optimum), pgmpy's ``HillClimbSearch`` (local optimum, warm-started from the
-        previous graph), or exact up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables.
+    method : {"auto", "dp", "astar", "solver", "hill", "tabu"}, default "auto"
+        Structure search of both steps: :class:`pgmpy_nml.ExactSearch` with that
+        method (global optimum), or :class:`pgmpy_nml.LocalSearch` (``"hill"``,
+        ``"tabu"``: a local optimum, warm-started from the previous graph);
+        ``"auto"``: the exact search up to ``AUTO_EXACT_MAX_VARIABLES`` (20)
+        variables, hill climbing beyond.
     tol : float, default 0.1
         Convergence threshold on :math:`|\alpha_k - \alpha_{k-1}|`.
     max_iter : int, default 20
@@ -639,7 +653,7 @@ class OptimalESS(ResultEstimator, BaseEstimator):
     alpha_ : float
         The final ESS :math:`\alpha_k`.
     dag_ : pgmpy.base.DAG
-        The final graph :math:`G_k`, optimal (for ``search="exact"``) for BDeu with
+        The final graph :math:`G_k`, optimal (for an exact method) for BDeu with
         :math:`\alpha_{k-1}`, which is within ``tol`` of ``alpha_``.
     causal_graph_ : pgmpy.base.DAG
         The same graph, under the name pgmpy's searches use.
@@ -652,8 +666,13 @@ class OptimalESS(ResultEstimator, BaseEstimator):
     converged_ : bool
         Whether the tolerance was met within ``max_iter`` rounds (otherwise a
         ``RuntimeWarning`` is issued).
-    search_ : str
-        The search used, ``"exact"`` or ``"hill"``.
+    method_ : str
+        The search used: ``"auto"``, ``"dp"``, ``"astar"`` or ``"solver"`` (an
+        exact search with that method), ``"hill"`` or ``"tabu"``.
+    n_features_in_ : int
+        The number of columns of the data.
+    feature_names_in_ : ndarray of object
+        The data's columns, in order.
 
     Notes
     -----
@@ -671,16 +690,28 @@ class OptimalESS(ResultEstimator, BaseEstimator):
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.analysis.ess import OptimalESS
     >>> _, data = sample_network("cancer", 2000, random_state=0)
-    >>> est = OptimalESS(search="exact").fit(data)
+    >>> est = OptimalESS("dp").fit(data)
     >>> est.converged_, est.n_iter_, round(est.alpha_, 2)
     (True, 1, 2.14)
     >>> [round(step.alpha, 2) for step in est.history_]
     [2.14, 2.14]
     """
 
+    _parameter_specs = {
+        "method": Choice(METHODS),
+        "tol": Real(open_min=True),
+        "max_iter": Integer(minimum=1),
+        "update": Choice(_UPDATES),
+        "max_parents": NoneOr(Integer()),
+        "state_names": STATE_NAMES,
+        "bounds": Rule(lambda value, name: _check_bounds(value), "a pair (low, high)"),
+        "show_progress": Boolean(),
+    }
+
     def __init__(
         self,
-        search: str = "auto",
+        method: str = "auto",
+        *,
         tol: float = 0.1,
         max_iter: int = 20,
         update: str = "eq18",
@@ -689,7 +720,7 @@ class OptimalESS(ResultEstimator, BaseEstimator):
         bounds: tuple[float, float] = (1e-3, 1e5),
         show_progress: bool = False,
     ) -> None:
-        self.search = search
+        self.method = method
         self.tol = tol
         self.max_iter = max_iter
         self.update = update
@@ -700,28 +731,23 @@ class OptimalESS(ResultEstimator, BaseEstimator):
 
     # -- checks ---------------------------------------------------------------------
     def _check_params(self, n_vars: int) -> tuple[str, float, int, str, tuple[float, float]]:
-        as_choice(self.search, "search", _SEARCHES)
-        as_choice(self.update, "update", _UPDATES)
-        tol = as_real(self.tol, "tol", low_open=True)
-        max_iter = as_integer(self.max_iter, "max_iter", minimum=1)
-        if self.max_parents is not None:
-            as_integer(self.max_parents, "max_parents")
-        bounds = _check_bounds(self.bounds)
-        search = self.search
-        if search == "auto":
-            search = "exact" if n_vars <= AUTO_EXACT_MAX_VARIABLES else "hill"
-        return search, tol, max_iter, self.update, bounds
+        params = validate_params(self)
+        bounds = params["bounds"]
+        method = params["method"]
+        if method == "auto" and n_vars > AUTO_EXACT_MAX_VARIABLES:
+            method = "hill"
+        return method, params["tol"], params["max_iter"], params["update"], bounds
 
     # -- the two steps --------------------------------------------------------------
-    def _structure(self, data, score, search: str, start):
+    def _structure(self, data, score, method: str, start):
         from ..search import find_structure
 
         return find_structure(
             score,
             data,
-            search,
+            method,
             max_parents=self.max_parents,
-            start_dag=start if search == "hill" else None,
+            start_dag=start if method in LOCAL_METHODS else None,
             show_progress=self.show_progress,
         )
 
@@ -732,7 +758,7 @@ class OptimalESS(ResultEstimator, BaseEstimator):
     history_ = fitted_attribute("history", "list of ESSStep: every round.")
     n_iter_ = fitted_attribute("n_iter", "int: number of BDeu structure searches.")
     converged_ = fitted_attribute("converged", "bool: whether the tolerance was met.")
-    search_ = fitted_attribute("search", 'str: the search used, "exact" or "hill".')
+    method_ = fitted_attribute("method", "str: the search used (a value of ``method``).")
 
     def fit(self, data: pd.DataFrame) -> OptimalESS:
         """Alternate BDeu structure search and the ESS update until the ESS settles.
@@ -794,7 +820,9 @@ class OptimalESS(ResultEstimator, BaseEstimator):
                 RuntimeWarning,
                 stacklevel=2,
             )
-        self._result = _ESSResult(alpha, dag, score, history, k, converged, search)
+        self._result = _ESSResult(
+            alpha, dag, score, history, k, converged, search, feature_names(data.columns)
+        )
         return self
 
 
@@ -806,4 +834,5 @@ class _ESSResult:
     history: list
     n_iter: int
     converged: bool
-    search: str
+    method: str
+    feature_names: Any

@@ -56,7 +56,8 @@ LOSSES = ("log-loss", "error")
 
 def cv_splits(
     n_samples: int,
-    method: str = "k-fold",
+    *,
+    scheme: str = "k-fold",
     k: int = 10,
     runs: int = 1,
     test_size: int | float | None = None,
@@ -67,7 +68,7 @@ def cv_splits(
     Parameters
     ----------
     n_samples : int
-    method : {"k-fold", "hold-out"}, default "k-fold"
+    scheme : {"k-fold", "hold-out"}, default "k-fold"
         ``"k-fold"``: each run permutes the rows and cuts them into ``k`` folds of
         sizes differing by at most one; each fold is the test set once, so the test
         sets of a run partition the rows. ``"hold-out"``: ``k`` independent random
@@ -90,7 +91,7 @@ def cv_splits(
     Examples
     --------
     >>> from pgmpy_nml.study import cv_splits
-    >>> splits = cv_splits(10, "k-fold", k=3, random_state=0)
+    >>> splits = cv_splits(10, scheme="k-fold", k=3, random_state=0)
     >>> [len(test) for _, _, _, test in splits]
     [4, 3, 3]
     >>> sorted(int(i) for _, _, _, test in splits for i in test) == list(range(10))
@@ -101,7 +102,7 @@ def cv_splits(
     runs = as_integer(runs, "runs", 1)
     rng = np.random.default_rng(random_state)
     splits = []
-    if method == "k-fold":
+    if scheme == "k-fold":
         if k > n:
             raise InputError(f"k = {k} folds need at least {k} rows; the data have {n}.")
         for run in range(runs):
@@ -111,8 +112,8 @@ def cv_splits(
                 mask[test] = False
                 splits.append((run, fold, np.flatnonzero(mask), np.sort(test)))
         return splits
-    if method != "hold-out":
-        raise ValueError(f"method must be 'k-fold' or 'hold-out', got {method!r}.")
+    if scheme != "hold-out":
+        raise ValueError(f"scheme must be 'k-fold' or 'hold-out', got {scheme!r}.")
     if test_size is None:
         m = math.ceil(n / k)
     elif isinstance(test_size, float) and not float(test_size).is_integer():
@@ -239,7 +240,7 @@ def _positions(part, n, where, what) -> np.ndarray:
     return ordered
 
 
-def _splits(data, cv, method, k, runs, test_size, random_state, target, missing):
+def _splits(data, cv, scheme, k, runs, test_size, random_state, target, missing):
     """The splits (the user's, or drawn) of ``data``, and ``data`` under the missing policy.
 
     User splits index the rows of the data as given; with ``missing="drop"`` they are
@@ -249,13 +250,20 @@ def _splits(data, cv, method, k, runs, test_size, random_state, target, missing)
 
     if cv is None:
         data = apply_missing_policy(data, missing)
-        method = "k-fold" if method is None else method
+        scheme = "k-fold" if scheme is None else scheme
         k = 10 if k is None else k
-        return data, cv_splits(len(data), method, k, runs, test_size, random_state)
+        return data, cv_splits(
+            len(data),
+            scheme=scheme,
+            k=k,
+            runs=runs,
+            test_size=test_size,
+            random_state=random_state,
+        )
     given = [
         name
         for name, value, default in (
-            ("method", method, None),
+            ("scheme", scheme, None),
             ("k", k, None),
             ("runs", runs, 1),
             ("test_size", test_size, None),
@@ -458,10 +466,10 @@ def _prepare(data, procedure, scoring_method, settings, loss, target, state_name
 
 def cross_validate(
     data: pd.DataFrame,
-    procedure: SearchLike | LearningProcedure = "exact",
-    scoring_method: ScoringMethod | None = None,
     *,
-    method: str | None = None,
+    method: SearchLike | LearningProcedure = "auto",
+    scoring_method: ScoringMethod | None = None,
+    scheme: str | None = None,
     k: int | None = None,
     runs: int = 1,
     test_size: int | float | None = None,
@@ -489,10 +497,14 @@ def cross_validate(
     Parameters
     ----------
     data : pandas.DataFrame
-    procedure : LearningProcedure, {"exact", "hill"} or search object, default "exact"
+    method : str, search object or LearningProcedure, default "auto"
+        A method name (``"auto"``, ``"dp"``, ``"astar"``, ``"solver"``: the exact
+        search; ``"hill"``, ``"tabu"``: the local search), a search object or a
+        procedure.
+        The learning procedure: see :class:`~pgmpy_nml.study.LearningProcedure`.
     scoring_method : str or score object, optional
-        With a search name or object (default ``"fnml"`` for a name).
-    method, k, runs, test_size, random_state
+        With a method name or a search object (default ``"fnml"`` for a name).
+    scheme, k, runs, test_size, random_state
         The splits; see :func:`cv_splits` (default ``"k-fold"`` with ``k=10``).
     cv : scikit-learn splitter or list of (train, test), optional
         The user's own splits instead (none of the five above may be given then): a
@@ -533,7 +545,7 @@ def cross_validate(
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import cross_validate
     >>> _, data = sample_network("cancer", 500, random_state=0)
-    >>> result = cross_validate(data, "exact", "qnml", k=5, random_state=0)
+    >>> result = cross_validate(data, scoring_method="qnml", k=5, random_state=0)
     >>> result.folds["n_test"].sum(), result.loss
     (np.int64(500), 'log-loss')
     >>> 0 < result.mean < 5
@@ -541,12 +553,10 @@ def cross_validate(
     """
     show_progress = as_bool(show_progress, "show_progress")
     settings = {"score_params": score_params} if score_params else {}
-    if not isinstance(procedure, _procedure_type()):
+    if not isinstance(method, _procedure_type()):
         settings.update(parameter_estimator=parameter_estimator, max_parents=max_parents)
-    data, splits = _splits(data, cv, method, k, runs, test_size, random_state, target, missing)
-    procedure = _prepare(
-        data, procedure, scoring_method, settings, loss, target, state_names, missing
-    )
+    data, splits = _splits(data, cv, scheme, k, runs, test_size, random_state, target, missing)
+    procedure = _prepare(data, method, scoring_method, settings, loss, target, state_names, missing)
     results = _run_all(
         {"": procedure}, data, splits, loss, target, base, n_jobs, return_models, show_progress
     )
@@ -672,7 +682,7 @@ def compare_procedures(
     procedures: Mapping[str, LearningProcedure | str],
     *,
     baseline: str | None = None,
-    method: str | None = None,
+    scheme: str | None = None,
     k: int | None = None,
     runs: int = 1,
     test_size: int | float | None = None,
@@ -705,7 +715,7 @@ def compare_procedures(
         ``{"fNML+fsNML": "fnml", "qNML+fsNML": "qnml", "BDeu+Bayes": "bdeu"}``).
     baseline : str, optional
         Default: the first procedure.
-    method, k, runs, test_size, cv, random_state, loss, target, state_names, missing, base, n_jobs
+    scheme, k, runs, test_size, cv, random_state, loss, target, state_names, missing, base, n_jobs
         As :func:`cross_validate`: drawn splits, or the user's own (``cv``).
     show_progress : bool, default False
         Report each finished fit of a procedure on a split, as :func:`cross_validate`.
@@ -739,11 +749,11 @@ def compare_procedures(
     show_progress = as_bool(show_progress, "show_progress")
     if not isinstance(procedures, Mapping) or not procedures:
         raise TypeError("procedures must be a non-empty dict of name -> LearningProcedure.")
-    data, splits = _splits(data, cv, method, k, runs, test_size, random_state, target, missing)
+    data, splits = _splits(data, cv, scheme, k, runs, test_size, random_state, target, missing)
     prepared = {}
     for name, proc in procedures.items():
         if isinstance(proc, str):
-            proc = LearningProcedure("exact", proc)
+            proc = LearningProcedure(scoring_method=proc)
         prepared[name] = _prepare(data, proc, None, {}, loss, target, state_names, missing)
     if baseline is None:
         baseline = next(iter(prepared))

@@ -31,8 +31,9 @@ import pandas as pd
 from scipy.special import xlogy
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from .._estimator import ResultEstimator, fitted_attribute
+from .._estimator import ResultEstimator, feature_names, fitted_attribute
 from .._jit import njit
+from .._params import Choice, Instance, Integer, NoneOr, validate_params
 from .._validate import as_integer
 
 if TYPE_CHECKING:
@@ -393,6 +394,10 @@ def _uncut_numeric(data, columns, n_bins) -> list:
     ]
 
 
+def _is_column_list(value) -> bool:
+    return not isinstance(value, (str, bytes)) and hasattr(value, "__iter__")
+
+
 class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
     """Discretize continuous columns, keeping the cut points for new data.
 
@@ -436,6 +441,10 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
         The discretized columns.
     states_ : dict
         Column -> its output states, in interval order.
+    n_features_in_ : int
+        The number of columns of the data (not set by :meth:`from_cut_points`).
+    feature_names_in_ : ndarray of object
+        The data's columns, in order.
 
     Examples
     --------
@@ -456,9 +465,18 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
        of Statistical Software 35(3), 2010 (``discretize()``).
     """
 
+    _parameter_specs = {
+        "method": Choice(METHODS),
+        "n_bins": Integer(minimum=2),
+        "initial_bins": NoneOr(Integer(minimum=2)),
+        "columns": NoneOr(Instance(_is_column_list, "a list of column names")),
+        "labels": Choice(("interval", "integer")),
+    }
+
     def __init__(
         self,
         method: str = "hartemink",
+        *,
         n_bins: int = 3,
         initial_bins: int | None = None,
         columns: Sequence[Hashable] | None = None,
@@ -477,11 +495,7 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
     def _check(self, data):
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}.")
-        if self.method not in METHODS:
-            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}.")
-        if self.labels not in ("interval", "integer"):
-            raise ValueError(f"labels must be 'interval' or 'integer', got {self.labels!r}.")
-        n_bins = as_integer(self.n_bins, "n_bins", 2)
+        n_bins = validate_params(self)["n_bins"]
         if self.columns is None:
             columns = [c for c in data.columns if _looks_continuous(data[c])]
             uncut = _uncut_numeric(data, columns, n_bins)
@@ -540,7 +554,7 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
             c: _labels(cuts[c]) if self.labels == "interval" else list(range(len(cuts[c]) + 1))
             for c in columns
         }
-        self._result = _Cuts(cuts, columns, states)
+        self._result = _Cuts(cuts, columns, states, feature_names(data.columns))
         return self
 
     def _hartemink(self, data, columns, n_bins):
@@ -609,7 +623,8 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
             if not (np.all(np.isfinite(points)) and np.all(np.diff(points) > 0)):
                 raise ValueError(f"The cut points of {column!r} must increase strictly.")
             cuts[column] = points
-        disc = cls("quantile", n_bins=max([len(c) + 1 for c in cuts.values()] + [2]), labels=labels)
+        n_bins = max([len(c) + 1 for c in cuts.values()] + [2])
+        disc = cls("quantile", n_bins=n_bins, labels=labels)
         if labels not in ("interval", "integer"):
             raise ValueError(f"labels must be 'interval' or 'integer', got {labels!r}.")
         states = {
@@ -656,18 +671,19 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
 
 
 class _Cuts:
-    __slots__ = ("columns", "cut_points", "states")
+    __slots__ = ("columns", "cut_points", "feature_names", "states")
 
-    def __init__(self, cut_points, columns, states):
+    def __init__(self, cut_points, columns, states, feature_names=None):
         self.cut_points, self.columns, self.states = cut_points, columns, states
+        self.feature_names = feature_names  # None: made from cut points, no data seen
 
 
 def discretize(
-    data: pd.DataFrame, method: str = "hartemink", n_bins: int = 3, **options: Any
+    data: pd.DataFrame, *, method: str = "hartemink", n_bins: int = 3, **options: Any
 ) -> pd.DataFrame:
     """Discretize the continuous columns of ``data`` (bnlearn's ``discretize()``).
 
-    ``Discretizer(method, n_bins, **options).fit_transform(data)``; keep the
+    ``Discretizer(method, n_bins=n_bins, **options).fit_transform(data)``; keep the
     :class:`Discretizer` instead to discretize test data with the same cut points.
 
     Parameters
@@ -689,8 +705,8 @@ def discretize(
     >>> rng = np.random.default_rng(0)
     >>> x = rng.normal(size=500)
     >>> data = pd.DataFrame({"x": x, "y": x + rng.normal(size=500), "z": rng.integers(0, 2, 500)})
-    >>> out = discretize(data, "hartemink", n_bins=3)
+    >>> out = discretize(data, method="hartemink", n_bins=3)
     >>> out["x"].nunique(), out["y"].nunique(), out["z"].equals(data["z"])
     (3, 3, True)
     """
-    return Discretizer(method, n_bins, **options).fit_transform(data)
+    return Discretizer(method, n_bins=n_bins, **options).fit_transform(data)
