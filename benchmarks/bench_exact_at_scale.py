@@ -29,7 +29,7 @@ Each instance runs in a fresh subprocess, which
    ``pgmpy.causal_discovery.HillClimbSearch(score, max_indegree=3,
    return_type="dag")`` (unless ``--skip-hill``) and the package's
    ``LocalSearch(score, method="tabu", max_parents=3, restarts=10, perturb=10,
-   tabu_length=30, max_non_improving=30, seed=0)``.
+   tabu_length=30, max_non_improving=30, random_state=0)``.
 
 Every network is scored the same way, as the sum of its local scores under the
 one score object, and compared with the true network
@@ -186,7 +186,7 @@ def run_one(args):
         perturb=10,
         tabu_length=30,
         max_non_improving=30,
-        seed=0,
+        random_state=0,
         show_progress=False,
     )
     timed_fit(tabu, data, out, "tabu")

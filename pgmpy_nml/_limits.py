@@ -1,7 +1,7 @@
 """Limits shared by the tools that make a choice for the user.
 
 The command line (``pgmpy-nml learn --method auto``), :func:`~pgmpy_nml.learning_saturation`
-and :class:`~pgmpy_nml.OptimalESS` (``search="auto"``) all use the exact search up
+and :class:`~pgmpy_nml.OptimalESS` (``method="auto"``) all use the exact search up
 to :data:`AUTO_EXACT_MAX_VARIABLES` variables and hill climbing above, so the same
 data get the same kind of search everywhere. The command line's data files are
 checked against the column limits below.

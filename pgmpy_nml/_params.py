@@ -440,9 +440,9 @@ class RandomState(Spec):
     def validate(self, value: Any, name: str) -> Any:
         if value is None or isinstance(value, (np.random.Generator, np.random.SeedSequence)):
             return value
-        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
             raise TypeError(f"{name} must be {self.what}, got {describe(value)}.")
-        return as_integer(value, name)
+        return as_integer(value, name)  # as every integer parameter: 3.0 is 3, 0.5 refused
 
     def from_text(self, text: str) -> Any:
         try:

@@ -129,10 +129,11 @@ def test_random_state_takes_seeds_and_generators():
     sequence = np.random.SeedSequence(1)
     assert spec.validate(None, "r") is None
     assert spec.validate(rng, "r") is rng and spec.validate(sequence, "r") is sequence
-    assert spec.validate(np.int64(7), "r") == 7
-    with pytest.raises(InputError, match="random_state must be a non-negative integer"):
-        spec.validate(-1, "random_state")
-    for bad in ("x", 1.5, True):
+    assert spec.validate(np.int64(7), "r") == 7 and spec.validate(3.0, "r") == 3
+    for bad in (-1, 1.5):
+        with pytest.raises(InputError, match="random_state must be a non-negative integer"):
+            spec.validate(bad, "random_state")
+    for bad in ("x", True, [1]):
         with pytest.raises(TypeError, match="random_state must be None, an integer >= 0"):
             spec.validate(bad, "random_state")
 
