@@ -409,3 +409,18 @@ def test_clone_round_trips_every_parameter(cls):
     params = copy.get_params(deep=False)
     for name, value in changed.items():
         assert params[name] == value or params[name] is value, name
+
+
+def test_every_public_estimator_declares_its_parameters_and_is_tested_here():
+    import pgmpy_nml
+    import pgmpy_nml.study
+
+    public = {getattr(pgmpy_nml, n) for n in pgmpy_nml.__all__}
+    public |= {getattr(pgmpy_nml.study, n) for n in pgmpy_nml.study.__all__}
+    estimators = {c for c in public if inspect.isclass(c) and hasattr(c, "fit")}
+    estimators = {c for c in estimators if hasattr(c, "get_params")}
+    assert estimators, "no estimator found"
+    missing = {c.__name__ for c in estimators if "_parameter_specs" not in vars(c)}
+    assert not missing, f"declare _parameter_specs on {sorted(missing)}"
+    untested = {c.__name__ for c in estimators} - {c.__name__ for c in ESTIMATORS}
+    assert not untested, f"add {sorted(untested)} to ESTIMATORS in tests/test_params.py"
