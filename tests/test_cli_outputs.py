@@ -207,4 +207,4 @@ def test_cv_above_64_variables_runs_the_restarts_it_promises(cli_summary, tmp_pa
     assert facts["method"] == "tabu" and facts["restarts"] == 10
     args = cli_module.build_parser().parse_args(["cv"])
     search = cli_module._cv_search(args, "tabu", 1, 7)
-    assert (search.restarts, search.seed, search.method) == (10, 7, "tabu")
+    assert (search.restarts, search.random_state, search.method) == (10, 7, "tabu")

@@ -631,8 +631,8 @@ class OptimalESS(ResultEstimator, BaseEstimator):
         Structure search of both steps: :class:`pgmpy_nml.ExactSearch` with that
         method (global optimum), or :class:`pgmpy_nml.LocalSearch` (``"hill"``,
         ``"tabu"``: a local optimum, warm-started from the previous graph);
-        ``"auto"``: the exact search up to ``AUTO_EXACT_MAX_VARIABLES`` (20)
-        variables, hill climbing beyond.
+        ``"auto"``: the exact search up to
+        ``AUTO_EXACT_MAX_VARIABLES`` (20) variables, hill climbing beyond.
     tol : float, default 0.1
         Convergence threshold on :math:`|\alpha_k - \alpha_{k-1}|`.
     max_iter : int, default 20
