@@ -520,7 +520,7 @@ def _is_expert_knowledge(value: Any) -> bool:
     return hasattr(value, "forbidden_edges") and hasattr(value, "required_edges")
 
 
-def _is_graph_like(value: Any) -> bool:
+def _is_graph_like(value: Any) -> bool:  # an iterable that is not a string
     return not isinstance(value, (str, bytes)) and hasattr(value, "__iter__")
 
 
@@ -553,5 +553,7 @@ PARAMETER_ESTIMATOR = NoneOr(
         _is_parameter_estimator, "a pgmpy parameter estimator instance such as FSNMLEstimator()"
     )
 )
+#: ``columns``: a list of column names (None: the estimator's default).
+COLUMNS = NoneOr(Instance(_is_graph_like, "a list of column names"))
 #: ``state_names``: ``{variable: states}``.
 STATE_NAMES = NoneOr(Instance(Mapping, "a dict {variable: list of states}"))

@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import pandas as pd
@@ -33,7 +33,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 
 from .._estimator import ResultEstimator, feature_names, fitted_attribute
 from .._jit import njit
-from .._params import Choice, Instance, Integer, NoneOr, validate_params
+from .._params import COLUMNS, Choice, Integer, NoneOr, validate_params
 from .._validate import as_integer
 
 if TYPE_CHECKING:
@@ -394,10 +394,6 @@ def _uncut_numeric(data, columns, n_bins) -> list:
     ]
 
 
-def _is_column_list(value) -> bool:
-    return not isinstance(value, (str, bytes)) and hasattr(value, "__iter__")
-
-
 class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
     """Discretize continuous columns, keeping the cut points for new data.
 
@@ -441,10 +437,6 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
         The discretized columns.
     states_ : dict
         Column -> its output states, in interval order.
-    n_features_in_ : int
-        The number of columns of the data (not set by :meth:`from_cut_points`).
-    feature_names_in_ : ndarray of object
-        The data's columns, in order.
 
     Examples
     --------
@@ -469,7 +461,7 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
         "method": Choice(METHODS),
         "n_bins": Integer(minimum=2),
         "initial_bins": NoneOr(Integer(minimum=2)),
-        "columns": NoneOr(Instance(_is_column_list, "a list of column names")),
+        "columns": COLUMNS,
         "labels": Choice(("interval", "integer")),
     }
 
@@ -560,8 +552,7 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
     def _hartemink(self, data, columns, n_bins):
         from .._data import encode_data
 
-        initial = self.initial_bins
-        initial = max(20, 4 * n_bins) if initial is None else as_integer(initial, "initial_bins", 2)
+        initial = validate_params(self)["initial_bins"] or max(20, 4 * n_bins)
         if initial < n_bins:
             raise ValueError(f"initial_bins ({initial}) must be at least n_bins ({n_bins}).")
         if data[columns].isna().to_numpy().any():
@@ -623,10 +614,8 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
             if not (np.all(np.isfinite(points)) and np.all(np.diff(points) > 0)):
                 raise ValueError(f"The cut points of {column!r} must increase strictly.")
             cuts[column] = points
-        n_bins = max([len(c) + 1 for c in cuts.values()] + [2])
-        disc = cls("quantile", n_bins=n_bins, labels=labels)
-        if labels not in ("interval", "integer"):
-            raise ValueError(f"labels must be 'interval' or 'integer', got {labels!r}.")
+        disc = cls("quantile", n_bins=max([len(c) + 1 for c in cuts.values()] + [2]), labels=labels)
+        validate_params(disc)  # labels
         states = {
             c: _labels(p) if labels == "interval" else list(range(len(p) + 1))
             for c, p in cuts.items()
@@ -670,12 +659,11 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
         return out
 
 
-class _Cuts:
-    __slots__ = ("columns", "cut_points", "feature_names", "states")
-
-    def __init__(self, cut_points, columns, states, feature_names=None):
-        self.cut_points, self.columns, self.states = cut_points, columns, states
-        self.feature_names = feature_names  # None: made from cut points, no data seen
+class _Cuts(NamedTuple):
+    cut_points: dict
+    columns: list
+    states: dict
+    feature_names: Any = None  # None: made from cut points, no data seen
 
 
 def discretize(
