@@ -7,7 +7,7 @@ Run::
     python benchmarks/bench_astar.py --engines astar --max-memory 6e9
 
 Instances (issue 17, "The frontier"): data from
-``pgmpy_nml.datasets.sample_network(name, N, seed=0)``, candidates from
+``pgmpy_nml.datasets.sample_network(name, N, random_state=0)``, candidates from
 :func:`pgmpy_nml.search.candidates.candidate_parent_sets` with BDeu (ESS ``E``) and
 at most 3 parents: insurance, water, alarm and hailfinder at N = 1000, ESS 100,
 and alarm at N = 10000, ESS 1. The candidates are computed once per instance
@@ -59,8 +59,10 @@ def candidates_file(cache, name, n, ess):
         from pgmpy_nml.datasets import sample_network
         from pgmpy_nml.search.candidates import candidate_parent_sets
 
-        _, data = sample_network(name, n, seed=0)
-        cands, _ = candidate_parent_sets(BDeu(data, equivalent_sample_size=ess), max_parents=3)
+        _, data = sample_network(name, n, random_state=0)
+        cands, _ = candidate_parent_sets(
+            BDeu(data, equivalent_sample_size=ess), max_parents=3, n_jobs=-1
+        )
         cands.to_file(path + ".tmp", labels="indices")
         os.replace(path + ".tmp", path)
     return path

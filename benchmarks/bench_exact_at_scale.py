@@ -29,7 +29,7 @@ Each instance runs in a fresh subprocess, which
    ``pgmpy.causal_discovery.HillClimbSearch(score, max_indegree=3,
    return_type="dag")`` (unless ``--skip-hill``) and the package's
    ``LocalSearch(score, method="tabu", max_parents=3, restarts=10, perturb=10,
-   tabu_length=30, max_non_improving=30, seed=0)``.
+   tabu_length=30, max_non_improving=30, random_state=0)``.
 
 Every network is scored the same way, as the sum of its local scores under the
 one score object, and compared with the true network
@@ -186,7 +186,7 @@ def run_one(args):
         perturb=10,
         tabu_length=30,
         max_non_improving=30,
-        seed=0,
+        random_state=0,
         show_progress=False,
     )
     timed_fit(tabu, data, out, "tabu")
@@ -336,7 +336,7 @@ def check_dp(args):
     from pgmpy_nml import ExactSearch
     from pgmpy_nml.datasets import sample_network
 
-    datasets = [(name, sample_network(name, 2000, seed=SEED)[1]) for name in DP_NETWORKS]
+    datasets = [(name, sample_network(name, 2000, random_state=SEED)[1]) for name in DP_NETWORKS]
     datasets += [(f"random{m}", random_data(1000, m, SEED)) for m in (10, 15, 20)]
     print(f"load average {os.getloadavg()}")
     print("| data | variables | score | solver | subset DP | rel. difference | solver s | DP s |")

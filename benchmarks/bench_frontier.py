@@ -10,7 +10,7 @@ Run::
 
 Families (issue 17, section 2): data from pgmpy's networks alarm (37 variables),
 insurance (27), water (32), hailfinder (56) and mildew (35),
-``pgmpy_nml.datasets.sample_network(name, N, seed=0)`` (bundled with pgmpy,
+``pgmpy_nml.datasets.sample_network(name, N, random_state=0)`` (bundled with pgmpy,
 offline), N in {100, 1000, 10000}; scores BDeu with equivalent sample size 0.1,
 1, 10 and 100 (the package's textbook ``BDeu``), pgmpy's BIC
 (``make_score("bic", data)``), fNML and qNML; parent limits 2 to 5. ``--all``
@@ -120,7 +120,7 @@ def warm_up() -> float:
     from pgmpy_nml.datasets import sample_network
 
     start = time.perf_counter()
-    _, data = sample_network("asia", 200, seed=SEED)
+    _, data = sample_network("asia", 200, random_state=SEED)
     ExactSearch(make("bdeu1", data), max_parents=2, show_progress=False).fit(data)
     return time.perf_counter() - start
 
@@ -134,7 +134,7 @@ def run_one(args):
     out["warm_up_s"] = warm_up()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        _, data = sample_network(args.network, args.n, seed=SEED)
+        _, data = sample_network(args.network, args.n, random_state=SEED)
     score = make(args.score, data)
     out["variables"] = data.shape[1]
     search = ExactSearch(

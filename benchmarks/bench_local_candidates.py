@@ -5,7 +5,7 @@ Run (a few minutes; munin's unrestricted search alone takes about 25 s per repet
     python benchmarks/bench_local_candidates.py                 # alarm andes pigs link munin
     python benchmarks/bench_local_candidates.py --networks alarm andes --reps 2
 
-Data: ``pgmpy_nml.datasets.sample_network(name, 5000, seed=0)`` (forward samples of
+Data: ``pgmpy_nml.datasets.sample_network(name, 5000, random_state=0)`` (forward samples of
 pgmpy's offline BIF files, columns sorted by name), drawn before any clock starts.
 Score: ``BDeu(data, equivalent_sample_size=1.0)``, built inside the timed region.
 Search: ``LocalSearch(method="hill", n_jobs=1)`` with the settings in ``CONFIGS``
@@ -70,7 +70,7 @@ def main() -> None:
     )
     print("|---|---|---|---|---|---|---|---|")
     for name in args.networks:
-        _, data = sample_network(name, args.n, seed=0)
+        _, data = sample_network(name, args.n, random_state=0)
         fit(data.iloc[:200], {"candidates": 3})  # warm-up: load the compiled kernels
         load = os.getloadavg()[0]
         best = {label: (float("inf"), float("inf"), None) for label in CONFIGS}

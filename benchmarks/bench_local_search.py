@@ -26,7 +26,7 @@ N = 10,000.
    (a fresh instance per run, built before the clock starts, so that no cache
    carries over): ``fit`` only, FNML, QNML, BDeu.
 3. Greedy against tabu search with restarts (``method="tabu", tabu_length=30,
-   max_non_improving=30, restarts=20, perturb=10, seed=0``), fNML, qNML and
+   max_non_improving=30, restarts=20, perturb=10, random_state=0``), fNML, qNML and
    BDeu, N = 5000: scores and the structural Hamming distance (SHD: missing,
    extra and reversed edges) to the true network.
 4. andes, N = 10,000, greedy fNML, on one thread and on all cores.
@@ -68,7 +68,7 @@ TABU = {
     "max_non_improving": 30,
     "restarts": 20,
     "perturb": 10,
-    "seed": 0,
+    "random_state": 0,
 }
 
 

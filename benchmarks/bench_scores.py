@@ -93,7 +93,7 @@ def bench_local_scores(quick):
 def bench_hill_climbing(quick):
     print("\n## Hill climbing (pgmpy.causal_discovery.HillClimbSearch), seconds")
     for network, n in [("child", 2000)] if quick else [("child", 5000), ("child", 50000)]:
-        _, data = sample_network(network, n, seed=0)
+        _, data = sample_network(network, n, random_state=0)
         results = {}
         for name, make in (
             ("pgmpy BDeu", lambda d: BDeu(d, equivalent_sample_size=1.0)),

@@ -95,7 +95,7 @@ def run_one(args):
         from pgmpy_nml.search.candidates import candidate_parent_sets
 
         data = sample(args.network, args.n)
-        cands, report = candidate_parent_sets(make(args.score, data), max_parents=3)
+        cands, report = candidate_parent_sets(make(args.score, data), max_parents=3, n_jobs=-1)
         pruning = report.timings["bounds and dominance"]
         out["t_scores"] = report.timings["total"] - pruning
         out["t_pruning"] = pruning
@@ -213,7 +213,9 @@ def check_dp(args):
     from pgmpy_nml.datasets import available_networks, sample_network
     from pgmpy_nml.search.candidates import candidate_parent_sets, solve
 
-    datasets = [(name, sample_network(name, 2000, seed=SEED)[1]) for name in available_networks()]
+    datasets = [
+        (name, sample_network(name, 2000, random_state=SEED)[1]) for name in available_networks()
+    ]
     datasets += [(f"random{m}", random_data(1000, m, SEED)) for m in (10, 15, 20)]
     print("| data | variables | score | candidates | solver | subset DP | difference |")
     print("|---|---|---|---|---|---|---|")
@@ -222,7 +224,7 @@ def check_dp(args):
         if data.shape[1] > 22:
             continue
         for score_name in SCORE_NAMES:
-            cands, _ = candidate_parent_sets(make(score_name, data), max_parents=3)
+            cands, _ = candidate_parent_sets(make(score_name, data), max_parents=3, n_jobs=-1)
             result = solve(cands, show_progress=False)
             dp = ExactSearch(
                 make(score_name, data), max_parents=3, method="dp", show_progress=False

@@ -53,7 +53,7 @@ def main():
     begin = time.perf_counter()
     warnings.simplefilter("ignore", FutureWarning)
     network, n_samples, n_boot = ("asia", 500, 8) if args.quick else ("sachs", 1000, 200)
-    true_model, data = sample_network(network, n_samples, seed=11)
+    true_model, data = sample_network(network, n_samples, random_state=11)
     true_pairs = {frozenset(e) for e in true_model.edges()}
 
     results = {}
@@ -66,8 +66,7 @@ def main():
         start = time.perf_counter()
         strength = bootstrap_strength(
             data,
-            "exact",
-            score,
+            scoring_method=score,
             n_bootstrap=n_boot,
             replace=replace,
             random_state=1,

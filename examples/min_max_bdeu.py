@@ -95,7 +95,7 @@ def run(network, sizes, n_test, seed=0):
     start = time.perf_counter()
     # One forward sample (the network is parsed once): the first max(sizes) rows train,
     # the last n_test rows are the independent held-out set.
-    true_model, data = sample_network(network, max(sizes) + n_test, seed=seed)
+    true_model, data = sample_network(network, max(sizes) + n_test, random_state=seed)
     train, test = data.iloc[: max(sizes)], data.iloc[max(sizes) :]
     nodes = list(train.columns)
     states = {v: list(true_model.get_cpds(v).state_names[v]) for v in nodes}
@@ -112,7 +112,7 @@ def run(network, sizes, n_test, seed=0):
         scoring_method=lambda d: BDeu(d, equivalent_sample_size=ESS, state_names=states),
         equivalent_sample_size=ESS,
         epsilon=EPSILON,
-        search="exact",
+        method="auto",
         max_parents=MAX_PARENTS,
         state_names=states,
     )

@@ -49,14 +49,14 @@ def held_out(train, test, alpha, state_names):
 
 
 def run(network, n_train, n_test, grid, seed):
-    true_model, data = sample_network(network, n_train + n_test, seed=seed)
+    true_model, data = sample_network(network, n_train + n_test, random_state=seed)
     train, test = data.iloc[:n_train], data.iloc[n_train:]
     state_names = {cpd.variable: cpd.state_names[cpd.variable] for cpd in true_model.get_cpds()}
     # the CPDs must know every state the test data may show
     train_names = {v: s for v, s in state_names.items() if v in train.columns}
     start = time.perf_counter()
-    eq18 = OptimalESS(search="exact").fit(train)
-    marginal = OptimalESS(search="exact", update="marginal_likelihood").fit(train)
+    eq18 = OptimalESS("auto").fit(train)
+    marginal = OptimalESS("auto", update="marginal_likelihood").fit(train)
     curve = [held_out(train, test, a, train_names) for a in grid]
     loglik = np.array([c[0] for c in curve])
     arcs = np.array([c[1] for c in curve])

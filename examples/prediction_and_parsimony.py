@@ -130,7 +130,7 @@ def learn(method, train, states):
 def run(config, seed):
     sizes, n_splits = config["sizes"], config["splits"]
     half = max(sizes)
-    true_model, pool = sample_network(config["network"], 2 * half, seed=seed)
+    true_model, pool = sample_network(config["network"], 2 * half, random_state=seed)
     states = {cpd.variable: list(cpd.state_names[cpd.variable]) for cpd in true_model.get_cpds()}
     rng = np.random.default_rng(seed)
     losses = np.zeros((len(METHODS), len(sizes), n_splits))

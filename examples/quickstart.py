@@ -28,7 +28,7 @@ parser.add_argument("--quick", action="store_true", help="accepted for symmetry;
 args = parser.parse_args()
 start = time.perf_counter()
 
-true_model, data = sample_network("survey", n_samples=5000, seed=0)
+true_model, data = sample_network("survey", n_samples=5000, random_state=0)
 print("true edges:          ", sorted(true_model.edges()))
 
 # The new, scikit-learn style API (pgmpy.causal_discovery): no hyperparameter to tune.

@@ -9,7 +9,9 @@ scikit-learn expects, and asking for one says to call ``fit``.
 
 from __future__ import annotations
 
-__all__ = ["ResultEstimator", "fitted_attribute", "sklearn_tags"]
+import numpy as np
+
+__all__ = ["ResultEstimator", "feature_names", "fitted_attribute", "sklearn_tags"]
 
 
 class fitted_attribute:
@@ -32,6 +34,16 @@ class fitted_attribute:
         return getattr(result, self.field)
 
 
+class _seen_columns(fitted_attribute):
+    """``feature_names_in_``: absent (AttributeError) when ``fit`` saw no data."""
+
+    def __get__(self, obj, owner=None):
+        value = super().__get__(obj, owner)
+        if obj is not None and value is None:
+            raise AttributeError(f"This {type(obj).__name__} saw no data: no {self.name}.")
+        return value
+
+
 class ResultEstimator:
     """Mixin: fitted when ``fit`` stored its result (scikit-learn's ``check_is_fitted``).
 
@@ -40,8 +52,22 @@ class ResultEstimator:
     through ``__sklearn_is_fitted__``.
     """
 
+    feature_names_in_ = _seen_columns(
+        "feature_names", "ndarray of object: the columns of the data ``fit`` saw, in order."
+    )
+
+    @property
+    def n_features_in_(self) -> int:
+        """int: the number of columns of the data ``fit`` saw."""
+        return len(self.feature_names_in_)
+
     def __sklearn_is_fitted__(self) -> bool:
         return self.__dict__.get("_result") is not None
+
+
+def feature_names(columns) -> np.ndarray:
+    """The ``feature_names_in_`` of data with these columns (scikit-learn's type)."""
+    return np.asarray(list(columns), dtype=object)
 
 
 def sklearn_tags():

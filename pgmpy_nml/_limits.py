@@ -3,9 +3,9 @@
 The choice of search is :func:`pgmpy_nml.search.choose_search`, the one ``"auto"``
 policy of :class:`~pgmpy_nml.ExactSearch`, the command line (``pgmpy-nml learn
 --method auto``), :func:`~pgmpy_nml.learning_saturation` and
-:class:`~pgmpy_nml.analysis.ess.OptimalESS`; the thresholds it shares with the command
-line's ``--help`` (which must answer without numpy) are here, with the limits of the
-command line's data files and of its exact solver.
+:class:`~pgmpy_nml.analysis.ess.OptimalESS` (``method="auto"``); the thresholds it
+shares with the command line's ``--help`` (which must answer without numpy) are here,
+with the limits of the command line's data files and of its exact solver.
 """
 
 #: The exact choice takes the subset DP (exact, no parent limit) up to this many

@@ -233,19 +233,20 @@ def as_choice(value: Any, name: str, choices: Sequence, *, owner: str | None = N
 def as_n_jobs(value: Any, name: str = "n_jobs") -> int:
     """Number of worker threads from scikit-learn's ``n_jobs`` convention.
 
-    ``None`` means every core, a positive integer that many workers, ``-1`` every
-    core, ``-2`` all but one, and so on (never fewer than one).
+    ``None`` means one worker (scikit-learn's meaning), a positive integer that
+    many workers, ``-1`` every core, ``-2`` all but one, and so on (never fewer
+    than one).
 
     Examples
     --------
-    >>> as_n_jobs(2)
-    2
+    >>> as_n_jobs(2), as_n_jobs(None)
+    (2, 1)
     >>> as_n_jobs(-1) == (os.cpu_count() or 1)
     True
     """
     cores = os.cpu_count() or 1
     if value is None:
-        return cores
+        return 1
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be an integer or None, got {value!r}.")
     if value == 0:

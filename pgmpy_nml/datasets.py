@@ -11,6 +11,14 @@ from __future__ import annotations
 import gzip
 import warnings
 from importlib import resources
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ._params import RandomState
+
+if TYPE_CHECKING:
+    from ._typing import RandomState as RandomStateLike
 
 __all__ = [
     "EXAMPLE_DATA",
@@ -78,7 +86,7 @@ def load_network(name: str):
     return BIFReader(string=text).get_model()
 
 
-def sample_network(name: str, n_samples: int, seed: int | None = 0):
+def sample_network(name: str, n_samples: int, *, random_state: RandomStateLike = 0):
     """Sample a data set from a classic network (forward sampling).
 
     Parameters
@@ -87,8 +95,9 @@ def sample_network(name: str, n_samples: int, seed: int | None = 0):
         A network of :func:`available_networks`.
     n_samples : int
         Number of rows.
-    seed : int or None, default 0
-        Seed of pgmpy's sampler, for reproducible data.
+    random_state : int, numpy Generator or None, default 0
+        Seed of pgmpy's sampler, for reproducible data (a Generator: one draw
+        from it; None: fresh entropy).
 
     Returns
     -------
@@ -100,10 +109,13 @@ def sample_network(name: str, n_samples: int, seed: int | None = 0):
     Examples
     --------
     >>> from pgmpy_nml.datasets import sample_network
-    >>> model, data = sample_network("survey", 100, seed=1)
+    >>> model, data = sample_network("survey", 100, random_state=1)
     >>> data.shape
     (100, 6)
     """
+    seed = RandomState().validate(random_state, "random_state")
+    if isinstance(seed, (np.random.Generator, np.random.SeedSequence)):
+        seed = int(np.random.default_rng(seed).integers(2**31))
     model = load_network(name)
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")

@@ -87,7 +87,7 @@ def make_test_score():
 
 @functools.cache
 def _network_sample(name, n, seed):
-    return sample_network(name, n, seed=seed)
+    return sample_network(name, n, random_state=seed)
 
 
 @pytest.fixture(scope="session")

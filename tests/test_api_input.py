@@ -89,7 +89,9 @@ def test_a_factory_that_returns_no_score_fails_at_first_use_naming_it(registry_g
         make_score("odd", pd.DataFrame({"A": [0, 1]}))
     # and through the tools that build scores by name
     with pytest.raises(TypeError, match="'odd'"):
-        LearningProcedure("exact", "odd").fit(pd.DataFrame({"A": [0, 1], "B": [1, 0]}))
+        LearningProcedure("auto", scoring_method="odd").fit(
+            pd.DataFrame({"A": [0, 1], "B": [1, 0]})
+        )
 
 
 # -- averaged_network, bootstrap_strength ----------------------------------------------
@@ -121,12 +123,12 @@ def test_averaged_network_takes_thresholds_in_0_1(strengths, threshold):
 def test_bootstrap_strength_refuses_replace_that_is_not_a_bool(cancer, flag):
     _, data = cancer
     with pytest.raises(TypeError, match="replace must be a bool"):
-        bootstrap_strength(data, "exact", "qnml", n_bootstrap=2, replace=flag)
+        bootstrap_strength(data, scoring_method="qnml", n_bootstrap=2, replace=flag)
 
 
 def test_bootstrap_strength_takes_numpy_bools(cancer):
     _, data = cancer
-    s = bootstrap_strength(data, "exact", "qnml", n_bootstrap=2, replace=np.False_)
+    s = bootstrap_strength(data, scoring_method="qnml", n_bootstrap=2, replace=np.False_)
     assert s.attrs["replace"] is False and s.attrs["sample_size"] == len(data) // 2
 
 
@@ -137,13 +139,15 @@ VALID = "one of: aic-d, bd, bdeu"
 @pytest.mark.parametrize(
     "run",
     [
-        lambda d: LearningProcedure("exact", "nope").fit(d),
-        lambda d: LearningProcedure("hill", "nope").fit(d),
-        lambda d: cross_validate(d, "exact", "nope", k=2),
-        lambda d: cross_validate(d, LearningProcedure("tabu", "nope"), k=2),
+        lambda d: LearningProcedure("auto", scoring_method="nope").fit(d),
+        lambda d: LearningProcedure("hill", scoring_method="nope").fit(d),
+        lambda d: cross_validate(d, scoring_method="nope", k=2),
+        lambda d: cross_validate(d, method=LearningProcedure("tabu", scoring_method="nope"), k=2),
         lambda d: compare_procedures(d, {"fnml": "fnml", "bad": "nope"}, k=2),
-        lambda d: compare_procedures(d, {"bad": LearningProcedure("exact", "nope")}, k=2),
-        lambda d: bootstrap_strength(d, "exact", "nope", n_bootstrap=2),
+        lambda d: compare_procedures(
+            d, {"bad": LearningProcedure("auto", scoring_method="nope")}, k=2
+        ),
+        lambda d: bootstrap_strength(d, scoring_method="nope", n_bootstrap=2),
     ],
 )
 def test_an_unknown_score_name_lists_the_valid_ones(cancer, run):

@@ -215,8 +215,11 @@ def fitted_cases():
         ExactSearch: (lambda: ExactSearch("bdeu", show_progress=False), lambda e: e.fit(data)),
         LocalSearch: (lambda: LocalSearch("bdeu", show_progress=False), lambda e: e.fit(data)),
         OptimalESS: (lambda: OptimalESS(), lambda e: e.fit(data)),
-        Discretizer: (lambda: Discretizer("quantile", 2), lambda e: e.fit(numbers)),
-        LearningProcedure: (lambda: LearningProcedure("exact", "qnml"), lambda e: e.fit(data)),
+        Discretizer: (lambda: Discretizer("quantile", n_bins=2), lambda e: e.fit(numbers)),
+        LearningProcedure: (
+            lambda: LearningProcedure("auto", scoring_method="qnml"),
+            lambda e: e.fit(data),
+        ),
         FSNMLEstimator: (FSNMLEstimator, lambda e: e.fit(DAG([("A", "B")]), data)),
     }
 

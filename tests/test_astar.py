@@ -207,7 +207,7 @@ def test_exact_search_method_astar():
     assert choose_search(30, "astar") == ("astar", 3)
     with pytest.raises(ValueError, match="at most 63 variables"):
         choose_search(64, "astar")
-    _, data = sample_network("asia", 2000, seed=0)
+    _, data = sample_network("asia", 2000, random_state=0)
     fits = {
         m: ExactSearch("bdeu", method=m, max_parents=2, show_progress=False).fit(data)
         for m in ("astar", "solver")

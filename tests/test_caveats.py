@@ -110,7 +110,7 @@ def test_pgmpy_belief_propagation_fails_on_an_isolated_node(edges, message, esti
 # -- learning_saturation: an empty learned graph measures only the marginals ----------------
 def test_saturation_gap_of_empty_graphs_is_the_marginals_and_stays_flat():
     """The docstring's numbers: survey's first 100-500 rows, BDeu(1) learns no edge."""
-    data = sample_network("survey", 5000, seed=0)[1]
+    data = sample_network("survey", 5000, random_state=0)[1]
     curve = learning_saturation(data, [100, 250, 500], max_parents=3)
     assert curve["n_edges"].tolist() == [0, 0, 0]
     assert curve["gap"].between(5.3, 5.6).all()  # "about 5.4 nats at every size"

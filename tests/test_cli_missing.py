@@ -29,7 +29,7 @@ def write_r_csv(frame, path):
 @pytest.fixture(scope="module")
 def incomplete(tmp_path_factory):
     folder = tmp_path_factory.mktemp("missing-cli")
-    _, data = sample_network("asia", 400, seed=0)
+    _, data = sample_network("asia", 400, random_state=0)
     holes = data.astype(object).mask(np.random.default_rng(1).random(data.shape) < 0.08)
     path = folder / "asia_na.csv"
     write_r_csv(holes, path)
@@ -220,7 +220,7 @@ def test_bootstrap_keeps_the_rows_too(cli_summary, incomplete):
         "--params", "none",
     )  # fmt: skip
     expected = bootstrap_strength(
-        holes, "exact", "pnal", n_bootstrap=3, random_state=0, missing="available"
+        holes, scoring_method="pnal", n_bootstrap=3, random_state=0, missing="available"
     )
     got = {(a["from"], a["to"]): a["strength"] for a in summary["bootstrap"]["arcs"]}
     for u, v, s in expected[["from", "to", "strength"]].itertuples(index=False):

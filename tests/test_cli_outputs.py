@@ -193,7 +193,7 @@ def test_cv_time_limit_reaches_the_exact_search(data, cli_summary):
     assert search.time_limit == 30.0 and search.max_parents == 3
     from pgmpy_nml.study import LearningProcedure
 
-    procedure = LearningProcedure(search, "qnml")
+    procedure = LearningProcedure(search, scoring_method="qnml")
     fresh = procedure.search_for(procedure.score_for(pd.read_csv(data, dtype=str)))
     assert fresh.time_limit == 30.0 and type(fresh.scoring_method).__name__ == "QNML"
 
@@ -209,4 +209,4 @@ def test_cv_above_64_variables_runs_the_restarts_it_promises(cli_summary, tmp_pa
     assert facts["method"] == "tabu" and facts["restarts"] == 10
     args = cli_module.build_parser().parse_args(["cv"])
     search = cli_cv._cv_search(args, "tabu", 1, 7)
-    assert (search.restarts, search.seed, search.method) == (10, 7, "tabu")
+    assert (search.restarts, search.random_state, search.method) == (10, 7, "tabu")

@@ -39,7 +39,7 @@ def test_learn_with_bootstrap_matches_the_python_api(files, cli_summary):
     assert "bootstrap strength over 6 resamples" in out and "averaged network" in out
     got = got["bootstrap"]
     data = pd.read_csv(files / "survey.csv", dtype=str)
-    expected = bootstrap_strength(data, "exact", "qnml", n_bootstrap=6, random_state=3)
+    expected = bootstrap_strength(data, scoring_method="qnml", n_bootstrap=6, random_state=3)
     arcs = {(a["from"], a["to"]): (a["strength"], a["direction"]) for a in got["arcs"]}
     for u, v, s, d in expected[["from", "to", "strength", "direction"]].itertuples(index=False):
         if s > 0:
@@ -96,7 +96,7 @@ def test_discretize_and_evaluate_with_the_same_cut_points(files, cli):
     assert code == 0, err
     cuts = json.loads(summary.read_text())["cut_points"]
     train = pd.read_csv(files / "train.csv")
-    expected = Discretizer("quantile", 3, columns=["x", "y"]).fit(train).cut_points_
+    expected = Discretizer("quantile", n_bins=3, columns=["x", "y"]).fit(train).cut_points_
     assert set(cuts) == {"x", "y"}
     for c in cuts:
         assert cuts[c] == pytest.approx(expected[c].tolist())
@@ -156,7 +156,9 @@ def test_a_whole_number_measurement_is_cut_by_name_and_reused_everywhere(wine_li
     learned = json.loads(summary.read_text())
     assert len(learned["cut_points"]["proline"]) == 2 and "column 'proline' cut at" in out
     data = pd.read_csv(train)
-    expected = Discretizer("quantile", 3, columns=["alcohol", "proline"]).fit(data).cut_points_
+    expected = (
+        Discretizer("quantile", n_bins=3, columns=["alcohol", "proline"]).fit(data).cut_points_
+    )
     assert learned["cut_points"]["proline"] == pytest.approx(expected["proline"].tolist())
     # score and fit on the raw CSV: with the saved cut points, or cutting it again alike
     scored = {}

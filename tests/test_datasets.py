@@ -35,9 +35,9 @@ def test_load_network_is_pgmpys_example_model(name):
 
 
 def test_sample_network_is_reproducible_for_a_seed():
-    model, first = sample_network("survey", 300, seed=7)
-    _, again = sample_network("survey", 300, seed=7)
-    _, other = sample_network("survey", 300, seed=8)
+    model, first = sample_network("survey", 300, random_state=7)
+    _, again = sample_network("survey", 300, random_state=7)
+    _, other = sample_network("survey", 300, random_state=8)
     assert first.equals(again) and not first.equals(other)
     assert list(first.columns) == sorted(model.nodes())
 

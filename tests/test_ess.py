@@ -103,7 +103,7 @@ def exact_log_bayes_factor(table, alpha, q_all=None):
 
 @pytest.fixture(scope="module")
 def survey():
-    return sample_network("survey", 500, seed=1)[1]
+    return sample_network("survey", 500, random_state=1)[1]
 
 
 tables = st.tuples(
@@ -416,7 +416,7 @@ def test_marginal_likelihood_ess_is_a_stationary_point(survey):
 
 @pytest.fixture(scope="module")
 def survey_fit(survey):
-    return OptimalESS(search="exact").fit(survey)
+    return OptimalESS("auto").fit(survey)
 
 
 def bdeu(data, alpha, names=None):
@@ -425,7 +425,7 @@ def bdeu(data, alpha, names=None):
 
 def test_alternating_optimization_converges_to_a_fixed_point(survey, survey_fit):
     est = survey_fit
-    assert est.converged_ and est.search_ == "exact"
+    assert est.converged_ and est.method_ == "dp"  # "auto": the policy's exact engine
     alphas = [step.alpha for step in est.history_]
     assert len(alphas) == est.n_iter_ + 1 >= 3  # it did move before settling
     assert abs(alphas[-1] - alphas[-2]) < est.tol
@@ -451,17 +451,17 @@ def test_alternating_optimization_converges_to_a_fixed_point(survey, survey_fit)
 
 
 def test_alternating_optimization_with_hill_climbing_and_auto(survey, survey_fit):
-    hill = OptimalESS(search="hill").fit(survey)
-    assert hill.converged_ and hill.search_ == "hill"
+    hill = OptimalESS("hill").fit(survey)
+    assert hill.converged_ and hill.method_ == "hill"
     assert abs(hill.history_[-1].alpha - hill.history_[-2].alpha) < hill.tol
     assert hill.alpha_ == pytest.approx(optimal_ess(survey, hill.dag_), rel=1e-12)
     assert hill.score_ <= survey_fit.score_ + 1e-8 or hill.alpha_ != survey_fit.alpha_
     auto = OptimalESS(max_iter=1, tol=100.0).fit(survey)
-    assert auto.search_ == "exact" and auto.n_iter_ == 1
+    assert auto.method_ == "dp" and auto.n_iter_ == 1  # "auto": the policy's choice
 
 
 def test_exact_coordinate_ascent_never_decreases_the_marginal_likelihood(survey):
-    est = OptimalESS(search="exact", update="marginal_likelihood").fit(survey)
+    est = OptimalESS("auto", update="marginal_likelihood").fit(survey)
     assert est.converged_
     scores = [step.score for step in est.history_]
     assert all(b >= a - 1e-9 for a, b in itertools.pairwise(scores))
@@ -471,7 +471,7 @@ def test_exact_coordinate_ascent_never_decreases_the_marginal_likelihood(survey)
 def test_alternating_optimization_with_declared_unobserved_states(survey):
     names = {c: [*survey[c].cat.categories, "never"] if c == "E" else None for c in survey}
     names = {c: s for c, s in names.items() if s is not None}
-    est = OptimalESS(search="exact", state_names=names).fit(survey)
+    est = OptimalESS("auto", state_names=names).fit(survey)
     assert est.converged_
     assert est.alpha_ == pytest.approx(optimal_ess(survey, est.dag_, state_names=names))
     best = ExactSearch(bdeu(survey, est.alpha_, names), show_progress=False).fit(survey)
@@ -480,7 +480,7 @@ def test_alternating_optimization_with_declared_unobserved_states(survey):
 
 def test_not_converging_warns(survey):
     with pytest.warns(RuntimeWarning, match="did not converge"):
-        est = OptimalESS(search="exact", max_iter=1, tol=1e-6).fit(survey)
+        est = OptimalESS("auto", max_iter=1, tol=1e-6).fit(survey)
     assert not est.converged_ and est.n_iter_ == 1 and len(est.history_) == 2
 
 
@@ -552,7 +552,7 @@ def test_graph_validation(survey):
 @pytest.mark.parametrize(
     ("params", "error", "match"),
     [
-        ({"search": "greedy"}, ValueError, "search must be one of"),
+        ({"method": "greedy"}, ValueError, "method must be one of"),
         ({"update": "eq17"}, ValueError, "update must be one of"),
         ({"tol": 0}, ValueError, "tol"),
         ({"tol": "0.1"}, TypeError, "tol"),
@@ -574,14 +574,14 @@ def test_degenerate_data_give_a_clear_error():
     data = pd.DataFrame({"A": [0, 1] * 50, "B": [0, 0, 1, 1] * 25})
     assert optimal_ess(data, DAG([("A", "B")])) == math.inf
     with pytest.raises(ValueError, match="exactly uniform"):
-        OptimalESS(search="exact").fit(data)
+        OptimalESS("auto").fit(data)
     # constant columns: no free parameter is fitted (d_eff = 0), so Eq. 18 is 0
     const = pd.DataFrame({"A": [0] * 10, "B": [1] * 10})
     graph = DAG()
     graph.add_nodes_from(["A", "B"])
     assert optimal_ess(const, graph) == 0.0
     with pytest.raises(ValueError, match="single child state"):
-        OptimalESS(search="exact").fit(const)
+        OptimalESS("auto").fit(const)
     # a declared, unobserved state of A makes the prior non-uniform relative to the data
     with warnings.catch_warnings():
         warnings.simplefilter("error")

@@ -99,7 +99,7 @@ def test_same_optimum_as_brute_force_over_orders(
 
 @pytest.mark.parametrize("name", ["fnml", "qnml", "pgmpy-bic"])
 def test_never_below_hill_climbing(name, make_test_score):
-    _, data = sample_network("child", 500, seed=0)
+    _, data = sample_network("child", 500, random_state=0)
     data = data.iloc[:, :12]
     score = make_test_score(name, data)
     exact = fit(score)
@@ -112,7 +112,7 @@ def test_never_below_hill_climbing(name, make_test_score):
     ("network", "n"), [("earthquake", 20000), ("survey", 20000), ("cancer", 50000)]
 )
 def test_recovers_known_networks(network, n):
-    model, data = sample_network(network, n, seed=7)
+    model, data = sample_network(network, n, random_state=7)
     learned = fit(QNML(data)).dag_
     # qNML is score equivalent: the optimum is a Markov equivalence class
     assert set(learned.to_pdag().edges()) == set(DAG(model.edges()).to_pdag().edges())
@@ -169,7 +169,7 @@ def test_deterministic_and_thread_count_independent(random_data):
 
 
 def test_parameters_and_inference_on_the_result():
-    _, data = sample_network("cancer", 5000, seed=11)
+    _, data = sample_network("cancer", 5000, random_state=11)
     search = ExactSearch("fnml", parameter_estimator=FSNMLEstimator(), show_progress=False).fit(
         data
     )
@@ -393,7 +393,7 @@ def test_solver_and_subset_dp_find_the_same_optimum(
 def test_auto_chooses_the_dp_for_few_variables_and_a_star_with_a_parent_limit(random_data):
     small = random_data(200, 6, 41)
     assert ExactSearch("fnml", show_progress=False).fit(small).method_ == "dp"
-    _, child = sample_network("child", 1000, seed=4)
+    _, child = sample_network("child", 1000, random_state=4)
     search = ExactSearch("qnml", max_parents=2, show_progress=False).fit(child)
     assert search.method_ == "astar" and search.optimal_
     assert search.memory_estimate_ is None and search.pruning_.n_kept.sum() > 20
@@ -402,7 +402,7 @@ def test_auto_chooses_the_dp_for_few_variables_and_a_star_with_a_parent_limit(ra
 
 
 def test_solver_time_limit_start_dag_and_bad_settings(random_data):
-    _, child = sample_network("child", 2000, seed=5)
+    _, child = sample_network("child", 2000, random_state=5)
     score = FNML(child)
     hc = NewHillClimb(scoring_method=score, return_type="dag", show_progress=False).fit(child)
     started = ExactSearch(
@@ -447,7 +447,7 @@ def test_one_progress_bar_that_moves_by_phase_and_ends_full(monkeypatch, capsys,
 def test_auto_hands_over_to_branch_and_cut_when_a_star_runs_out_of_memory():
     """method="auto": A* stopped by its memory cap, then SCIP from its best network;
     the bound is the smaller of the two proven ones."""
-    _, data = sample_network("alarm", 1000, seed=0)
+    _, data = sample_network("alarm", 1000, random_state=0)
     data = data.iloc[:, :24]
     options = dict(max_parents=2, show_progress=False)
     handed = ExactSearch("bdeu", max_memory=3e5, **options).fit(data)

@@ -73,7 +73,7 @@ def test_sound_bound_from_scip_dual_bounds():
 def test_time_limited_run_reports_a_finite_honest_bound():
     from pgmpy_nml import BDeu
 
-    _, data = sample_network("alarm", 1000, seed=0)
+    _, data = sample_network("alarm", 1000, random_state=0)
     score = BDeu(data, equivalent_sample_size=10.0)
     search = ExactSearch(
         score, method="solver", max_parents=3, time_limit=0.05, show_progress=False
@@ -131,9 +131,9 @@ BAD_SETTINGS = [
     ({"gap_limit": -0.5}, ValueError, "gap_limit"),
     ({"gap_limit": "x"}, TypeError, "gap_limit"),
     ({"gap_limit": float("nan")}, ValueError, "gap_limit"),
-    ({"seed": -1}, ValueError, "seed"),
-    ({"seed": 0.5}, ValueError, "seed"),
-    ({"seed": "1"}, TypeError, "seed"),
+    ({"random_state": -1}, ValueError, "random_state"),
+    ({"random_state": 0.5}, ValueError, "random_state"),
+    ({"random_state": "1"}, TypeError, "random_state"),
     ({"start_dag": [("A", "B"), ("B", "C"), ("C", "A")]}, ValueError, "cycle"),
     ({"start_dag": "A"}, TypeError, "start_dag"),
     ({"start_dag": [("A", "Z")]}, ValueError, "'Z'"),

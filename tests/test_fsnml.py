@@ -89,7 +89,7 @@ def test_estimator_api_matches_pgmpy_conventions(small):
 
 @pytest.fixture(scope="module")
 def fitted():
-    true_model, data = sample_network("cancer", 3000, seed=3)
+    true_model, data = sample_network("cancer", 3000, random_state=3)
     model = DiscreteBayesianNetwork(true_model.edges())
     model.fit(data, estimator=FSNMLEstimator())
     return model, data
@@ -220,7 +220,7 @@ def test_code_length_is_the_sum_of_univariate_snml_codes(small):
 
 @pytest.mark.parametrize("seed", range(5))
 def test_code_length_regret_within_theorem_6(seed):
-    true_model, data = sample_network("survey", 400, seed=seed)
+    true_model, data = sample_network("survey", 400, random_state=seed)
     dag = DAG(true_model.edges())
     score = FNML(data)
     # log P_hat(D | G) = sum of family log-likelihoods = fNML + regret terms; recompute directly

@@ -53,7 +53,7 @@ def test_every_scores_default_parameters_keep_every_probability_positive(sparse,
     states = {v: sorted(sparse[v].unique()) for v in sparse.columns}
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        model = LearningProcedure("exact", name, state_names=states).fit(train).model_
+        model = LearningProcedure("auto", scoring_method=name, state_names=states).fit(train).model_
         for cpd in model.get_cpds():
             assert (cpd.get_values() > 0).all(), (name, cpd.variable)
         assert math.isfinite(log_loss(model, test))
@@ -63,7 +63,7 @@ def test_cross_validate_with_bic_is_finite_and_quiet(sparse):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # numpy's RuntimeWarning included
         for name in ["bic", "aic", "ll"]:
-            result = cross_validate(sparse, "exact", name, k=5, random_state=0)
+            result = cross_validate(sparse, scoring_method=name, k=5, random_state=0)
             assert np.isfinite(result.folds["loss"]).all(), name
             assert math.isfinite(result.mean) and math.isfinite(result.se)
 
@@ -72,7 +72,7 @@ def test_maximum_likelihood_folds_warn_with_the_reason(sparse):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         result = cross_validate(
-            sparse, "exact", "bic", k=5, random_state=0, parameter_estimator=DiscreteMLE()
+            sparse, scoring_method="bic", k=5, random_state=0, parameter_estimator=DiscreteMLE()
         )
     n_inf = int(np.isinf(result.folds["loss"]).sum())
     assert n_inf > 0 and math.isinf(result.mean) and math.isnan(result.se)
@@ -83,7 +83,9 @@ def test_maximum_likelihood_folds_warn_with_the_reason(sparse):
 
     procedures = {
         "fnml": "fnml",
-        "bic-mle": LearningProcedure("exact", "bic", parameter_estimator=DiscreteMLE()),
+        "bic-mle": LearningProcedure(
+            "auto", scoring_method="bic", parameter_estimator=DiscreteMLE()
+        ),
     }
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -19,6 +19,7 @@ LAYERS = [
         "_lazy",
         "_limits",
         "_memory",
+        "_params",
         "_progress",
         "_typing",
         "_validate",

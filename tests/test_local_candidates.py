@@ -196,7 +196,7 @@ def assert_candidate_local_optimum(score, result, variables):
     ("network", "options"),
     [
         ("child", {}),
-        ("child", {"method": "tabu", "restarts": 3, "perturb": 4, "seed": 2}),
+        ("child", {"method": "tabu", "restarts": 3, "perturb": 4, "random_state": 2}),
         ("alarm", {"max_parents": 2}),
         ("alarm", {"method": "tabu", "tabu_length": 20}),
         ("insurance", {"expert_knowledge": True}),

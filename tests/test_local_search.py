@@ -217,7 +217,7 @@ def test_score_equivalent_scores_reach_a_local_optimum_at_least_as_good_with_res
     greedy = search(score)
     assert_local_optimum(score, greedy, Constraints.from_knowledge(list(data.columns)))
     theirs = PgmpyHillClimb(score_class(data), return_type="dag", show_progress=False).fit(data)
-    tabu = search(score, method="tabu", tabu_length=20, restarts=8, perturb=4, seed=0)
+    tabu = search(score, method="tabu", tabu_length=20, restarts=8, perturb=4, random_state=0)
     assert tabu.score_ >= max(greedy.score_, score.score(theirs.causal_graph_)) - 1e-9
 
 
@@ -281,8 +281,8 @@ def test_tabu_and_restarts_never_end_below_greedy(network, network_sample):
     score = FNML(data)
     greedy = search(score)
     tabu = search(score, method="tabu", tabu_length=15)
-    restarts = search(score, restarts=4, perturb=5, seed=1)
-    both = search(score, method="tabu", restarts=3, perturb=5, seed=1)
+    restarts = search(score, restarts=4, perturb=5, random_state=1)
+    both = search(score, method="tabu", restarts=3, perturb=5, random_state=1)
     for other in (tabu, restarts, both):
         assert other.score_ >= greedy.score_ - 1e-9
         assert other.restart_scores_[0] >= greedy.score_ - 1e-9
@@ -449,7 +449,7 @@ def test_restarts_follow_the_slow_reference(
     data = data[sorted(data.columns)[:8]]
     score = make_test_score(score_name, data)
     options = {"tabu_length": 10, "max_non_improving": 10, "restarts": 4, "perturb": perturb}
-    ours = search(score, method="tabu", max_parents=2, seed=seed, **options)
+    ours = search(score, method="tabu", max_parents=2, random_state=seed, **options)
     scores, best = reference_tabu(
         score, list(data.columns), 2, epsilon=EPSILON, seed=seed, **options
     )
@@ -465,8 +465,8 @@ def test_same_seed_same_network_even_in_other_processes(network_sample):
         """
         from pgmpy_nml import LocalSearch, QNML
         from pgmpy_nml.datasets import sample_network
-        _, data = sample_network("child", 1000, seed=5)
-        search = LocalSearch(QNML(data), method="tabu", restarts=3, perturb=6, seed=42,
+        _, data = sample_network("child", 1000, random_state=5)
+        search = LocalSearch(QNML(data), method="tabu", restarts=3, perturb=6, random_state=42,
                              show_progress=False).fit()
         print(sorted(search.causal_graph_.edges()), round(search.score_, 6))
         """
@@ -483,14 +483,14 @@ def test_same_seed_same_network_even_in_other_processes(network_sample):
         outputs.add(run.stdout)
     assert len(outputs) == 1
     _, data = network_sample("child", 1000, seed=5)
-    here = search(QNML(data), method="tabu", restarts=3, perturb=6, seed=42)
+    here = search(QNML(data), method="tabu", restarts=3, perturb=6, random_state=42)
     assert str(sorted(here.causal_graph_.edges())) in outputs.pop()
 
 
 def test_perturbations_depend_on_the_seed_only(network_sample):
     _, data = network_sample("child", 800, seed=4)
     score = FNML(data)
-    runs = [search(score, restarts=3, perturb=8, seed=s).history_ for s in (0, 0, 1)]
+    runs = [search(score, restarts=3, perturb=8, random_state=s).history_ for s in (0, 0, 1)]
     np.testing.assert_array_equal(runs[0], runs[1])
     assert len(runs[0]) != len(runs[2]) or not np.array_equal(runs[0], runs[2])
 
@@ -585,7 +585,7 @@ def test_required_edges_are_added_to_the_start_and_kept(network_sample):
         ({"perturb": 1.5}, ValueError),
         ({"epsilon": -1.0}, ValueError),
         ({"epsilon": "small"}, TypeError),
-        ({"seed": "x"}, TypeError),
+        ({"random_state": "x"}, TypeError),
         ({"max_parents": -1}, ValueError),
         ({"n_jobs": 0}, ValueError),
     ],
@@ -655,6 +655,6 @@ def test_find_structure_runs_both_local_searches(network_sample):
     tabu = find_structure(score, data, "tabu", restarts=2, perturb=2)
     assert score.score(tabu) >= score.score(hill) - 1e-9
     with pytest.raises(ValueError, match="local search"):
-        find_structure(score, data, "exact", restarts=2)
+        find_structure(score, data, "auto", restarts=2)
     with pytest.raises(ValueError, match="'tabu'"):
         find_structure(score, data, "annealing")

@@ -43,7 +43,7 @@ def test_progress_bar_picks_lines_off_a_terminal(monkeypatch, capsys):
 
 def test_exact_search_talks_in_a_log(monkeypatch, capsys):
     monkeypatch.setenv("PGMPY_NML_PROGRESS_SECONDS", "0")
-    _, data = sample_network("alarm", 300, seed=0)
+    _, data = sample_network("alarm", 300, random_state=0)
     search = ExactSearch("bdeu", max_parents=2, time_limit=3, show_progress=True).fit(data)
     err = capsys.readouterr().err
     lines = [line for line in err.splitlines() if line.startswith("exact search")]
@@ -58,7 +58,7 @@ def test_exact_search_talks_in_a_log(monkeypatch, capsys):
 def test_default_parent_limit_agrees_with_the_command_line(cli):
     from pgmpy_nml.search import choose_search
 
-    _, data = sample_network("alarm", 200, seed=0)
+    _, data = sample_network("alarm", 200, random_state=0)
     data = data.iloc[:, :30]
     search = ExactSearch("fnml", time_limit=5, show_progress=False).fit(data)
     assert (search.method_, search.max_parents_) == ("astar", 3)

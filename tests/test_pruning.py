@@ -196,7 +196,7 @@ def test_parent_count_limits_from_the_sample_size(name, monkeypatch, random_data
 def test_cases_pair_each_gain_with_its_penalty(name, monkeypatch):
     """The per-parent cases of the penalized bounds spare scoring work (fewer sets
     scored than with LL_max - penalty(q_min) alone) and keep the same candidates."""
-    _, data = sample_network("water", 1000, seed=0)
+    _, data = sample_network("water", 1000, random_state=0)
     with_cases, report = candidate_parent_sets(make_score(name, data), max_parents=3)
     supersets = _lattice._Lattice.supersets
 
@@ -501,7 +501,7 @@ KNOWLEDGE = [
 @pytest.mark.parametrize("knowledge", KNOWLEDGE)
 @pytest.mark.parametrize("name", ["fnml", "qnml", "bdeu", "pgmpy-bic"])
 def test_candidates_contain_an_optimal_network(name, knowledge):
-    _, data = sample_network("asia", 400, seed=1)
+    _, data = sample_network("asia", 400, random_state=1)
     score = make_score(name, data)
     search = ExactSearch(score, max_parents=2, expert_knowledge=knowledge, show_progress=False)
     search.fit()
@@ -511,7 +511,7 @@ def test_candidates_contain_an_optimal_network(name, knowledge):
 
 
 def test_candidates_contain_an_optimal_network_without_parent_limit():
-    _, data = sample_network("asia", 3000, seed=2)
+    _, data = sample_network("asia", 3000, random_state=2)
     for name in ["fnml", "qnml", "bdeu", "pgmpy-bic"]:
         score = make_score(name, data)
         optimum = ExactSearch(score, show_progress=False).fit().score_
@@ -524,7 +524,7 @@ def test_solver_over_candidates_is_optimal():
     pytest.importorskip("pyscipopt")
     from pgmpy_nml.search.candidates import solve
 
-    _, data = sample_network("asia", 1000, seed=3)
+    _, data = sample_network("asia", 1000, random_state=3)
     score = FNML(data)
     optimum = ExactSearch(score, max_parents=3, show_progress=False).fit().score_
     candidates, _ = candidate_parent_sets(score, max_parents=3)
@@ -537,7 +537,7 @@ def test_solver_over_candidates_is_optimal():
 
 
 def test_deterministic_and_independent_of_threads():
-    _, data = sample_network("child", 500, seed=0)
+    _, data = sample_network("child", 500, random_state=0)
     score = QNML(data)
     first, report = candidate_parent_sets(score, max_parents=2, n_jobs=1)
     second, _ = candidate_parent_sets(score, max_parents=2, n_jobs=2)
@@ -559,7 +559,7 @@ def test_dask_local_cluster_gives_identical_candidates():
     )
     from joblib import parallel_config
 
-    _, data = sample_network("child", 300, seed=4)
+    _, data = sample_network("child", 300, random_state=4)
     score = FNML(data)
     local, local_report = candidate_parent_sets(score, max_parents=2)
     with (

@@ -8,7 +8,7 @@ from pgmpy_nml.datasets import sample_network
 
 @pytest.fixture(scope="module")
 def survey():
-    return sample_network("survey", 6000, seed=5)[1]
+    return sample_network("survey", 6000, random_state=5)[1]
 
 
 def test_curve_falls_and_matches_the_sensitivity_of_each_learned_network(survey):
@@ -24,8 +24,8 @@ def test_curve_falls_and_matches_the_sensitivity_of_each_learned_network(survey)
 
 
 def test_other_scores_searches_and_subsampling(survey):
-    exact = learning_saturation(survey, [300], scoring_method="fnml", search="exact")
-    hill = learning_saturation(survey, [300], scoring_method=FNML, search="hill")
+    exact = learning_saturation(survey, [300], scoring_method="fnml", method="auto")
+    hill = learning_saturation(survey, [300], scoring_method=FNML, method="hill")
     assert (
         FNML(survey.iloc[:300]).score(exact["dag"][0])
         >= FNML(survey.iloc[:300]).score(hill["dag"][0]) - 1e-9
@@ -41,7 +41,7 @@ def test_other_scores_searches_and_subsampling(survey):
         (dict(sample_sizes=[0]), "each sample size must be an integer >= 1"),
         (dict(sample_sizes=[10**6]), "exceed the 6000 rows"),
         (dict(sample_sizes=[]), "sample_sizes is empty"),
-        (dict(sample_sizes=[10], search="greedy"), "search must be"),
+        (dict(sample_sizes=[10], method="greedy"), "method must be"),
         (dict(sample_sizes=[10], scoring_method="nope"), "Unknown scoring_method 'nope'"),
         (dict(sample_sizes=[10], epsilon=1.0), r"epsilon must lie in \[0, 1\)"),
     ],

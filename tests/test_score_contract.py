@@ -65,7 +65,7 @@ def direct(data, child, parents, weight):
 
 @pytest.fixture(scope="module")
 def data():
-    return sample_network("asia", 2000, seed=3)[1].iloc[:, :6]
+    return sample_network("asia", 2000, random_state=3)[1].iloc[:, :6]
 
 
 @pytest.fixture

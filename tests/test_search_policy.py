@@ -89,15 +89,24 @@ def test_exact_search_asks_the_policy():
                 want = reference(n, policy, limit)
                 if want is ValueError:
                     with pytest.raises(ValueError, match="at most"):
-                        search._choose_method(n)
+                        _exact_choice(search, n)
                     continue
-                assert tuple(search._choose_method(n)) == want
+                assert _exact_choice(search, n) == want
             # the command line's auto and ExactSearch's agree wherever auto is exact
             auto = choose_search(n, "auto", limit)
             if auto.exact:
-                assert tuple(ExactSearch(max_parents=limit)._choose_method(n)) == tuple(auto)
-    with pytest.raises(ValueError, match="method must be one of 'auto', 'dp', 'solver'"):
-        ExactSearch(method="hill")._choose_method(5)
+                assert _exact_choice(ExactSearch(max_parents=limit), n) == tuple(auto)
+    with pytest.raises(ValueError, match="method must be one of 'auto', 'dp', 'astar', 'solver'"):
+        _exact_choice(ExactSearch(method="hill"), 5)
+
+
+def _exact_choice(search, n):
+    """What ``search.fit`` would run on ``n`` variables: its parameters checked as at ``fit``
+    entry, then its settings (the policy's choice)."""
+    from pgmpy_nml._params import validate_params
+
+    settings = search._settings(validate_params(search), [f"V{i}" for i in range(n)])
+    return settings["method"], settings["max_parents"]
 
 
 def test_a_fit_runs_what_the_policy_chose(random_data):
@@ -131,7 +140,7 @@ def test_the_study_tools_auto_is_the_policy(monkeypatch):
     for n in (3, AUTO_EXACT_MAX_VARIABLES, AUTO_EXACT_MAX_VARIABLES + 1, 30):
         for limit in (None, 2):
             choice = choose_search(n, "auto", limit, repeated=True)
-            want = "exact" if choice.exact else choice.method
+            want = choice.method
             assert ess.OptimalESS(max_parents=limit)._check_params(n)[0] == want
             seen = []
 

@@ -141,7 +141,7 @@ SCORES = {
 
 @pytest.mark.parametrize("name", list(SCORES))
 def test_real_data_matches_exact_search(name):
-    _, data = sample_network("sachs", 1500, seed=3)
+    _, data = sample_network("sachs", 1500, random_state=3)
     score = SCORES[name](data)
     variables = list(data.columns)
     cands = all_parent_sets(score, variables, 2)
@@ -154,7 +154,7 @@ def test_real_data_matches_exact_search(name):
 
 
 def test_real_data_with_expert_knowledge_matches_exact_search():
-    _, data = sample_network("asia", 3000, seed=5)
+    _, data = sample_network("asia", 3000, random_state=5)
     score = FNML(data)
     variables = list(data.columns)
     required = [("smoke", "bronc")]

@@ -62,7 +62,7 @@ def tiny():
 def test_bootstrap_matches_a_hand_computed_one(tiny):
     n_boot, seed = 6, 11
     strength, networks = bootstrap_strength(
-        tiny, "exact", "fnml", n_bootstrap=n_boot, random_state=seed, return_networks=True
+        tiny, scoring_method="fnml", n_bootstrap=n_boot, random_state=seed, return_networks=True
     )
     # the documented resamples, learned by brute force over all 25 DAGs on 3 nodes
     rows = np.random.default_rng(seed).integers(0, len(tiny), size=(n_boot, len(tiny)))
@@ -84,9 +84,9 @@ def test_bootstrap_matches_a_hand_computed_one(tiny):
 
 
 def test_resamples_do_not_depend_on_the_number_of_workers():
-    _, data = sample_network("cancer", 300, seed=3)
-    one = bootstrap_strength(data, "exact", "qnml", n_bootstrap=4, random_state=5, n_jobs=1)
-    two = bootstrap_strength(data, "exact", "qnml", n_bootstrap=4, random_state=5, n_jobs=2)
+    _, data = sample_network("cancer", 300, random_state=3)
+    one = bootstrap_strength(data, scoring_method="qnml", n_bootstrap=4, random_state=5, n_jobs=1)
+    two = bootstrap_strength(data, scoring_method="qnml", n_bootstrap=4, random_state=5, n_jobs=2)
     pd.testing.assert_frame_equal(one, two)
     assert one.attrs["cpdag"] is True  # qNML is score equivalent: classes are counted
 
@@ -171,10 +171,12 @@ def test_any_search_object_is_refit_on_each_resample():
     from pgmpy.causal_discovery import HillClimbSearch
     from pgmpy.structure_score import BIC
 
-    _, data = sample_network("cancer", 400, seed=2)
+    _, data = sample_network("cancer", 400, random_state=2)
     # the score object is bound to the full data; each resample must get its own
     search = HillClimbSearch(scoring_method=BIC(data), return_type="dag", show_progress=False)
-    _, nets = bootstrap_strength(data, search, n_bootstrap=3, random_state=0, return_networks=True)
+    _, nets = bootstrap_strength(
+        data, method=search, n_bootstrap=3, random_state=0, return_networks=True
+    )
     rows = np.random.default_rng(0).integers(0, len(data), size=(3, len(data)))
     for r, net in zip(rows, nets, strict=True):
         resample = data.iloc[r].reset_index(drop=True)
@@ -182,15 +184,17 @@ def test_any_search_object_is_refit_on_each_resample():
             scoring_method=BIC(resample), return_type="dag", show_progress=False
         )
         assert set(net.edges()) == set(fresh.fit(resample).causal_graph_.edges())
-    procedure = LearningProcedure("hill", "bdeu", score_params={"equivalent_sample_size": 5})
-    s = bootstrap_strength(data, procedure, n_bootstrap=2, random_state=0)
+    procedure = LearningProcedure(
+        "hill", scoring_method="bdeu", score_params={"equivalent_sample_size": 5}
+    )
+    s = bootstrap_strength(data, method=procedure, n_bootstrap=2, random_state=0)
     assert len(s) == 20 and s.attrs["cpdag"] is True
 
 
 def test_plot_writes_a_png(tmp_path):
     pytest.importorskip("matplotlib")
-    true_model, data = sample_network("cancer", 500, seed=1)
-    s = bootstrap_strength(data, "exact", "fnml", n_bootstrap=3, random_state=0)
+    true_model, data = sample_network("cancer", 500, random_state=1)
+    s = bootstrap_strength(data, scoring_method="fnml", n_bootstrap=3, random_state=0)
     path = tmp_path / "strength.png"
     plot_strength(s, reference=true_model, path=path)
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
@@ -210,13 +214,13 @@ def test_plot_on_an_axes_of_a_subfigure_saves_the_whole_figure(tmp_path):
 
 
 def test_bad_arguments_say_what_to_do():
-    _, data = sample_network("cancer", 50, seed=1)
+    _, data = sample_network("cancer", 50, random_state=1)
     with pytest.raises(ValueError, match="cpdag must be"):
         bootstrap_strength(data, n_bootstrap=1, cpdag="yes")
     with pytest.raises(ValueError, match="n_bootstrap"):
         bootstrap_strength(data, n_bootstrap=0)
-    with pytest.raises(ValueError, match="search must be one of"):
-        bootstrap_strength(data, "annealing", n_bootstrap=1)
+    with pytest.raises(ValueError, match="method must be one of"):
+        bootstrap_strength(data, method="annealing", n_bootstrap=1)
     with pytest.raises(ValueError, match="not in nodes"):
         custom_strength([DAG([("A", "Z")])], ["A", "B"])
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
@@ -227,7 +231,12 @@ def test_subsamples_without_replacement(tiny):
     from pgmpy_nml import FNML, ExactSearch
 
     s, nets = bootstrap_strength(
-        tiny, "exact", "fnml", n_bootstrap=3, replace=False, random_state=4, return_networks=True
+        tiny,
+        scoring_method="fnml",
+        n_bootstrap=3,
+        replace=False,
+        random_state=4,
+        return_networks=True,
     )
     assert s.attrs["sample_size"] == len(tiny) // 2 and s.attrs["replace"] is False
     rng = np.random.default_rng(4)
@@ -245,11 +254,11 @@ def test_a_search_returning_pdags_and_joblib_backends():
     from joblib import parallel_config
     from pgmpy.causal_discovery import HillClimbSearch
 
-    _, data = sample_network("cancer", 300, seed=6)
+    _, data = sample_network("cancer", 300, random_state=6)
     search = HillClimbSearch(scoring_method="bic-d", show_progress=False)  # returns PDAGs
     with parallel_config(backend="threading", n_jobs=2):
         s, nets = bootstrap_strength(
-            data, search, n_bootstrap=3, random_state=1, cpdag=False, return_networks=True
+            data, method=search, n_bootstrap=3, random_state=1, cpdag=False, return_networks=True
         )
     assert all(type(net).__name__ == "PDAG" for net in nets)
     again = custom_strength(nets, list(data.columns))

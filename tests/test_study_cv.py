@@ -29,7 +29,7 @@ from pgmpy_nml.study import (
 
 @pytest.mark.parametrize("n, k, runs", [(10, 3, 1), (57, 10, 2), (12, 12, 1)])
 def test_k_fold_test_sets_partition_the_rows(n, k, runs):
-    splits = cv_splits(n, "k-fold", k=k, runs=runs, random_state=1)
+    splits = cv_splits(n, scheme="k-fold", k=k, runs=runs, random_state=1)
     assert len(splits) == k * runs
     for run in range(runs):
         tests = [test for r, _, _, test in splits if r == run]
@@ -39,19 +39,19 @@ def test_k_fold_test_sets_partition_the_rows(n, k, runs):
     for _, _, train, test in splits:
         assert np.array_equal(np.sort(np.concatenate([train, test])), np.arange(n))
         assert not set(train.tolist()) & set(test.tolist())
-    first = [t.tolist() for *_, t in cv_splits(n, "k-fold", k=k, runs=runs, random_state=1)]
+    first = [t.tolist() for *_, t in cv_splits(n, scheme="k-fold", k=k, runs=runs, random_state=1)]
     assert first == [t.tolist() for *_, t in splits]  # reproducible
 
 
 def test_hold_out_splits():
-    splits = cv_splits(20, "hold-out", k=4, runs=2, test_size=0.25, random_state=0)
+    splits = cv_splits(20, scheme="hold-out", k=4, runs=2, test_size=0.25, random_state=0)
     assert len(splits) == 8
     for _, _, train, test in splits:
         assert len(test) == 5 and len(train) == 15
         assert sorted(np.concatenate([train, test]).tolist()) == list(range(20))
-    assert len(cv_splits(20, "hold-out", k=3, test_size=7)[0][3]) == 7
+    assert len(cv_splits(20, scheme="hold-out", k=3, test_size=7)[0][3]) == 7
     with pytest.raises(ValueError, match="k-fold' or 'hold-out"):
-        cv_splits(20, "loo")
+        cv_splits(20, scheme="loo")
     with pytest.raises(ValueError, match="at least 30 rows"):
         cv_splits(20, k=30)
 
@@ -59,7 +59,11 @@ def test_hold_out_splits():
 def test_each_fold_is_the_procedure_run_by_hand(cancer):
     _, data = cancer
     result = cross_validate(
-        data, "exact", "bdeu", k=4, random_state=3, score_params={"equivalent_sample_size": 5.0}
+        data,
+        scoring_method="bdeu",
+        k=4,
+        random_state=3,
+        score_params={"equivalent_sample_size": 5.0},
     )
     states = {v: sorted(data[v].unique()) for v in data.columns}
     for (_, _, train, test), row in zip(
@@ -83,7 +87,7 @@ def test_a_state_missing_from_a_training_fold_keeps_a_probability():
     rng = np.random.default_rng(0)
     data = pd.DataFrame({"A": rng.integers(0, 2, 60), "B": rng.integers(0, 2, 60)})
     data.loc[7, "A"] = 2  # one row of a rare state: absent from 4 of the 5 training folds
-    result = cross_validate(data, "exact", "fnml", k=5, random_state=0)
+    result = cross_validate(data, scoring_method="fnml", k=5, random_state=0)
     assert np.isfinite(result.folds["loss"]).all()
 
 
@@ -102,7 +106,13 @@ def test_target_prediction_matches_pgmpy_inference(cancer):
 def test_classification_error(cancer):
     _, data = cancer
     result = cross_validate(
-        data, "exact", "qnml", k=3, loss="error", target="Xray", random_state=0, return_models=True
+        data,
+        scoring_method="qnml",
+        k=3,
+        loss="error",
+        target="Xray",
+        random_state=0,
+        return_models=True,
     )
     assert len(result.models) == 3
     for (_, _, _, test), model, row in zip(
@@ -121,7 +131,9 @@ def test_paired_comparison(cancer):
     _, data = cancer
     procedures = {
         "FNML+fsNML": "fnml",
-        "QNML+fsNML": LearningProcedure("exact", "qnml", parameter_estimator=FSNMLEstimator()),
+        "QNML+fsNML": LearningProcedure(
+            "auto", scoring_method="qnml", parameter_estimator=FSNMLEstimator()
+        ),
         "BDeu+Bayesian": "bdeu",
     }
     cmp = compare_procedures(data, procedures, k=2, runs=2, random_state=5)
@@ -159,8 +171,10 @@ def test_a_scikit_learn_splitter_gives_the_same_folds_as_its_pairs(cancer):
     data = data.iloc[:240]
     splitter = KFold(4, shuffle=True, random_state=2)
     pairs = list(splitter.split(data))
-    by_splitter = cross_validate(data, "exact", "fnml", cv=splitter)
-    by_pairs = cross_validate(data, "exact", "fnml", cv=[(list(a), list(b)) for a, b in pairs])
+    by_splitter = cross_validate(data, scoring_method="fnml", cv=splitter)
+    by_pairs = cross_validate(
+        data, scoring_method="fnml", cv=[(list(a), list(b)) for a, b in pairs]
+    )
     assert by_splitter.folds["loss"].tolist() == by_pairs.folds["loss"].tolist()
     for (train, test), row in zip(pairs, by_splitter.folds.itertuples(), strict=True):
         assert row.n_train == len(train) and row.n_test == len(test)
@@ -172,7 +186,7 @@ def test_a_scikit_learn_splitter_gives_the_same_folds_as_its_pairs(cancer):
         assert row.n_parameters == n_parameters(model)
     # a stratified splitter gets the target as y
     strat = cross_validate(
-        data, "exact", "fnml", cv=StratifiedKFold(3), loss="error", target="Xray"
+        data, scoring_method="fnml", cv=StratifiedKFold(3), loss="error", target="Xray"
     )
     assert len(strat.folds) == 3
     cmp = compare_procedures(data, {"f": "fnml", "q": "qnml"}, cv=pairs)
@@ -218,7 +232,7 @@ def test_user_splits_follow_dropped_rows():
     data.loc[[3, 25], "A"] = np.nan
     pairs = [(np.arange(20, 40), np.arange(0, 20)), (np.arange(0, 20), np.arange(20, 40))]
     with pytest.warns(UserWarning, match="2"):
-        result = cross_validate(data, "exact", "fnml", cv=pairs, missing="drop")
+        result = cross_validate(data, scoring_method="fnml", cv=pairs, missing="drop")
     assert result.folds["n_test"].tolist() == [19, 19]
     assert result.folds["n_train"].tolist() == [19, 19]
 
@@ -230,22 +244,22 @@ def test_compare_procedures_records_model_size(cancer):
         sizes = result.folds["n_parameters"]
         assert (sizes >= 5).all()  # five variables, at least one parameter each
         assert cmp.summary.loc[name, "mean_parameters"] == pytest.approx(sizes.mean())
-    refit = cross_validate(data, "exact", "fnml", k=3, random_state=0, return_models=True)
+    refit = cross_validate(data, scoring_method="fnml", k=3, random_state=0, return_models=True)
     assert refit.folds["n_parameters"].tolist() == [n_parameters(m) for m in refit.models]
     assert refit.folds["n_parameters"].tolist() == cmp.results["f"].folds["n_parameters"].tolist()
 
 
 def test_the_search_threads_are_set_through_the_procedure(cancer):
     _, data = cancer
-    procedure = LearningProcedure("exact", n_jobs=1)
+    procedure = LearningProcedure("auto", n_jobs=1)
     assert procedure.search_for(None).n_jobs == 1
     assert LearningProcedure("tabu", n_jobs=2).search_for(None).n_jobs == 2
     assert LearningProcedure(ExactSearch(n_jobs=4), n_jobs=1).search_for(None).n_jobs == 1
     assert procedure.fresh().get_params()["n_jobs"] == 1
-    one = LearningProcedure("exact", n_jobs=1).fit(data).dag_
-    assert sorted(one.edges()) == sorted(LearningProcedure("exact").fit(data).dag_.edges())
+    one = LearningProcedure("auto", n_jobs=1).fit(data).dag_
+    assert sorted(one.edges()) == sorted(LearningProcedure("auto").fit(data).dag_.edges())
     with pytest.raises(ValueError, match="n_jobs"):
-        LearningProcedure("exact", n_jobs=0).fit(data)  # reaches the search's own check
+        LearningProcedure("auto", n_jobs=0).fit(data)  # reaches the search's own check
 
     class NoThreads:
         def get_params(self, deep=False):
@@ -306,14 +320,14 @@ def test_many_state_columns_fail_before_the_search(monkeypatch):
 
     monkeypatch.setattr(ExactSearch, "fit", no_search)
     with pytest.raises(ValueError) as err:
-        LearningProcedure("exact").fit(data)
+        LearningProcedure("auto").fit(data)
     message = str(err.value)
     assert "'insulin' (186 states), 'glucose' (136), 'age' (52), 'skin' (51)" in message
     assert "Discretizer(columns=['insulin', 'glucose', 'age', 'skin'])" in message
     assert "max_parents=2" in message and "parameter_estimator=None" in message
     with pytest.raises(ValueError, match="Checked before the search"):
-        cross_validate(data, "exact", "fnml", k=2, random_state=0)
+        cross_validate(data, scoring_method="fnml", k=2, random_state=0)
     with pytest.raises(AssertionError, match="the search ran"):  # a fitting limit passes
-        LearningProcedure("exact", max_parents=2).fit(data)
+        LearningProcedure("auto", max_parents=2).fit(data)
     with pytest.raises(AssertionError, match="the search ran"):  # structure only passes
-        LearningProcedure("exact", parameter_estimator=None).fit(data)
+        LearningProcedure("auto", parameter_estimator=None).fit(data)

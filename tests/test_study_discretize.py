@@ -98,7 +98,7 @@ def test_hartemink_keeps_the_informative_boundaries():
     rng = np.random.default_rng(3)
     z = rng.integers(0, 3, 3000)
     data = pd.DataFrame({"x": z + rng.uniform(-0.45, 0.45, 3000), "z": z})
-    out = discretize(data, "hartemink", n_bins=3, initial_bins=30)
+    out = discretize(data, method="hartemink", n_bins=3, initial_bins=30)
     table = pd.crosstab(out["x"], out["z"]).to_numpy()
     assert np.trace(table) > 0.98 * len(z)  # the intervals recover z up to the initial cuts
     got = Discretizer("hartemink", n_bins=3, initial_bins=30).fit(data).cut_points_["x"]

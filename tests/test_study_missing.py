@@ -24,7 +24,7 @@ from pgmpy_nml.study import LearningProcedure, bootstrap_strength, cross_validat
 
 @pytest.fixture(scope="module")
 def incomplete():
-    true_model, data = sample_network("asia", 600, seed=5)
+    true_model, data = sample_network("asia", 600, random_state=5)
     mask = np.random.default_rng(2).random(data.shape) < 0.1
     return true_model, data, data.astype(object).mask(mask)
 
@@ -96,14 +96,14 @@ def test_a_family_never_observed_together_is_never_chosen():
 
 def test_learning_with_missing_values(incomplete):
     _, _, holes = incomplete
-    learned = LearningProcedure("exact", "pnal", missing="available").fit(holes)
+    learned = LearningProcedure("auto", scoring_method="pnal", missing="available").fit(holes)
     assert learned.model_.check_model()  # pgmpy's estimators count each family's rows
     assert set(learned.model_.nodes()) == set(holes.columns)
     with pytest.raises(ValueError, match="missing values"):
-        LearningProcedure("exact", "fnml").fit(holes)
+        LearningProcedure("auto", scoring_method="fnml").fit(holes)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        dropped = LearningProcedure("exact", "fnml", missing="drop").fit(holes)
+        dropped = LearningProcedure("auto", scoring_method="fnml", missing="drop").fit(holes)
     assert any("dropped" in str(w.message) for w in caught)
     complete = holes.dropna().reset_index(drop=True)
     names = encode_data(complete).state_names
@@ -114,13 +114,13 @@ def test_learning_with_missing_values(incomplete):
 def test_study_tools_take_the_policy(incomplete):
     _, _, holes = incomplete
     s = bootstrap_strength(
-        holes, "exact", "pnal", n_bootstrap=2, missing="available", random_state=0
+        holes, scoring_method="pnal", n_bootstrap=2, missing="available", random_state=0
     )
     assert len(s) == 56 and s.attrs["cpdag"] is False
     with pytest.warns(UserWarning, match="dropped"):
-        cv = cross_validate(holes, "exact", "qnml", k=3, missing="drop", random_state=0)
+        cv = cross_validate(holes, scoring_method="qnml", k=3, missing="drop", random_state=0)
     assert cv.folds["n_test"].sum() == holes.notna().all(axis=1).sum()
-    cv = cross_validate(holes, "exact", "pnal", k=3, missing="available", random_state=0)
+    cv = cross_validate(holes, scoring_method="pnal", k=3, missing="available", random_state=0)
     # only the complete test rows are evaluated
     assert cv.folds["n_test"].sum() == holes.notna().all(axis=1).sum()
     assert cv.folds["n_train"].sum() == 2 * len(holes)
@@ -130,7 +130,7 @@ def test_local_scores_with_missing_values(incomplete):
     from pgmpy_nml.study import local_scores
 
     true_model, _, holes = incomplete
-    by_node = local_scores(DAG(true_model.edges()), holes, "nal")
+    by_node = local_scores(DAG(true_model.edges()), holes, scoring_method="nal")
     for v in ["lung", "either"]:
         parents = sorted(true_model.predecessors(v))
         assert by_node[v] == pytest.approx(reference_nal(holes, v, parents, 0.0), rel=1e-12)

@@ -80,16 +80,18 @@ def test_progress_draws_a_bar_on_a_terminal():
 
 def test_study_tools_report_progress_on_stderr(cancer, capsys):
     _, data = cancer
-    bootstrap_strength(data, "exact", "qnml", n_bootstrap=3, random_state=0, show_progress=True)
+    bootstrap_strength(
+        data, scoring_method="qnml", n_bootstrap=3, random_state=0, show_progress=True
+    )
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "bootstrap: 0/3 resamples" and err[-1].startswith("bootstrap: 3/3 resamples")
-    cross_validate(data, "exact", "qnml", k=2, random_state=0, show_progress=True)
+    cross_validate(data, scoring_method="qnml", k=2, random_state=0, show_progress=True)
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "cross-validation: 0/2 fits" and err[-1].startswith("cross-validation: 2/2")
     compare_procedures(data, {"a": "qnml", "b": "bdeu"}, k=2, show_progress=True)
     err = capsys.readouterr().err.splitlines()
     assert err[0] == "cross-validation (2 procedures x 2 splits): 0/4 fits"
-    bootstrap_strength(data, "exact", "qnml", n_bootstrap=2, random_state=0)
+    bootstrap_strength(data, scoring_method="qnml", n_bootstrap=2, random_state=0)
     assert capsys.readouterr().err == ""  # silent by default
 
 

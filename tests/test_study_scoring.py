@@ -35,7 +35,7 @@ from pgmpy_nml.study import (
 @pytest.mark.parametrize("name", score_names())
 def test_local_scores_sum_to_the_model_score(asia, name):
     true_model, data = asia
-    by_node = local_scores(true_model, data, name)
+    by_node = local_scores(true_model, data, scoring_method=name)
     score = make_score(name, data)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", FutureWarning)
@@ -52,9 +52,9 @@ def test_local_scores_sum_to_the_model_score(asia, name):
 def test_local_scores_of_a_score_object_rebuilt_on_other_data(asia):
     true_model, data = asia
     own = local_scores(true_model, scoring_method=FNML(data.iloc[:100]))
-    rebuilt = local_scores(true_model, data.iloc[100:200], FNML(data))
+    rebuilt = local_scores(true_model, data.iloc[100:200], scoring_method=FNML(data))
     direct = local_scores(
-        true_model, data.iloc[100:200], "fnml", state_names=FNML(data).state_names
+        true_model, data.iloc[100:200], scoring_method="fnml", state_names=FNML(data).state_names
     )
     assert not np.allclose(own, rebuilt)
     assert np.allclose(rebuilt, direct, rtol=1e-12)
@@ -132,7 +132,7 @@ def test_spec_for_pgmpy_and_legacy_score_objects(asia):
 
 def test_learning_with_return_type_pdag(asia):
     _, data = asia
-    fitted = LearningProcedure("exact", "qnml", return_type="pdag").fit(data)
+    fitted = LearningProcedure("auto", scoring_method="qnml", return_type="pdag").fit(data)
     assert type(fitted.causal_graph_).__name__ == "PDAG"
     expected = cpdag(fitted.dag_)
     assert set(fitted.causal_graph_.directed_edges) == set(expected.directed_edges)
@@ -209,8 +209,8 @@ def test_parameters_follow_the_scores_prior():
 
 
 def test_sensitivity_relative_gap_and_paired_accuracy_curve():
-    true_model, data = sample_network("survey", 3000, seed=8)
-    _, test = sample_network("survey", 2000, seed=9)
+    true_model, data = sample_network("survey", 3000, random_state=8)
+    _, test = sample_network("survey", 2000, random_state=9)
     dag = true_model
     gap = bdeu_sensitivity(data, dag)
     relative = bdeu_sensitivity(data, dag, relative=True)

@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import networkx as nx
 import numpy as np
@@ -56,8 +56,20 @@ from sklearn.base import BaseEstimator
 
 from .._counting import family_table
 from .._data import EncodedData, encode_data
-from .._estimator import ResultEstimator, fitted_attribute
-from .._validate import as_choice, as_integer, as_real
+from .._estimator import ResultEstimator, feature_names, fitted_attribute
+from .._params import (
+    LOCAL_METHODS,
+    METHODS,
+    STATE_NAMES,
+    Boolean,
+    Choice,
+    Integer,
+    NoneOr,
+    Real,
+    Rule,
+    validate_params,
+)
+from .._validate import as_real
 from ..scores._dirichlet import table_log_bd_rows
 from ._ess_uniformity import large_ess_log_bayes_factor, pair_counts, uniformity
 
@@ -77,7 +89,6 @@ __all__ = [
 ]
 
 
-_SEARCHES = ("auto", "exact", "hill")
 _UPDATES = ("eq18", "marginal_likelihood")
 
 
@@ -158,7 +169,7 @@ def _eq18(families: list[_Family], n: int) -> float:
     return d_eff / denominator
 
 
-def optimal_ess(data: pd.DataFrame, dag: Graph, state_names: StateNames | None = None) -> float:
+def optimal_ess(data: pd.DataFrame, dag: Graph, *, state_names: StateNames | None = None) -> float:
     r"""Steck's analytic approximation of the optimal ESS of a graph (Eq. 18).
 
     .. math::
@@ -280,6 +291,7 @@ def _check_bounds(bounds) -> tuple[float, float]:
 def marginal_likelihood_ess(
     data: pd.DataFrame,
     dag: Graph,
+    *,
     state_names: StateNames | None = None,
     bounds: tuple[float, float] = (1e-3, 1e5),
 ) -> float:
@@ -380,11 +392,12 @@ class OptimalESS(ResultEstimator, BaseEstimator):
 
     Parameters
     ----------
-    search : {"auto", "exact", "hill"}, default "auto"
-        Structure search of both steps: :class:`pgmpy_nml.ExactSearch` (global
-        optimum), :class:`pgmpy_nml.LocalSearch`'s hill climbing (local optimum,
-        warm-started from the previous graph), or exact up to
-        ``AUTO_EXACT_MAX_VARIABLES`` (20) variables
+    method : {"auto", "dp", "astar", "solver", "hill", "tabu"}, default "auto"
+        Structure search of both steps: :class:`pgmpy_nml.ExactSearch` with that
+        method (global optimum), or :class:`pgmpy_nml.LocalSearch` (``"hill"``,
+        ``"tabu"``: a local optimum, warm-started from the previous graph);
+        ``"auto"``: the exact search up to
+        ``AUTO_EXACT_MAX_VARIABLES`` (20) variables, hill climbing beyond
         (:func:`~pgmpy_nml.search.choose_search` with ``repeated=True``).
     tol : float, default 0.1
         Convergence threshold on :math:`|\alpha_k - \alpha_{k-1}|`.
@@ -406,7 +419,7 @@ class OptimalESS(ResultEstimator, BaseEstimator):
     alpha_ : float
         The final ESS :math:`\alpha_k`.
     dag_ : pgmpy.base.DAG
-        The final graph :math:`G_k`, optimal (for ``search="exact"``) for BDeu with
+        The final graph :math:`G_k`, optimal (for an exact method) for BDeu with
         :math:`\alpha_{k-1}`, which is within ``tol`` of ``alpha_``.
     causal_graph_ : pgmpy.base.DAG
         The same graph, under the name pgmpy's searches use.
@@ -419,8 +432,14 @@ class OptimalESS(ResultEstimator, BaseEstimator):
     converged_ : bool
         Whether the tolerance was met within ``max_iter`` rounds (otherwise a
         ``RuntimeWarning`` is issued).
-    search_ : str
-        The search used, ``"exact"`` or ``"hill"``.
+    method_ : str
+        The search used: ``"dp"``, ``"astar"`` or ``"solver"`` (an exact search with
+        that engine; ``method="auto"`` records the one the policy chose), ``"hill"`` or
+        ``"tabu"``.
+    n_features_in_ : int
+        The number of columns of the data.
+    feature_names_in_ : ndarray of object
+        The data's columns, in order.
 
     Notes
     -----
@@ -437,17 +456,29 @@ class OptimalESS(ResultEstimator, BaseEstimator):
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.analysis.ess import OptimalESS
-    >>> _, data = sample_network("cancer", 2000, seed=0)
-    >>> est = OptimalESS(search="exact").fit(data)
+    >>> _, data = sample_network("cancer", 2000, random_state=0)
+    >>> est = OptimalESS("dp").fit(data)
     >>> est.converged_, est.n_iter_, round(est.alpha_, 2)
     (True, 1, 2.14)
     >>> [round(step.alpha, 2) for step in est.history_]
     [2.14, 2.14]
     """
 
+    _parameter_specs = {
+        "method": Choice(METHODS),
+        "tol": Real(open_min=True),
+        "max_iter": Integer(minimum=1),
+        "update": Choice(_UPDATES),
+        "max_parents": NoneOr(Integer()),
+        "state_names": STATE_NAMES,
+        "bounds": Rule(lambda value, name: _check_bounds(value), "a pair (low, high)"),
+        "show_progress": Boolean(),
+    }
+
     def __init__(
         self,
-        search: str = "auto",
+        method: str = "auto",
+        *,
         tol: float = 0.1,
         max_iter: int = 20,
         update: str = "eq18",
@@ -456,7 +487,7 @@ class OptimalESS(ResultEstimator, BaseEstimator):
         bounds: tuple[float, float] = (1e-3, 1e5),
         show_progress: bool = False,
     ) -> None:
-        self.search = search
+        self.method = method
         self.tol = tol
         self.max_iter = max_iter
         self.update = update
@@ -467,31 +498,25 @@ class OptimalESS(ResultEstimator, BaseEstimator):
 
     # -- checks ---------------------------------------------------------------------
     def _check_params(self, n_vars: int) -> tuple[str, float, int, str, tuple[float, float]]:
-        as_choice(self.search, "search", _SEARCHES)
-        as_choice(self.update, "update", _UPDATES)
-        tol = as_real(self.tol, "tol", low_open=True)
-        max_iter = as_integer(self.max_iter, "max_iter", minimum=1)
-        if self.max_parents is not None:
-            as_integer(self.max_parents, "max_parents")
-        bounds = _check_bounds(self.bounds)
-        search = self.search
-        if search == "auto":  # the one policy, in its rule for tools that search many times
+        params = validate_params(self)
+        bounds = params["bounds"]
+        method = params["method"]
+        if method == "auto":  # the one policy, in its rule for tools that search many times
             from ..search import choose_search
 
-            chosen = choose_search(n_vars, "auto", self.max_parents, repeated=True)
-            search = "exact" if chosen.exact else chosen.method
-        return search, tol, max_iter, self.update, bounds
+            method = choose_search(n_vars, "auto", params["max_parents"], repeated=True).method
+        return method, params["tol"], params["max_iter"], params["update"], bounds
 
     # -- the two steps --------------------------------------------------------------
-    def _structure(self, data, score, search: str, start):
+    def _structure(self, data, score, method: str, start):
         from ..search import find_structure
 
         return find_structure(
             score,
             data,
-            search,
+            method,
             max_parents=self.max_parents,
-            start_dag=start if search == "hill" else None,
+            start_dag=start if method in LOCAL_METHODS else None,
             show_progress=self.show_progress,
         )
 
@@ -502,7 +527,7 @@ class OptimalESS(ResultEstimator, BaseEstimator):
     history_ = fitted_attribute("history", "list of ESSStep: every round.")
     n_iter_ = fitted_attribute("n_iter", "int: number of BDeu structure searches.")
     converged_ = fitted_attribute("converged", "bool: whether the tolerance was met.")
-    search_ = fitted_attribute("search", 'str: the search used, "exact" or "hill".')
+    method_ = fitted_attribute("method", "str: the search used (a value of ``method``).")
 
     def fit(self, data: pd.DataFrame) -> OptimalESS:
         """Alternate BDeu structure search and the ESS update until the ESS settles.
@@ -564,7 +589,9 @@ class OptimalESS(ResultEstimator, BaseEstimator):
                 RuntimeWarning,
                 stacklevel=2,
             )
-        self._result = _ESSResult(alpha, dag, score, history, k, converged, search)
+        self._result = _ESSResult(
+            alpha, dag, score, history, k, converged, search, feature_names(data.columns)
+        )
         return self
 
 
@@ -576,4 +603,5 @@ class _ESSResult:
     history: list
     n_iter: int
     converged: bool
-    search: str
+    method: str
+    feature_names: Any

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._data import encode_data
+from .._params import METHODS
 from .._validate import as_choice, as_integer
 from ..evaluate import log_loss
 from ..models import default_parameter_estimator, fit_network
@@ -23,23 +24,23 @@ if TYPE_CHECKING:
 __all__ = ["learning_saturation"]
 
 
-def _learn(subset, scoring_method, search, max_parents):
+def _learn(subset, scoring_method, method, max_parents):
     if not isinstance(scoring_method, str):
         scoring_method = scoring_method(subset)  # a score class or factory: data -> score
     score = resolve_score(scoring_method, subset)
-    if search == "auto":  # the one policy, in its rule for tools that search many times
-        chosen = choose_search(subset.shape[1], "auto", max_parents, repeated=True)
-        search = "exact" if chosen.exact else chosen.method
-    return score, find_structure(score, subset, search, max_parents=max_parents)
+    if method == "auto":  # the one policy, in its rule for tools that search many times
+        method = choose_search(subset.shape[1], "auto", max_parents, repeated=True).method
+    return score, find_structure(score, subset, method, max_parents=max_parents)
 
 
 def learning_saturation(
     data: pd.DataFrame,
     sample_sizes: Sequence[int],
+    *,
     scoring_method: str = "bdeu",
     equivalent_sample_size: float = 1.0,
     epsilon: float = 0.5,
-    search: str = "auto",
+    method: str = "auto",
     max_parents: int | None = None,
     state_names: StateNames | None = None,
     shuffle: bool = False,
@@ -80,9 +81,10 @@ def learning_saturation(
         ESS of the Min-/Max-BDeu scores that measure the sensitivity.
     epsilon : float, default 0.5
         Size of the contamination, in ``[0, 1)``.
-    search : {"auto", "exact", "hill"}, default "auto"
-        Exact (global optimum) or :class:`~pgmpy_nml.LocalSearch`'s hill climbing; "auto" is
-        exact up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables
+    method : {"auto", "dp", "astar", "solver", "hill", "tabu"}, default "auto"
+        An exact search with that method (globally optimal) or a local search
+        (:class:`~pgmpy_nml.LocalSearch`); "auto" is the exact search up to
+        ``AUTO_EXACT_MAX_VARIABLES`` (20) variables, hill climbing beyond
         (:func:`~pgmpy_nml.search.choose_search` with ``repeated=True``).
     max_parents : int, optional
         Parent limit of the search (the paper used 3).
@@ -129,7 +131,7 @@ def learning_saturation(
     --------
     >>> from pgmpy_nml import learning_saturation
     >>> from pgmpy_nml.datasets import sample_network
-    >>> _, data = sample_network("cancer", 4000, seed=0)
+    >>> _, data = sample_network("cancer", 4000, random_state=0)
     >>> curve = learning_saturation(data, [250, 1000, 4000])
     >>> curve["n_samples"].tolist()
     [250, 1000, 4000]
@@ -144,7 +146,7 @@ def learning_saturation(
        scores for learning Bayesian networks". PGM 2014, Sec. 4.2.
     """
     encode_data(data, state_names)  # the boundary checks, once, on the whole data
-    as_choice(search, "search", ("auto", "exact", "hill"))
+    as_choice(method, "method", METHODS)
     if isinstance(scoring_method, str):
         get_score_spec(scoring_method, argument="scoring_method")  # fail before any work
     sizes = [as_integer(n, "each sample size", 1) for n in np.atleast_1d(sample_sizes).tolist()]
@@ -165,7 +167,7 @@ def learning_saturation(
     rows = []
     for n in sizes:
         subset = data.iloc[np.sort(order[:n])]
-        score, dag = _learn(subset, scoring_method, search, max_parents)
+        score, dag = _learn(subset, scoring_method, method, max_parents)
         kwargs: dict[str, Any] = dict(
             equivalent_sample_size=equivalent_sample_size, epsilon=epsilon, state_names=state_names
         )

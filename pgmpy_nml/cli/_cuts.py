@@ -43,7 +43,9 @@ def _read_study_data(args, use=None):
         else:
             method, n_bins = discretize
             frame = data.assign(**columns)
-            discretizer = Discretizer(method, n_bins, columns=list(columns), labels="integer")
+            discretizer = Discretizer(
+                method, n_bins=n_bins, columns=list(columns), labels="integer"
+            )
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", UserWarning)
                 try:

@@ -138,7 +138,7 @@ def _make_search(args, score, method, max_parents, knowledge, show_progress, res
             max_parents=max_parents,
             expert_knowledge=knowledge,
             max_memory=args.max_memory,
-            n_jobs=args.n_jobs,
+            n_jobs=-1 if args.n_jobs is None else args.n_jobs,
             show_progress=show_progress,
             time_limit=args.time_limit,
         )
@@ -150,7 +150,7 @@ def _make_search(args, score, method, max_parents, knowledge, show_progress, res
         restarts=restarts,
         perturb=args.perturb,
         tabu_length=args.tabu_length,
-        seed=0 if args.seed is None else args.seed,
+        random_state=0 if args.seed is None else args.seed,
         n_jobs=args.n_jobs,
         show_progress=show_progress,
     )

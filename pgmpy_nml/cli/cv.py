@@ -97,10 +97,11 @@ def _cv_procedures(args, names, search, max_parents):
             estimator = _estimator(args.params, args.ess)
         procedures[name] = LearningProcedure(
             search,
-            name,
+            scoring_method=name,
             score_params=params,
             parameter_estimator=estimator,
             max_parents=max_parents if isinstance(search, str) else None,
+            n_jobs=-1 if search == "auto" else None,
         )
     return procedures
 
@@ -115,7 +116,7 @@ def _compare(args, data, procedures, seed):
         comparison = compare_procedures(
             data,
             procedures,
-            method="hold-out" if args.hold_out else "k-fold",
+            scheme="hold-out" if args.hold_out else "k-fold",
             k=args.folds,
             runs=args.runs,
             test_size=args.test_size,
@@ -205,7 +206,7 @@ def _cv_search(args, method, max_parents, seed):
     """The search every split of ``cv`` runs: a name, or a template with the options."""
     if method == "exact":
         if args.time_limit is None:
-            return "exact"
+            return "auto"  # the exact search, choosing its engine
         from ..search import ExactSearch
 
         return ExactSearch(
@@ -221,6 +222,6 @@ def _cv_search(args, method, max_parents, seed):
         method=method,
         max_parents=max_parents,
         restarts=restarts,
-        seed=seed,
+        random_state=seed,
         show_progress=False,
     )

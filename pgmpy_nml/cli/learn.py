@@ -239,7 +239,7 @@ def _bootstrap(args, data, method, max_parents, score, required, forbidden, tier
     constrained = bool(required or forbidden or tiers)
     strength: pd.DataFrame = bootstrap_strength(  # return_networks=False: the frame alone
         data,
-        LearningProcedure(search),
+        method=LearningProcedure(search),
         n_bootstrap=args.bootstrap,
         replace=not args.subsample,
         random_state=seed,

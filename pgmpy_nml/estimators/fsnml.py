@@ -10,6 +10,7 @@ from pgmpy.parameter_estimator.base import DiscreteParameterEstimator
 
 from .._counting import full_family_table
 from .._data import encode_data
+from .._params import STATE_NAMES, Choice, validate_params
 from ..exceptions import InputError
 from ..numerics.snml import fsnml_parameters
 
@@ -115,7 +116,12 @@ class FSNMLEstimator(DiscreteParameterEstimator):
 
     _tags = {"supports_latent_variables": False, "supports_weighted_data": False}
 
-    def __init__(self, state_names: dict | None = None, missing: str = "error") -> None:
+    _parameter_specs = {
+        "state_names": STATE_NAMES,
+        "missing": Choice(("error", "available")),
+    }
+
+    def __init__(self, state_names: dict | None = None, *, missing: str = "error") -> None:
         super().__init__(state_names=state_names)
         self.missing = missing
 
@@ -140,9 +146,8 @@ class FSNMLEstimator(DiscreteParameterEstimator):
         -------
         self
         """
+        validate_params(self)
         model, _ = self._validate_inputs(model, data, sample_weight=sample_weight)
-        if self.missing not in ("error", "available"):
-            raise ValueError(f"missing must be 'error' or 'available', got {self.missing!r}.")
         encoded = _model_data(model, data, self.state_names, self.missing)
         parameters = []
         for node in model.nodes():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .._params import EXACT_METHODS, METHODS
 from .._validate import as_choice
 from .exact import ExactSearch
 from .local import LocalSearch
@@ -26,14 +27,15 @@ __all__ = ["find_structure"]
 def find_structure(
     score: Score,
     data: pd.DataFrame | None,
-    method: str = "exact",
+    method: str = "auto",
+    *,
     max_parents: int | None = None,
     expert_knowledge: ExpertKnowledgeLike | None = None,
     start_dag: Graph | None = None,
     show_progress: bool = False,
     **options: Any,
 ) -> DAG:
-    """The best DAG for ``score``: exact search, hill climbing or tabu search.
+    """The best DAG for ``score``: an exact search, hill climbing or tabu search.
 
     The one place where the package's tools (command line, ESS, saturation)
     choose between the globally optimal :class:`ExactSearch` and the local
@@ -45,7 +47,9 @@ def find_structure(
     score : score object
         Built on ``data``.
     data : pandas.DataFrame
-    method : {"exact", "hill", "tabu"}
+    method : {"auto", "dp", "astar", "solver", "hill", "tabu"}, default "auto"
+        An exact method (:class:`ExactSearch`'s ``method``; ``"auto"`` chooses
+        among them) or a local search (:class:`~pgmpy_nml.LocalSearch`'s).
     max_parents : int, optional
     expert_knowledge : pgmpy ExpertKnowledge, optional
     start_dag : pgmpy DAG, optional
@@ -54,7 +58,7 @@ def find_structure(
     **options
         Local search only: more :class:`~pgmpy_nml.LocalSearch` settings
         (``restarts``, ``perturb``, ``tabu_length``, ``max_non_improving``,
-        ``seed``, ``n_jobs``, ...).
+        ``random_state``, ``n_jobs``, ...).
 
     Returns
     -------
@@ -65,23 +69,24 @@ def find_structure(
     >>> from pgmpy_nml import QNML
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.search import find_structure
-    >>> _, data = sample_network("cancer", 1000, seed=0)
-    >>> exact = find_structure(QNML(data), data, "exact")
+    >>> _, data = sample_network("cancer", 1000, random_state=0)
+    >>> exact = find_structure(QNML(data), data)
     >>> hill = find_structure(QNML(data), data, "hill")
     >>> QNML(data).score(exact) >= QNML(data).score(hill) - 1e-9
     True
     """
-    if method == "exact":
+    as_choice(method, "method", METHODS)
+    if method in EXACT_METHODS:
         if options:
-            raise ValueError(f"Options {sorted(options)} are for the local search, not 'exact'.")
+            raise ValueError(f"Options {sorted(options)} are for the local search, not {method!r}.")
         search = ExactSearch(
             score,
+            method=method,
             max_parents=max_parents,
             expert_knowledge=expert_knowledge,
             show_progress=show_progress,
         )
         return search.fit(data).dag_
-    as_choice(method, "method", ("exact", "hill", "tabu"))
     search = LocalSearch(
         score,
         method=method,

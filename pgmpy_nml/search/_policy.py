@@ -3,7 +3,7 @@
 :func:`choose_search` is the only place that decides. :class:`~pgmpy_nml.ExactSearch`
 (``method="auto"``), the command line (``pgmpy-nml learn --method auto``, ``cv``,
 ``--bootstrap``), :class:`~pgmpy_nml.analysis.ess.OptimalESS` and
-:func:`~pgmpy_nml.learning_saturation` (``search="auto"``) all ask it, so the same
+:func:`~pgmpy_nml.learning_saturation` (``method="auto"``) all ask it, so the same
 data get the same search everywhere. The thresholds it reads that the command line's
 ``--help`` also quotes live in :mod:`pgmpy_nml._limits` (importable without numpy);
 the ones only this policy reads are below.

@@ -67,6 +67,8 @@ class SearchResult:
         Those engines: ``"scip <version>"`` or ``"astar"``.
     n_cuts : int or None
         The solver: cluster constraints added during the search (0 for A*).
+    feature_names : ndarray or None
+        The data's columns, in order (``feature_names_in_``).
 
     Examples
     --------
@@ -104,6 +106,7 @@ class SearchResult:
     status: str | None = None
     engine: str | None = None
     n_cuts: int | None = None
+    feature_names: Any = None
 
     @property
     def optimal(self) -> bool:

@@ -10,9 +10,29 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .._estimator import fitted_attribute
+import numpy as np
+
+from .._estimator import feature_names, fitted_attribute
 from .._memory import available_memory
-from .._validate import as_choice, as_gap_limit, as_integer, as_memory_size, as_time_limit
+from .._params import (
+    EXACT_METHODS,
+    EXPERT_KNOWLEDGE,
+    PARAMETER_ESTIMATOR,
+    SCORING_METHOD,
+    START_DAG,
+    AnyOf,
+    Boolean,
+    Choice,
+    GapLimit,
+    Integer,
+    MemorySize,
+    NJobs,
+    NoneOr,
+    RandomState,
+    TimeLimit,
+    validate_params,
+)
+from .._validate import as_memory_size
 from ..models import dag_from_parents
 from ..scores.registry import make_score
 from ._base import _StructureSearch
@@ -82,8 +102,10 @@ class ExactSearch(_StructureSearch):
     ``plan_`` says which path a run took.
 
     A scikit-learn estimator, like pgmpy's ``pgmpy.causal_discovery`` searches:
-    ``get_params``, ``set_params`` and ``sklearn.base.clone`` work, and ``fit``
-    sets ``causal_graph_``.
+    ``get_params``, ``set_params`` and ``sklearn.base.clone`` work, every parameter
+    after ``scoring_method`` is keyword-only and checked when ``fit`` starts
+    (whichever method then runs), and ``fit`` sets ``causal_graph_``,
+    ``n_features_in_`` and ``feature_names_in_``.
 
     Parameters
     ----------
@@ -93,6 +115,10 @@ class ExactSearch(_StructureSearch):
         (``"fnml"``, ``"qnml"``, ``"bdeu"``, ``"bd"``, ``"k2"``, ``"min-bdeu"``,
         ``"max-bdeu"``, ``"bic-d"``, ``"aic-d"``, ``"ll-d"``, ``"bds"``; aliases
         ``"bic"``, ``"aic"``, ``"ll"``, ``"bdj"``) with its default parameters.
+    method : {"auto", "dp", "astar", "solver"}, default "auto"
+        See above; ``method_`` says which ran. With ``max_parents="auto"``,
+        ``"auto"`` takes the DP up to 20 variables, A* up to 40 and the solver
+        beyond (:func:`~pgmpy_nml.search.choose_search`).
     max_parents : int, None or "auto", default "auto"
         Largest parent set considered; ``None`` for no limit. ``"auto"`` (the
         command line's default too): no limit when the subset DP runs, and
@@ -113,17 +139,13 @@ class ExactSearch(_StructureSearch):
     max_memory : int or float, optional
         Bytes the run may use; by default 90% of the memory available when
         ``fit`` starts. A run that needs more is refused before allocating.
-    n_jobs : int, optional
-        Threads for the compiled phases (default: all cores; -1 all, -2 all but
-        one) and workers for the generic path (default: 1).
+    n_jobs : int or None, default -1
+        Threads for the compiled phases and workers for the generic path: -1 all
+        cores, -2 all but one, None one (scikit-learn's meaning).
     show_progress : bool, default True
         Progress on a terminal: one bar for the DP, its phases weighted by their
         cost; for the solver, the scoring levels, then the incumbent, the bound
         and the gap.
-    method : {"auto", "dp", "solver", "astar"}, default "auto"
-        See above; ``method_`` says which ran. With ``max_parents="auto"``,
-        ``"auto"`` takes the DP up to 20 variables, A* up to 40 and the solver
-        beyond (:func:`~pgmpy_nml.search.choose_search`).
     time_limit : float, optional
         Seconds for the solver (scoring included); without it (or with ``inf``)
         the solver runs until the network is proven optimal. The DP, which
@@ -137,9 +159,9 @@ class ExactSearch(_StructureSearch):
     gap_limit : float, default 0
         The solver stops once ``(bound - score) / |score|`` is at most this
         (0: proven optimal). The DP checks it and ignores it.
-    seed : int, default 0
-        The solver's random seed (SCIP's seed shift). The DP checks it and
-        ignores it.
+    random_state : int, numpy Generator or None, default 0
+        The solver's random seed (SCIP's seed shift; None: SCIP's default, a
+        Generator: one draw from it). The DP checks it and ignores it.
 
     Attributes
     ----------
@@ -174,6 +196,10 @@ class ExactSearch(_StructureSearch):
         ``candidates_.to_file(path)``).
     pruning_ : PruningReport or None
         Candidates per variable after pruning, and the scoring times.
+    n_features_in_ : int
+        The number of columns of the data.
+    feature_names_in_ : ndarray of object
+        The data's columns, in order.
 
     Notes
     -----
@@ -194,7 +220,7 @@ class ExactSearch(_StructureSearch):
     --------
     >>> from pgmpy_nml import ExactSearch, FSNMLEstimator
     >>> from pgmpy_nml.datasets import sample_network
-    >>> true_model, data = sample_network("earthquake", 5000, seed=0)
+    >>> true_model, data = sample_network("earthquake", 5000, random_state=0)
     >>> search = ExactSearch("fnml", parameter_estimator=FSNMLEstimator(), show_progress=False)
     >>> search = search.fit(data)
     >>> sorted(search.dag_.edges()) == sorted(true_model.edges())
@@ -208,33 +234,51 @@ class ExactSearch(_StructureSearch):
        optimal Bayesian network structure". UAI 2006.
     """
 
+    _parameter_specs = {
+        "scoring_method": SCORING_METHOD,
+        "method": Choice(EXACT_METHODS),
+        "max_parents": AnyOf(
+            Choice(("auto",)), NoneOr(Integer()), what="a non-negative integer, None or 'auto'"
+        ),
+        "expert_knowledge": EXPERT_KNOWLEDGE,
+        "parameter_estimator": PARAMETER_ESTIMATOR,
+        "max_memory": NoneOr(MemorySize()),
+        "n_jobs": NJobs(),
+        "show_progress": Boolean(),
+        "time_limit": TimeLimit(),
+        "start_dag": START_DAG,
+        "gap_limit": GapLimit(),
+        "random_state": RandomState(),
+    }
+
     def __init__(
         self,
         scoring_method: ScoringMethod = "fnml",
+        *,
+        method: str = "auto",
         max_parents: int | str | None = "auto",
         expert_knowledge: ExpertKnowledgeLike | None = None,
         parameter_estimator: DiscreteParameterEstimator | None = None,
         max_memory: int | str | None = None,
-        n_jobs: int | None = None,
+        n_jobs: int | None = -1,
         show_progress: bool = True,
-        method: str = "auto",
         time_limit: float | None = None,
         start_dag: Graph | None = None,
         gap_limit: float = 0.0,
-        seed: int = 0,
+        random_state: int | None = 0,
     ) -> None:
         self.scoring_method = scoring_method
+        self.method = method
         self.max_parents = max_parents
         self.expert_knowledge = expert_knowledge
         self.parameter_estimator = parameter_estimator
         self.max_memory = max_memory
         self.n_jobs = n_jobs
         self.show_progress = show_progress
-        self.method = method
         self.time_limit = time_limit
         self.start_dag = start_dag
         self.gap_limit = gap_limit
-        self.seed = seed
+        self.random_state = random_state
 
     causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the optimal structure.")
     score_ = fitted_attribute("score", "float: its score, the sum of its local scores.")
@@ -271,27 +315,26 @@ class ExactSearch(_StructureSearch):
             return 0.9 * available_memory()
         return as_memory_size(self.max_memory, "max_memory")
 
-    def _choose_method(self, n_vars: int) -> tuple[str, int | None]:
-        """The method that runs and the parent limit that applies (:func:`choose_search`:
-        ``"auto"`` here is its best exact engine, ``method="exact"``)."""
-        as_choice(self.method, "method", ("auto", "dp", "solver", "astar"))
-        method = "exact" if self.method == "auto" else self.method
-        choice = choose_search(n_vars, method, self.max_parents)
-        return choice.method, choice.max_parents
-
-    def _settings(self, variables, max_parents) -> dict:
-        """Every setting checked once, at ``fit`` entry, whichever method then runs."""
-        constraints = Constraints.from_knowledge(variables, max_parents, self.expert_knowledge)
-        return {
-            "max_parents": max_parents,
-            "constraints": constraints,
-            "time_limit": as_time_limit(self.time_limit),
-            "gap_limit": as_gap_limit(self.gap_limit),
-            "seed": as_integer(self.seed, "seed"),
-            "start_dag": None
-            if self.start_dag is None
-            else check_start_dag(self.start_dag, constraints),
-        }
+    def _settings(self, params: dict, variables) -> dict:
+        """The parameters (checked at ``fit`` entry, whichever method then runs), with the
+        method and the parent limit chosen (:func:`~pgmpy_nml.search.choose_search`:
+        ``"auto"`` here is its best exact engine, ``method="exact"``), the constraints and
+        the start network checked, for the data."""
+        settings = dict(params)
+        method = "exact" if settings["method"] == "auto" else settings["method"]
+        choice = choose_search(len(variables), method, settings["max_parents"])
+        constraints = Constraints.from_knowledge(
+            variables, choice.max_parents, self.expert_knowledge
+        )
+        start_dag = settings["start_dag"]
+        settings.update(
+            method=choice.method,
+            max_parents=choice.max_parents,
+            constraints=constraints,
+            seed=_solver_seed(settings["random_state"]),
+            start_dag=None if start_dag is None else check_start_dag(start_dag, constraints),
+        )
+        return settings
 
     def _fit_dp(self, score, method, settings) -> SearchResult:
         """The subset DP (:mod:`pgmpy_nml.search._dp.dp`)."""
@@ -357,22 +400,41 @@ class ExactSearch(_StructureSearch):
         self
         """
         self._result = None
+        params = validate_params(self)  # every parameter, whatever method then runs
         score = self._resolve_score(data)
-        method, max_parents = self._choose_method(len(score.variables))
-        settings = self._settings(list(score.variables), max_parents)
+        settings = self._settings(params, list(score.variables))
+        method, max_parents = settings["method"], settings["max_parents"]
         try:
             fit = self._fit_dp if method == "dp" else self._fit_candidates
             result = fit(score, method, settings)
         except KeyboardInterrupt:
             raise KeyboardInterrupt("ExactSearch interrupted; nothing was fitted.") from None
         model = self._fitted_model(result.dag, score, data)
-        self._result = replace(result, model=model, max_parents=max_parents)
+        self._result = replace(
+            result,
+            model=model,
+            max_parents=max_parents,
+            feature_names=feature_names(score.variables),
+        )
         return self
+
+
+def _solver_seed(random_state) -> int:
+    """SCIP's seed shift from ``random_state``: the integer itself, 0 for None (SCIP's
+    default), a draw from a numpy Generator or SeedSequence."""
+    if random_state is None:
+        return 0
+    if isinstance(random_state, np.random.SeedSequence):
+        return int(random_state.generate_state(1)[0] % 2**31)
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(2**31))
+    return int(random_state) % 2**31
 
 
 def learn_exact(
     data: pd.DataFrame,
     scoring_method: ScoringMethod = "fnml",
+    *,
     parameter_estimator: DiscreteParameterEstimator | None = None,
     state_names: StateNames | None = None,
     score_params: Mapping[str, Any] | None = None,
@@ -405,7 +467,7 @@ def learn_exact(
     --------
     >>> from pgmpy_nml import learn_exact
     >>> from pgmpy_nml.datasets import sample_network
-    >>> _, data = sample_network("cancer", 2000, seed=1)
+    >>> _, data = sample_network("cancer", 2000, random_state=1)
     >>> model = learn_exact(data, "qnml", show_progress=False)
     >>> type(model).__name__, model.check_model()
     ('DiscreteBayesianNetwork', True)

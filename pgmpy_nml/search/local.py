@@ -7,15 +7,30 @@ the network and its moves; ``climb``: the searches; ``screen``: candidate parent
 
 from __future__ import annotations
 
-import numbers
 import time
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .._estimator import fitted_attribute
-from .._validate import as_bool, as_choice, as_integer, as_real
+from .._estimator import feature_names, fitted_attribute
+from .._params import (
+    EXPERT_KNOWLEDGE,
+    LOCAL_METHODS,
+    PARAMETER_ESTIMATOR,
+    SCORING_METHOD,
+    START_DAG,
+    AnyOf,
+    Boolean,
+    Choice,
+    Instance,
+    Integer,
+    NJobs,
+    NoneOr,
+    RandomState,
+    Real,
+    validate_params,
+)
 from ._base import _StructureSearch
 from ._local import climb
 from ._local import screen as _screen
@@ -31,9 +46,6 @@ if TYPE_CHECKING:
     from .._typing import ExpertKnowledgeLike, Graph, ScoringMethod
 
 __all__ = ["LocalSearch"]
-
-
-_METHODS = ("hill", "tabu")
 
 
 class LocalSearch(_StructureSearch):
@@ -78,7 +90,7 @@ class LocalSearch(_StructureSearch):
       the equivalence class, which opens other moves.
     - ``restarts``, ``perturb``: as bnlearn's ``hc(restart=, perturb=)``:
       after each search, perturb the best network found so far by ``perturb``
-      random legal moves (drawn with ``seed``) and search again; the best
+      random legal moves (drawn with ``random_state``) and search again; the best
       network of all searches wins.
     - ``candidates``: the sparse candidate algorithm [3]_. Each variable may gain
       parents only among its candidates, screened by mutual information with a
@@ -134,7 +146,7 @@ class LocalSearch(_StructureSearch):
         variables, 10 seeds each), 10 moves ended higher than 1 in 78 of 240
         runs and lower in 3 (0-179 nats higher on average), for a median 0.04 s
         of CPU per fit instead of 0.02 s.
-    seed : int or None, default 0
+    random_state : int, numpy Generator or None, default 0
         Seed of the perturbations (None: fresh entropy, not reproducible).
         Without restarts the search uses no randomness at all.
     max_iter : int, default 1000000
@@ -145,8 +157,8 @@ class LocalSearch(_StructureSearch):
     parameter_estimator : pgmpy DiscreteParameterEstimator, optional
         If given (e.g. :class:`~pgmpy_nml.FSNMLEstimator`), the learned network
         is fitted and returned in ``model_``.
-    n_jobs : int, optional
-        Threads of the compiled counting (default 1; -1 all cores, -2 all but one).
+    n_jobs : int or None, default None
+        Threads of the compiled counting (None: 1; -1 all cores, -2 all but one).
         They pay off only for large data sets whose families have many cells:
         small families are counted with bitsets in microseconds.
     show_progress : bool, default True
@@ -208,12 +220,16 @@ class LocalSearch(_StructureSearch):
     method_ : str
         The search that ran: ``"hill"`` or ``"tabu"`` (as
         :class:`~pgmpy_nml.ExactSearch`'s ``method_`` names its engine).
+    n_features_in_ : int
+        The number of columns of the data.
+    feature_names_in_ : ndarray of object
+        The data's columns, in order.
 
     Examples
     --------
     >>> from pgmpy_nml import FNML, LocalSearch
     >>> from pgmpy_nml.datasets import sample_network
-    >>> true_model, data = sample_network("asia", 5000, seed=0)
+    >>> true_model, data = sample_network("asia", 5000, random_state=0)
     >>> search = LocalSearch("fnml", show_progress=False).fit(data)
     >>> search.causal_graph_.number_of_nodes(), search.plan_
     (8, 'statistics')
@@ -236,9 +252,38 @@ class LocalSearch(_StructureSearch):
        from massive datasets: the 'sparse candidate' algorithm". UAI 1999.
     """
 
+    _parameter_specs = {
+        "scoring_method": SCORING_METHOD,
+        "method": Choice(LOCAL_METHODS),
+        "max_parents": NoneOr(Integer()),
+        "expert_knowledge": EXPERT_KNOWLEDGE,
+        "start_dag": START_DAG,
+        "tabu_length": Integer(minimum=1),
+        "max_non_improving": NoneOr(Integer(minimum=1)),
+        "restarts": Integer(),
+        "perturb": Integer(),
+        "random_state": RandomState(),
+        "max_iter": Integer(),
+        "epsilon": Real(),
+        "parameter_estimator": PARAMETER_ESTIMATOR,
+        "n_jobs": NJobs(),
+        "show_progress": Boolean(),
+        "candidates": NoneOr(
+            AnyOf(
+                Choice(("auto",)),
+                Integer(minimum=1),
+                Instance(Mapping, "a mapping {child: parents}"),
+                what="None, 'auto', a positive integer or a mapping {child: parents}",
+            )
+        ),
+        "candidate_rounds": NoneOr(Integer(minimum=1)),
+        "symmetric_candidates": Boolean(),
+    }
+
     def __init__(
         self,
         scoring_method: ScoringMethod = "fnml",
+        *,
         method: str = "hill",
         max_parents: int | None = None,
         expert_knowledge: ExpertKnowledgeLike | None = None,
@@ -247,7 +292,7 @@ class LocalSearch(_StructureSearch):
         max_non_improving: int | None = None,
         restarts: int = 0,
         perturb: int = 10,
-        seed: int = 0,
+        random_state: int | np.random.Generator | None = 0,
         max_iter: int = 1_000_000,
         epsilon: float = 1e-4,
         parameter_estimator: DiscreteParameterEstimator | None = None,
@@ -266,7 +311,7 @@ class LocalSearch(_StructureSearch):
         self.max_non_improving = max_non_improving
         self.restarts = restarts
         self.perturb = perturb
-        self.seed = seed
+        self.random_state = random_state
         self.max_iter = max_iter
         self.epsilon = epsilon
         self.parameter_estimator = parameter_estimator
@@ -277,6 +322,7 @@ class LocalSearch(_StructureSearch):
         self.symmetric_candidates = symmetric_candidates
 
     causal_graph_ = fitted_attribute("dag", "pgmpy.base.DAG: the best network found.")
+    method_ = fitted_attribute("method", 'str: the search that ran, "hill" or "tabu".')
     score_ = fitted_attribute("score", "float: its score (local scores plus structure prior).")
     n_iter_ = fitted_attribute("n_iter", "int: moves made by the searches.")
     history_ = fitted_attribute("history", "ndarray: the score after every move.")
@@ -297,32 +343,14 @@ class LocalSearch(_StructureSearch):
 
     # -- checks ---------------------------------------------------------------------------
     def _settings(self) -> dict:
-        as_choice(self.method, "method", _METHODS)
-        tabu_length = as_integer(self.tabu_length, "tabu_length", minimum=1)
-        if self.max_non_improving is None:
-            max_non_improving = tabu_length
-        else:
-            max_non_improving = as_integer(self.max_non_improving, "max_non_improving", minimum=1)
-        epsilon = as_real(self.epsilon, "epsilon")
-        seed = self.seed
-        if seed is not None and not isinstance(seed, (numbers.Integral, np.random.SeedSequence)):
-            raise TypeError(f"seed must be an integer or None, got {seed!r}.")
-        return {
-            "tabu": self.method == "tabu",
-            "tabu_length": tabu_length,
-            "max_non_improving": max_non_improving,
-            "restarts": as_integer(self.restarts, "restarts"),
-            "perturb": as_integer(self.perturb, "perturb"),
-            "max_iter": as_integer(self.max_iter, "max_iter"),
-            "epsilon": float(epsilon),
-            "rng": np.random.default_rng(seed),
-            "candidate_rounds": (
-                None
-                if self.candidate_rounds is None
-                else as_integer(self.candidate_rounds, "candidate_rounds", minimum=1)
-            ),
-            "symmetric_candidates": as_bool(self.symmetric_candidates, "symmetric_candidates"),
-        }
+        """Every parameter checked once, at ``fit`` entry, before any work."""
+        settings = validate_params(self)
+        if settings["max_non_improving"] is None:
+            settings["max_non_improving"] = settings["tabu_length"]
+        settings.update(
+            tabu=settings["method"] == "tabu", rng=np.random.default_rng(settings["random_state"])
+        )
+        return settings
 
     def fit(self, data: pd.DataFrame | None = None) -> LocalSearch:
         """Learn a structure by local search.
@@ -342,9 +370,11 @@ class LocalSearch(_StructureSearch):
         started = time.perf_counter()
         settings = self._settings()
         score = self._resolve_score(data)
-        rows = make_rows(score, self.n_jobs)
+        rows = make_rows(score, settings["n_jobs"])
         variables = rows.variables
-        constraints = Constraints.from_knowledge(variables, self.max_parents, self.expert_knowledge)
+        constraints = Constraints.from_knowledge(
+            variables, settings["max_parents"], self.expert_knowledge
+        )
         start = start_parents(constraints, self.start_dag)
         spec = _screen.as_candidate_spec(self.candidates, variables)
         settings["candidate_rounds"] = climb.candidate_rounds(settings["candidate_rounds"], spec)
@@ -372,5 +402,6 @@ class LocalSearch(_StructureSearch):
             history=np.array(run.history),
             restart_scores=np.array(run.restart_scores),
             round_scores=np.array(run.round_scores),
+            feature_names=feature_names(variables),
         )
         return self

@@ -15,15 +15,30 @@ make that subtle, and this module handles both in one place:
 from __future__ import annotations
 
 import warnings
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from sklearn.base import BaseEstimator
 
-from .._estimator import ResultEstimator, fitted_attribute
-from ..scores._binding import _score_params, rebind_score  # noqa: F401  (cli.py: _score_params)
+from .._estimator import ResultEstimator, feature_names, fitted_attribute
+from .._params import (
+    EXACT_METHODS,
+    LOCAL_METHODS,
+    METHODS,
+    PARAMETER_ESTIMATOR,
+    SCORING_METHOD,
+    STATE_NAMES,
+    AnyOf,
+    Choice,
+    Instance,
+    Integer,
+    NJobs,
+    NoneOr,
+    validate_params,
+)
+from .._validate import as_choice
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
     from typing import Any
 
     import pandas as pd
@@ -33,7 +48,18 @@ if TYPE_CHECKING:
 
 __all__ = ["LearningProcedure", "as_procedure", "score_of"]
 
-SEARCH_NAMES = ("exact", "hill", "tabu")
+
+def _is_search(value) -> bool:
+    return hasattr(value, "fit") and not isinstance(value, type)
+
+
+#: ``method`` of the study tools: a method name, or a search object to rebuild per fit.
+METHOD_OR_SEARCH = AnyOf(
+    Choice(METHODS),
+    Instance(_is_search, "a search object"),
+    what="one of " + ", ".join(repr(m) for m in METHODS) + ", or a search object with "
+    "fit(data) and causal_graph_",
+)
 
 
 def _registered(name) -> bool:
@@ -52,8 +78,9 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
 
     Parameters
     ----------
-    search : {"exact", "hill", "tabu"} or search object, default "exact"
-        ``"exact"``: :class:`~pgmpy_nml.ExactSearch` (globally optimal); ``"hill"``,
+    method : {"auto", "dp", "astar", "solver", "hill", "tabu"} or search object, default "auto"
+        ``"auto"``, ``"dp"``, ``"astar"``, ``"solver"``: :class:`~pgmpy_nml.ExactSearch`
+        with that ``method`` (globally optimal; ``"auto"`` chooses the engine); ``"hill"``,
         ``"tabu"``: :class:`~pgmpy_nml.LocalSearch` (a local optimum). Or any search object with
         ``fit(data)`` and a fitted ``causal_graph_`` (this package's searches, pgmpy's
         ``HillClimbSearch``, ``GES``, ...): a new one is built from its parameters for
@@ -84,9 +111,9 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         for score-equivalent scores (:func:`~pgmpy_nml.study.is_score_equivalent`).
         Parameters are fitted on the DAG either way.
     n_jobs : int, optional
-        Threads of the search (``n_jobs`` of :class:`~pgmpy_nml.ExactSearch` or
-        :class:`~pgmpy_nml.LocalSearch`; default: theirs, all cores for the exact
-        search); with a search object, set on its own ``n_jobs``. Not the workers over
+        Threads of a search given by name (``n_jobs`` of :class:`~pgmpy_nml.ExactSearch`
+        or :class:`~pgmpy_nml.LocalSearch`: None one, -1 all cores); with a search
+        object, set on its own ``n_jobs`` when given. Not the workers over
         splits or resamples of the study tools (their own ``n_jobs``): with both, the
         threads multiply.
 
@@ -106,21 +133,44 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         The learned DAG (a consistent extension when the search returned a PDAG).
     model_ : pgmpy.models.DiscreteBayesianNetwork or None
         The fitted network.
+    n_features_in_ : int
+        The number of columns of the data.
+    feature_names_in_ : ndarray of object
+        The data's columns, in order.
 
     Examples
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import LearningProcedure
-    >>> _, data = sample_network("cancer", 1000, seed=0)
-    >>> procedure = LearningProcedure("exact", "bdeu", score_params={"equivalent_sample_size": 5})
+    >>> _, data = sample_network("cancer", 1000, random_state=0)
+    >>> procedure = LearningProcedure(
+    ...     "auto", scoring_method="bdeu", score_params={"equivalent_sample_size": 5}
+    ... )
     >>> model = procedure.fit(data).model_
     >>> type(model.get_cpds()[0]).__name__, model.check_model()
     ('TabularCPD', True)
     """
 
+    _parameter_specs = {
+        "method": METHOD_OR_SEARCH,
+        "scoring_method": NoneOr(SCORING_METHOD),
+        "score_params": NoneOr(Instance(Mapping, "a dict of the score's parameters")),
+        "parameter_estimator": AnyOf(
+            Choice(("auto",)),
+            PARAMETER_ESTIMATOR,
+            what="'auto', None or a pgmpy parameter estimator instance",
+        ),
+        "state_names": STATE_NAMES,
+        "max_parents": NoneOr(Integer()),
+        "missing": Choice(("error", "drop", "available")),
+        "return_type": Choice(("dag", "pdag")),
+        "n_jobs": NJobs(),
+    }
+
     def __init__(
         self,
-        search: SearchLike = "exact",
+        method: SearchLike = "auto",
+        *,
         scoring_method: ScoringMethod | None = None,
         score_params: Mapping[str, Any] | None = None,
         parameter_estimator: DiscreteParameterEstimator | str | None = "auto",
@@ -130,7 +180,7 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         return_type: str = "dag",
         n_jobs: int | None = None,
     ) -> None:
-        self.search = search
+        self.method = method
         self.scoring_method = scoring_method
         self.score_params = score_params
         self.parameter_estimator = parameter_estimator
@@ -148,16 +198,16 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
     def _score_spec(self):
         """The score to build on each data set: a name, a score object, or None."""
         method = self.scoring_method
-        if method is None and isinstance(self.search, str):
+        if method is None and isinstance(self.method, str):
             method = "fnml"
-        elif method is None and _has_params(self.search) and not isinstance(self.search, str):
-            method = self.search.get_params().get("scoring_method")
+        elif method is None and _has_params(self.method) and not isinstance(self.method, str):
+            method = self.method.get_params().get("scoring_method")
         return method
 
     def _checked_score_spec(self):
         """:meth:`_score_spec`, refusing a name that no search of this package knows."""
         method = self._score_spec()
-        if isinstance(method, str) and isinstance(self.search, str) and not _registered(method):
+        if isinstance(method, str) and isinstance(self.method, str) and not _registered(method):
             from ..scores.registry import get_score_spec
 
             get_score_spec(method, "scoring_method")  # raises, listing the valid names
@@ -177,32 +227,22 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
 
     def search_for(self, score: Score) -> Any:
         """A fresh search object that optimizes ``score``."""
-        search = self.search
+        search = self.method
         if isinstance(search, str):
-            if search == "exact":
+            as_choice(search, "method", METHODS)
+            options = {"max_parents": self.max_parents, "n_jobs": self.n_jobs}
+            if search in EXACT_METHODS:
                 from ..search import ExactSearch
 
-                return ExactSearch(
-                    score, max_parents=self.max_parents, n_jobs=self.n_jobs, show_progress=False
-                )
-            if search in ("hill", "tabu"):
-                from ..search import LocalSearch
+                return ExactSearch(score, method=search, show_progress=False, **options)
+            from ..search import LocalSearch
 
-                return LocalSearch(
-                    score,
-                    method=search,
-                    max_parents=self.max_parents,
-                    n_jobs=self.n_jobs,
-                    show_progress=False,
-                )
-            raise ValueError(
-                f"search must be one of {', '.join(SEARCH_NAMES)} or a search object with "
-                f"fit(data) and causal_graph_, got {search!r}."
-            )
+            assert search in LOCAL_METHODS
+            return LocalSearch(score, method=search, show_progress=False, **options)
         if not hasattr(search, "fit"):
             raise TypeError(
-                "search must be a name or a search object with fit(data) and causal_graph_, "
-                f"got {type(search).__name__}."
+                "method must be a method name or a search object with fit(data) and "
+                f"causal_graph_, got {type(search).__name__}."
             )
         # a fresh search from the template's parameters (shallow: sklearn's clone would
         # try to clone a score object bound to data, which it cannot)
@@ -234,8 +274,8 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         self
         """
         self._result = None
-        if self.return_type not in ("dag", "pdag"):
-            raise ValueError(f"return_type must be 'dag' or 'pdag', got {self.return_type!r}.")
+        validate_params(self)  # every parameter, before any work
+        columns = feature_names(data.columns)
         data = apply_missing_policy(data, self.missing)
         score = self.score_for(data)
         search = self.search_for(score)
@@ -275,7 +315,7 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
             if names is None and score is not None:
                 names = getattr(score, "state_names", None)
             model = fit_network(dag, data, estimator, names)
-        self._result = _Fitted(graph, dag, model)
+        self._result = _Fitted(graph, dag, model, columns)
         return self
 
     def _check_table_sizes(self, data, score, search) -> None:
@@ -291,10 +331,11 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
 
 
 class _Fitted:
-    __slots__ = ("dag", "graph", "model")
+    __slots__ = ("dag", "feature_names", "graph", "model")
 
-    def __init__(self, graph, dag, model):
+    def __init__(self, graph, dag, model, feature_names):
         self.graph, self.dag, self.model = graph, dag, model
+        self.feature_names = feature_names
 
 
 def apply_missing_policy(data: pd.DataFrame, missing: str) -> pd.DataFrame:
@@ -327,8 +368,8 @@ def _as_dag(graph, columns):
     return dag
 
 
-def as_procedure(search="exact", scoring_method=None, score_params=None, **settings):
-    """A :class:`LearningProcedure` from a procedure, a search object or a search name.
+def as_procedure(method="auto", scoring_method=None, score_params=None, **settings):
+    """A :class:`LearningProcedure` from a procedure, a search object or a method name.
 
     A :class:`LearningProcedure` is copied (:meth:`LearningProcedure.fresh`) and
     given ``settings``; anything else builds one from the arguments.
@@ -339,15 +380,18 @@ def as_procedure(search="exact", scoring_method=None, score_params=None, **setti
     >>> as_procedure("hill", "qnml", max_parents=2).get_params()["max_parents"]
     2
     """
-    if isinstance(search, LearningProcedure):
+    if isinstance(method, LearningProcedure):
         if scoring_method is not None or score_params:
             raise ValueError("Give the score inside the LearningProcedure, not beside it.")
-        procedure = search.fresh()
+        procedure = method.fresh()
         if settings:
             procedure.set_params(**settings)
     else:
-        procedure = LearningProcedure(search, scoring_method, score_params, **settings)
-    procedure._checked_score_spec()  # an unknown score name fails here, before any work
+        procedure = LearningProcedure(
+            method, scoring_method=scoring_method, score_params=score_params, **settings
+        )
+    validate_params(procedure)  # a bad parameter or an unknown score name fails here,
+    procedure._checked_score_spec()  # before any work
     return procedure
 
 
@@ -358,7 +402,7 @@ def score_of(procedure: LearningProcedure):
     --------
     >>> from pgmpy_nml.study import LearningProcedure
     >>> from pgmpy_nml.study._procedure import score_of
-    >>> score_of(LearningProcedure("exact")), score_of(LearningProcedure("hill", "bdeu"))
+    >>> score_of(LearningProcedure()), score_of(LearningProcedure("hill", scoring_method="bdeu"))
     ('fnml', 'bdeu')
     """
     return procedure._score_spec()

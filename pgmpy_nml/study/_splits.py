@@ -27,7 +27,8 @@ __all__ = ["cv_splits", "user_splits"]
 
 def cv_splits(
     n_samples: int,
-    method: str = "k-fold",
+    *,
+    scheme: str = "k-fold",
     k: int = 10,
     runs: int = 1,
     test_size: int | float | None = None,
@@ -38,7 +39,7 @@ def cv_splits(
     Parameters
     ----------
     n_samples : int
-    method : {"k-fold", "hold-out"}, default "k-fold"
+    scheme : {"k-fold", "hold-out"}, default "k-fold"
         ``"k-fold"``: each run permutes the rows and cuts them into ``k`` folds of
         sizes differing by at most one; each fold is the test set once, so the test
         sets of a run partition the rows. ``"hold-out"``: ``k`` independent random
@@ -61,7 +62,7 @@ def cv_splits(
     Examples
     --------
     >>> from pgmpy_nml.study import cv_splits
-    >>> splits = cv_splits(10, "k-fold", k=3, random_state=0)
+    >>> splits = cv_splits(10, scheme="k-fold", k=3, random_state=0)
     >>> [len(test) for _, _, _, test in splits]
     [4, 3, 3]
     >>> sorted(int(i) for _, _, _, test in splits for i in test) == list(range(10))
@@ -72,7 +73,7 @@ def cv_splits(
     runs = as_integer(runs, "runs", 1)
     rng = np.random.default_rng(random_state)
     splits = []
-    if method == "k-fold":
+    if scheme == "k-fold":
         if k > n:
             raise InputError(f"k = {k} folds need at least {k} rows; the data have {n}.")
         for run in range(runs):
@@ -82,8 +83,8 @@ def cv_splits(
                 mask[test] = False
                 splits.append((run, fold, np.flatnonzero(mask), np.sort(test)))
         return splits
-    if method != "hold-out":
-        raise ValueError(f"method must be 'k-fold' or 'hold-out', got {method!r}.")
+    if scheme != "hold-out":
+        raise ValueError(f"scheme must be 'k-fold' or 'hold-out', got {scheme!r}.")
     if test_size is None:
         m = math.ceil(n / k)
     elif isinstance(test_size, float) and not float(test_size).is_integer():
@@ -210,7 +211,7 @@ def _positions(part, n, where, what) -> np.ndarray:
     return ordered
 
 
-def _splits(data, cv, method, k, runs, test_size, random_state, target, missing):
+def _splits(data, cv, scheme, k, runs, test_size, random_state, target, missing):
     """The splits (the user's, or drawn) of ``data``, and ``data`` under the missing policy.
 
     User splits index the rows of the data as given; with ``missing="drop"`` they are
@@ -220,13 +221,20 @@ def _splits(data, cv, method, k, runs, test_size, random_state, target, missing)
 
     if cv is None:
         data = apply_missing_policy(data, missing)
-        method = "k-fold" if method is None else method
+        scheme = "k-fold" if scheme is None else scheme
         k = 10 if k is None else k
-        return data, cv_splits(len(data), method, k, runs, test_size, random_state)
+        return data, cv_splits(
+            len(data),
+            scheme=scheme,
+            k=k,
+            runs=runs,
+            test_size=test_size,
+            random_state=random_state,
+        )
     given = [
         name
         for name, value, default in (
-            ("method", method, None),
+            ("scheme", scheme, None),
             ("k", k, None),
             ("runs", runs, 1),
             ("test_size", test_size, None),

@@ -71,6 +71,7 @@ def _edge_lists(graph):
 def custom_strength(
     networks: Sequence[Graph],
     nodes: Sequence[Hashable],
+    *,
     weights: ArrayLike | None = None,
     cpdag: bool = False,
 ) -> pd.DataFrame:
@@ -263,7 +264,7 @@ def _weighted_median_midpoint(values, weights) -> float:
 
 
 def averaged_network(
-    strength: pd.DataFrame, threshold: float | None = None, return_type: str = "dag"
+    strength: pd.DataFrame, *, threshold: float | None = None, return_type: str = "dag"
 ) -> LearnedGraph:
     """The averaged network: the arcs whose strength exceeds the threshold.
 
@@ -353,9 +354,9 @@ def averaged_network(
 
 def bootstrap_strength(
     data: pd.DataFrame,
-    search: SearchLike | LearningProcedure = "exact",
-    scoring_method: ScoringMethod | None = None,
     *,
+    method: SearchLike | LearningProcedure = "auto",
+    scoring_method: ScoringMethod | None = None,
     n_bootstrap: int = 200,
     sample_size: int | float | None = None,
     replace: bool = True,
@@ -396,12 +397,15 @@ def bootstrap_strength(
     ----------
     data : pandas.DataFrame
         Complete discrete data.
-    search : {"exact", "hill"}, search object or LearningProcedure, default "exact"
+    method : str, search object or LearningProcedure, default "auto"
+        A method name (``"auto"``, ``"dp"``, ``"astar"``, ``"solver"``: the exact
+        search; ``"hill"``, ``"tabu"``: the local search), a search object or a
+        procedure.
         See :class:`~pgmpy_nml.study.LearningProcedure`; any search with
         ``fit(data)`` and ``causal_graph_`` (pgmpy's ``HillClimbSearch`` and ``GES``,
         this package's searches) is rebuilt for every resample.
     scoring_method : str or score object, optional
-        Default ``"fnml"`` for a search given by name; a score object is rebuilt on
+        Default ``"fnml"`` for a method given by name; a score object is rebuilt on
         every resample.
     n_bootstrap : int, default 200
         :math:`B`, the number of resamples.
@@ -450,8 +454,8 @@ def bootstrap_strength(
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import averaged_network, bootstrap_strength
-    >>> true_model, data = sample_network("cancer", 1000, seed=0)
-    >>> s = bootstrap_strength(data, "exact", "fnml", n_bootstrap=10, random_state=1)
+    >>> true_model, data = sample_network("cancer", 1000, random_state=0)
+    >>> s = bootstrap_strength(data, scoring_method="fnml", n_bootstrap=10, random_state=1)
     >>> list(s.columns), len(s)
     (['from', 'to', 'strength', 'direction'], 20)
     >>> s.set_index(["from", "to"]).loc[("Cancer", "Xray")].tolist()  # strength, direction
@@ -479,7 +483,7 @@ def bootstrap_strength(
         m = as_integer(sample_size, "sample_size", 1)
     if not replace and m > n:
         raise ValueError(f"A subsample without replacement has at most {n} rows, not {m}.")
-    procedure = as_procedure(search, scoring_method, score_params)
+    procedure = as_procedure(method, scoring_method, score_params)
     settings: dict[str, Any] = {
         "parameter_estimator": None,
         "missing": "available" if missing == "available" else "error",
@@ -574,6 +578,7 @@ def _draw_arcs(ax, layout_graph, pos, avg, reference, pair_strength) -> None:
 def plot_strength(
     strength: pd.DataFrame,
     reference: Graph | None = None,
+    *,
     threshold: float | None = None,
     ax: Axes | None = None,
     pos: Mapping[Hashable, tuple[float, float]] | None = None,

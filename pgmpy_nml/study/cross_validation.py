@@ -227,10 +227,10 @@ def _prepare(data, procedure, scoring_method, settings, loss, target, state_name
 
 def cross_validate(
     data: pd.DataFrame,
-    procedure: SearchLike | LearningProcedure = "exact",
-    scoring_method: ScoringMethod | None = None,
     *,
-    method: str | None = None,
+    method: SearchLike | LearningProcedure = "auto",
+    scoring_method: ScoringMethod | None = None,
+    scheme: str | None = None,
     k: int | None = None,
     runs: int = 1,
     test_size: int | float | None = None,
@@ -258,10 +258,14 @@ def cross_validate(
     Parameters
     ----------
     data : pandas.DataFrame
-    procedure : LearningProcedure, {"exact", "hill"} or search object, default "exact"
+    method : str, search object or LearningProcedure, default "auto"
+        A method name (``"auto"``, ``"dp"``, ``"astar"``, ``"solver"``: the exact
+        search; ``"hill"``, ``"tabu"``: the local search), a search object or a
+        procedure.
+        The learning procedure: see :class:`~pgmpy_nml.study.LearningProcedure`.
     scoring_method : str or score object, optional
-        With a search name or object (default ``"fnml"`` for a name).
-    method, k, runs, test_size, random_state
+        With a method name or a search object (default ``"fnml"`` for a name).
+    scheme, k, runs, test_size, random_state
         The splits; see :func:`cv_splits` (default ``"k-fold"`` with ``k=10``).
     cv : scikit-learn splitter or list of (train, test), optional
         The user's own splits instead (none of the five above may be given then): a
@@ -301,8 +305,8 @@ def cross_validate(
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import cross_validate
-    >>> _, data = sample_network("cancer", 500, seed=0)
-    >>> result = cross_validate(data, "exact", "qnml", k=5, random_state=0)
+    >>> _, data = sample_network("cancer", 500, random_state=0)
+    >>> result = cross_validate(data, scoring_method="qnml", k=5, random_state=0)
     >>> result.folds["n_test"].sum(), result.loss
     (np.int64(500), 'log-loss')
     >>> 0 < result.mean < 5
@@ -310,12 +314,10 @@ def cross_validate(
     """
     show_progress = as_bool(show_progress, "show_progress")
     settings: dict[str, Any] = {"score_params": score_params} if score_params else {}
-    if not isinstance(procedure, _procedure_type()):
+    if not isinstance(method, _procedure_type()):
         settings.update(parameter_estimator=parameter_estimator, max_parents=max_parents)
-    data, splits = _splits(data, cv, method, k, runs, test_size, random_state, target, missing)
-    procedure = _prepare(
-        data, procedure, scoring_method, settings, loss, target, state_names, missing
-    )
+    data, splits = _splits(data, cv, scheme, k, runs, test_size, random_state, target, missing)
+    procedure = _prepare(data, method, scoring_method, settings, loss, target, state_names, missing)
     results = _run_all(
         {"": procedure}, data, splits, loss, target, base, n_jobs, return_models, show_progress
     )
@@ -413,7 +415,7 @@ class CVComparison:
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import compare_procedures
-    >>> _, data = sample_network("cancer", 200, seed=0)
+    >>> _, data = sample_network("cancer", 200, random_state=0)
     >>> cmp = compare_procedures(data, {"fNML": "fnml", "qNML": "qnml"}, k=2, random_state=0)
     >>> cmp.baseline, cmp.losses.shape
     ('fNML', (2, 2))
@@ -441,7 +443,7 @@ def compare_procedures(
     procedures: Mapping[str, LearningProcedure | str],
     *,
     baseline: str | None = None,
-    method: str | None = None,
+    scheme: str | None = None,
     k: int | None = None,
     runs: int = 1,
     test_size: int | float | None = None,
@@ -474,7 +476,7 @@ def compare_procedures(
         ``{"fNML+fsNML": "fnml", "qNML+fsNML": "qnml", "BDeu+Bayes": "bdeu"}``).
     baseline : str, optional
         Default: the first procedure.
-    method, k, runs, test_size, cv, random_state, loss, target, state_names, missing, base, n_jobs
+    scheme, k, runs, test_size, cv, random_state, loss, target, state_names, missing, base, n_jobs
         As :func:`cross_validate`: drawn splits, or the user's own (``cv``).
     show_progress : bool, default False
         Report each finished fit of a procedure on a split, as :func:`cross_validate`.
@@ -487,7 +489,7 @@ def compare_procedures(
     --------
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.study import compare_procedures
-    >>> _, data = sample_network("cancer", 300, seed=0)
+    >>> _, data = sample_network("cancer", 300, random_state=0)
     >>> cmp = compare_procedures(data, {"fNML": "fnml", "BDeu": "bdeu"}, k=3, random_state=0)
     >>> list(cmp.summary.columns)  # doctest: +NORMALIZE_WHITESPACE
     ['mean', 'std', 'se', 'diff', 'diff_se', 'diff_se_corrected', 'wins', 'mean_edges',
@@ -508,11 +510,11 @@ def compare_procedures(
     show_progress = as_bool(show_progress, "show_progress")
     if not isinstance(procedures, Mapping) or not procedures:
         raise TypeError("procedures must be a non-empty dict of name -> LearningProcedure.")
-    data, splits = _splits(data, cv, method, k, runs, test_size, random_state, target, missing)
+    data, splits = _splits(data, cv, scheme, k, runs, test_size, random_state, target, missing)
     prepared = {}
     for name, proc in procedures.items():
         if isinstance(proc, str):
-            proc = LearningProcedure("exact", proc)
+            proc = LearningProcedure(scoring_method=proc)
         prepared[name] = _prepare(data, proc, None, {}, loss, target, state_names, missing)
     if baseline is None:
         baseline = next(iter(prepared))

@@ -24,15 +24,16 @@ from __future__ import annotations
 import itertools
 import math
 import warnings
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import pandas as pd
 from scipy.special import xlogy
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from .._estimator import ResultEstimator, fitted_attribute
+from .._estimator import ResultEstimator, feature_names, fitted_attribute
 from .._jit import njit
+from .._params import COLUMNS, Choice, Integer, NoneOr, validate_params
 from .._validate import as_integer
 
 if TYPE_CHECKING:
@@ -456,9 +457,18 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
        of Statistical Software 35(3), 2010 (``discretize()``).
     """
 
+    _parameter_specs = {
+        "method": Choice(METHODS),
+        "n_bins": Integer(minimum=2),
+        "initial_bins": NoneOr(Integer(minimum=2)),
+        "columns": COLUMNS,
+        "labels": Choice(("interval", "integer")),
+    }
+
     def __init__(
         self,
         method: str = "hartemink",
+        *,
         n_bins: int = 3,
         initial_bins: int | None = None,
         columns: Sequence[Hashable] | None = None,
@@ -477,11 +487,7 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
     def _check(self, data):
         if not isinstance(data, pd.DataFrame):
             raise TypeError(f"data must be a pandas DataFrame, got {type(data).__name__}.")
-        if self.method not in METHODS:
-            raise ValueError(f"method must be one of {', '.join(METHODS)}, got {self.method!r}.")
-        if self.labels not in ("interval", "integer"):
-            raise ValueError(f"labels must be 'interval' or 'integer', got {self.labels!r}.")
-        n_bins = as_integer(self.n_bins, "n_bins", 2)
+        n_bins = validate_params(self)["n_bins"]
         if self.columns is None:
             columns = [c for c in data.columns if _looks_continuous(data[c])]
             uncut = _uncut_numeric(data, columns, n_bins)
@@ -540,14 +546,13 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
             c: _labels(cuts[c]) if self.labels == "interval" else list(range(len(cuts[c]) + 1))
             for c in columns
         }
-        self._result = _Cuts(cuts, columns, states)
+        self._result = _Cuts(cuts, columns, states, feature_names(data.columns))
         return self
 
     def _hartemink(self, data, columns, n_bins):
         from .._data import encode_data
 
-        initial = self.initial_bins
-        initial = max(20, 4 * n_bins) if initial is None else as_integer(initial, "initial_bins", 2)
+        initial = validate_params(self)["initial_bins"] or max(20, 4 * n_bins)
         if initial < n_bins:
             raise ValueError(f"initial_bins ({initial}) must be at least n_bins ({n_bins}).")
         if data[columns].isna().to_numpy().any():
@@ -610,8 +615,7 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
                 raise ValueError(f"The cut points of {column!r} must increase strictly.")
             cuts[column] = points
         disc = cls("quantile", n_bins=max([len(c) + 1 for c in cuts.values()] + [2]), labels=labels)
-        if labels not in ("interval", "integer"):
-            raise ValueError(f"labels must be 'interval' or 'integer', got {labels!r}.")
+        validate_params(disc)  # labels
         states = {
             c: _labels(p) if labels == "interval" else list(range(len(p) + 1))
             for c, p in cuts.items()
@@ -655,19 +659,19 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
         return out
 
 
-class _Cuts:
-    __slots__ = ("columns", "cut_points", "states")
-
-    def __init__(self, cut_points, columns, states):
-        self.cut_points, self.columns, self.states = cut_points, columns, states
+class _Cuts(NamedTuple):
+    cut_points: dict
+    columns: list
+    states: dict
+    feature_names: Any = None  # None: made from cut points, no data seen
 
 
 def discretize(
-    data: pd.DataFrame, method: str = "hartemink", n_bins: int = 3, **options: Any
+    data: pd.DataFrame, *, method: str = "hartemink", n_bins: int = 3, **options: Any
 ) -> pd.DataFrame:
     """Discretize the continuous columns of ``data`` (bnlearn's ``discretize()``).
 
-    ``Discretizer(method, n_bins, **options).fit_transform(data)``; keep the
+    ``Discretizer(method, n_bins=n_bins, **options).fit_transform(data)``; keep the
     :class:`Discretizer` instead to discretize test data with the same cut points.
 
     Parameters
@@ -689,8 +693,8 @@ def discretize(
     >>> rng = np.random.default_rng(0)
     >>> x = rng.normal(size=500)
     >>> data = pd.DataFrame({"x": x, "y": x + rng.normal(size=500), "z": rng.integers(0, 2, 500)})
-    >>> out = discretize(data, "hartemink", n_bins=3)
+    >>> out = discretize(data, method="hartemink", n_bins=3)
     >>> out["x"].nunique(), out["y"].nunique(), out["z"].equals(data["z"])
     (3, 3, True)
     """
-    return Discretizer(method, n_bins, **options).fit_transform(data)
+    return Discretizer(method, n_bins=n_bins, **options).fit_transform(data)

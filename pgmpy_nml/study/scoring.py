@@ -33,6 +33,7 @@ def _score_object(scoring_method, data, state_names, params):
 def local_scores(
     model: Graph,
     data: pd.DataFrame | None = None,
+    *,
     scoring_method: ScoringMethod = "fnml",
     state_names: StateNames | None = None,
     **params: Any,
@@ -74,7 +75,7 @@ def local_scores(
     >>> from pgmpy_nml import BDeu
     >>> from pgmpy_nml.study import local_scores
     >>> data = pd.DataFrame({"A": [0, 0, 1, 1, 1], "B": [0, 0, 1, 1, 0]})
-    >>> by_node = local_scores(DAG([("A", "B")]), data, "bdeu")
+    >>> by_node = local_scores(DAG([("A", "B")]), data, scoring_method="bdeu")
     >>> by_node.round(4).to_dict()
     {'A': -4.4466, 'B': -4.0535}
     >>> bool(abs(by_node.sum() - BDeu(data).score(DAG([("A", "B")]))) < 1e-12)

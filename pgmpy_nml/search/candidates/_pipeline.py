@@ -84,7 +84,7 @@ def search_candidates(
         initial=initial,
         show_progress=show_progress,
         gap_limit=gap_limit,
-        seed=seed,
+        random_state=seed,
     )
     timings["solver"] = time.perf_counter() - start
     if first is None:

@@ -81,7 +81,7 @@ class PruningReport:
     >>> from pgmpy_nml import QNML
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.search.candidates import candidate_parent_sets
-    >>> _, data = sample_network("asia", 1000, seed=0)
+    >>> _, data = sample_network("asia", 1000, random_state=0)
     >>> _, report = candidate_parent_sets(QNML(data), max_parents=2)
     >>> frame = report.to_frame()
     >>> int(frame.loc["either", "admissible"])
@@ -134,6 +134,7 @@ class PruningReport:
 
 def candidate_parent_sets(
     score: Score,
+    *,
     max_parents: int | None = None,
     expert_knowledge: ExpertKnowledgeLike | None = None,
     n_jobs: int | None = None,
@@ -170,7 +171,8 @@ def candidate_parent_sets(
         Required and forbidden edges, a search space, temporal tiers. With
         required parents, dominance compares only sets that contain them.
     n_jobs : int, optional
-        Threads of the compiled counting (default: all cores), or workers of a
+        Threads of the compiled counting (None: 1, unless a ``joblib.parallel_config``
+        sets it; -1 all cores, -2 all but one), or workers of a
         joblib backend set with ``joblib.parallel_config`` (Dask, loky), over
         which the variables are split. For scores without a contract,
         ``local_score`` runs in that many processes (default: joblib's, 1).
@@ -189,7 +191,7 @@ def candidate_parent_sets(
     >>> from pgmpy_nml import FNML
     >>> from pgmpy_nml.datasets import sample_network
     >>> from pgmpy_nml.search.candidates import candidate_parent_sets
-    >>> _, data = sample_network("asia", 2000, seed=0)
+    >>> _, data = sample_network("asia", 2000, random_state=0)
     >>> candidates, report = candidate_parent_sets(FNML(data), max_parents=2)
     >>> int(report.n_admissible.sum()), int(report.n_kept.sum())
     (232, 101)
@@ -231,7 +233,7 @@ def candidate_parent_sets(
     else:
         problem = _StatisticProblem(contract, constraints)
         backend, _ = get_active_backend(prefer="threads")
-        jobs = -1 if n_jobs is None else n_jobs
+        jobs = n_jobs  # None: 1, or the n_jobs of a joblib.parallel_config
         order = problem.internal_order()
         if getattr(backend, "uses_threads", False):
             # one task: every subset counted once, on compiled threads

@@ -110,12 +110,13 @@ def _arrows(fam: _Families):
 
 def solve(
     candidates: CandidateParentSets,
+    *,
     time_limit: float | None = None,
     initial: Mapping[Hashable, Iterable[Hashable]] | Sequence[Iterable[Hashable]] | None = None,
     n_threads: int | None = None,
     show_progress: bool = True,
     gap_limit: float = 0.0,
-    seed: int = 0,
+    random_state: int = 0,
 ) -> SearchResult:
     r"""The highest-scoring DAG that takes one candidate parent set per variable.
 
@@ -140,7 +141,7 @@ def solve(
         A tqdm line with the incumbent score, the bound, the gap and the nodes.
     gap_limit : float, default 0
         Stop once ``(bound - score) / |score|`` is at most this.
-    seed : int, default 0
+    random_state : int, default 0
         SCIP's random seed shift. The same input and settings give the same
         network (SCIP is deterministic); a run cut by ``time_limit`` depends on
         the machine's speed.
@@ -179,7 +180,7 @@ def solve(
 
     time_limit = as_time_limit(time_limit)
     gap_limit = as_gap_limit(gap_limit)
-    seed = as_integer(seed, "seed")
+    seed = as_integer(random_state, "random_state")
     timings = {}
     start = time.perf_counter()
     fam = _checked_families(candidates)
