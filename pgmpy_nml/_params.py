@@ -23,7 +23,7 @@ True
 >>> TimeLimit().validate(-1, "time_limit")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-pgmpy_nml._validate.InputError: time_limit must be a positive number or inf, got -1. ...
+pgmpy_nml.exceptions.InputError: time_limit must be a positive number or inf, got -1. ...
 >>> TimeLimit().parse("inf", "--time-limit") is None
 True
 """
@@ -88,6 +88,9 @@ class Spec:
 
     #: What a message says the value must be (``"an integer >= 1"``).
     what = "a valid value"
+    #: The same for the text of a command-line flag, when it reads otherwise (no Python
+    #: names: ``"none"``, not ``None``); ``what`` if empty.
+    text_what = ""
 
     def validate(self, value: Any, name: str) -> Any:
         """``value`` in the type the estimator computes with, or ``InputError`` /
@@ -104,10 +107,14 @@ class Spec:
         Text that is not even of the right kind (``--n-jobs abc``) gets the rule
         and the text; the message names ``flag`` either way.
         """
+        rule = self.text_what or self.what
         value = self.from_text(text.strip())
         if value is _UNREADABLE:
-            raise InputError(f"{flag} must be {self.what}, got {text!r}.")
-        return self.validate(value, flag)
+            raise InputError(f"{flag} must be {rule}, got {text!r}.")
+        try:
+            return self.validate(value, flag)
+        except (TypeError, ValueError):  # the library's check, in the command line's words
+            raise InputError(f"{flag} must be {rule}, got {text!r}.") from None
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{k}={v!r}" for k, v in vars(self).items())
@@ -136,7 +143,7 @@ class Integer(Spec):
     >>> Integer(minimum=1).validate(0, "restarts")
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: restarts must be an integer >= 1, got 0
+    pgmpy_nml.exceptions.InputError: restarts must be an integer >= 1, got 0
     """
 
     def __init__(self, minimum: int = 0, maximum: int | None = None, what: str = ""):
@@ -145,6 +152,7 @@ class Integer(Spec):
         self.gloss = what
         kind = "a non-negative integer" if minimum == 0 else f"an integer >= {minimum}"
         self.what = kind + what
+        self.text_what = f"a whole number >= {minimum}{what}"
 
     def validate(self, value: Any, name: str) -> int:
         return as_integer(value, name, self.minimum, self.gloss, maximum=self.maximum)
@@ -226,7 +234,7 @@ class Choice(Spec):
     >>> Choice(("hill", "tabu")).parse("greedy", "--search")
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: --search must be one of 'hill', 'tabu', got 'greedy'.
+    pgmpy_nml.exceptions.InputError: --search must be one of 'hill', 'tabu', got 'greedy'.
     """
 
     def __init__(self, values: Sequence):
@@ -295,6 +303,10 @@ class NoneOr(Spec):
     def what(self) -> str:  # type: ignore[override]
         return f"{self.spec.what} or None"
 
+    @property
+    def text_what(self) -> str:  # type: ignore[override]
+        return f"{self.spec.text_what or self.spec.what}, or none"
+
     def validate(self, value: Any, name: str) -> Any:
         return None if value is None else self.spec.validate(value, name)
 
@@ -317,7 +329,7 @@ class AnyOf(Spec):
     >>> spec.validate(-1, "max_parents")
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: max_parents must be a non-negative integer, got -1
+    pgmpy_nml.exceptions.InputError: max_parents must be a non-negative integer, got -1
     """
 
     def __init__(self, *specs: Spec, what: str):
@@ -363,6 +375,7 @@ class TimeLimit(Spec):
     """Seconds, or None (or ``inf``) for no limit (:func:`~pgmpy_nml._validate.as_time_limit`)."""
 
     what = "a positive number of seconds, inf or none"
+    text_what = "a positive number of seconds, or inf (no limit)"
 
     def validate(self, value: Any, name: str) -> float | None:
         return as_time_limit(value, name)
@@ -410,6 +423,7 @@ class NJobs(Spec):
     """
 
     what = "a number of workers >= 1, -1 for all cores, or None"
+    text_what = "a number of threads >= 1, or -1 for all cores (-2 all but one, ...)"
 
     def validate(self, value: Any, name: str) -> int:
         return as_n_jobs(value, name)
@@ -432,10 +446,11 @@ class RandomState(Spec):
     >>> RandomState().validate(-1, "random_state")
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: random_state must be a non-negative integer, got -1
+    pgmpy_nml.exceptions.InputError: random_state must be a non-negative integer, got -1
     """
 
     what = "None, an integer >= 0, or a numpy Generator or SeedSequence"
+    text_what = "a whole number >= 0"
 
     def validate(self, value: Any, name: str) -> Any:
         if value is None or isinstance(value, (np.random.Generator, np.random.SeedSequence)):
@@ -466,7 +481,7 @@ def validate_params(estimator: Any) -> dict:
     >>> validate_params(LocalSearch(tabu_length=0, restarts=-1))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    pgmpy_nml._validate.InputError: LocalSearch has 2 invalid parameters: tabu_length ...
+    pgmpy_nml.exceptions.InputError: LocalSearch has 2 invalid parameters: tabu_length ...
     """
     specs: Mapping[str, Spec] = type(estimator)._parameter_specs
     values, errors = {}, []
@@ -501,8 +516,9 @@ def argument_type(spec: Spec, flag: str) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
         try:
             return spec.parse(text, flag)
-        except (TypeError, ValueError) as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
+        except (TypeError, ValueError) as exc:  # argparse names the flag itself
+            message = str(exc).removeprefix(f"{flag} ").rstrip(".")
+            raise argparse.ArgumentTypeError(message) from None
 
     parse.__name__ = spec.what  # argparse shows it in "invalid <name> value"
     return parse

@@ -424,3 +424,51 @@ def test_every_public_estimator_declares_its_parameters_and_is_tested_here():
     assert not missing, f"declare _parameter_specs on {sorted(missing)}"
     untested = {c.__name__ for c in estimators} - {c.__name__ for c in ESTIMATORS}
     assert not untested, f"add {sorted(untested)} to ESTIMATORS in tests/test_params.py"
+
+
+# -- the command line's flags read with the same specs ----------------------------------
+CLI_FLAGS = [  # (flag, owner, parameter, given): the flags whose type is a library spec
+    ("--restarts", "LocalSearch", "restarts", False),
+    ("--perturb", "LocalSearch", "perturb", False),
+    ("--tabu-length", "LocalSearch", "tabu_length", False),
+    ("--max-parents", "LocalSearch", "max_parents", True),
+    ("--seed", "LocalSearch", "random_state", False),
+    ("--n-jobs", "ExactSearch", "n_jobs", False),
+    ("--max-memory", "ExactSearch", "max_memory", True),
+    ("--time-limit", "ExactSearch", "time_limit", False),
+]
+TEXTS = ["0", "1", "3", "-1", "-2", "2.5", "4.0", "1e3", "x", "", "inf", "none", "8G", "500M"]
+
+
+@pytest.mark.parametrize("flag,owner,parameter,given", CLI_FLAGS, ids=[f[0] for f in CLI_FLAGS])
+def test_a_flag_takes_what_its_parameter_takes(flag, owner, parameter, given):
+    """The flag's argparse type accepts a text exactly when the library's spec accepts the
+    value the text stands for, and gives the value the spec gives (``--time-limit inf``
+    is no limit either way)."""
+    from pgmpy_nml._params import NoneOr
+    from pgmpy_nml.cli import build_parser
+
+    parser = build_parser()
+    sub = "cv" if flag == "--seed" else "learn"
+    action = next(
+        a
+        for a in parser._subparsers._group_actions[0].choices[sub]._actions
+        if flag in a.option_strings
+    )
+    estimator = {"ExactSearch": ExactSearch, "LocalSearch": LocalSearch}[owner]
+    spec = estimator._parameter_specs[parameter]
+    if given and isinstance(spec, NoneOr):
+        spec = spec.spec
+    for text in TEXTS:
+        try:
+            want = spec.validate(spec.from_text(text), parameter)
+        except (TypeError, ValueError, AttributeError):
+            want = "refused"
+        if flag == "--time-limit" and want is None:
+            want = math.inf  # the command line's "no limit"; an absent flag is its default
+        try:
+            got = action.type(text)
+        except argparse.ArgumentTypeError as err:
+            assert flag not in str(err)  # argparse names the flag once
+            got = "refused"
+        assert got == want, (flag, text, got, want)

@@ -4,6 +4,7 @@ messages that name the flag (exit code 2). Only the standard library at import."
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 
 from ._common import DISCRETIZE_METHODS
@@ -17,13 +18,6 @@ def _positive_float(text):
     if not (math.isfinite(value) and value > 0):
         raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
     return value
-
-
-def _time_limit(text):
-    """Seconds (a positive number), or ``inf`` / ``none`` for no limit (``math.inf``)."""
-    if text.strip().lower() in ("inf", "none", "no", "unlimited"):
-        return math.inf
-    return _positive_float(text)
 
 
 def _non_negative_int(text):
@@ -68,39 +62,6 @@ def _test_size(text):
     return value if value < 1 else int(value)
 
 
-def _n_jobs(text):
-    """``--n-jobs``: scikit-learn's ``n_jobs``, checked by the library's rule (``as_n_jobs``)."""
-    from .._validate import as_n_jobs
-
-    try:
-        value = int(text)
-        as_n_jobs(value, "--n-jobs")
-    except (TypeError, ValueError):
-        raise argparse.ArgumentTypeError(
-            f"must be a number of threads >= 1, or -1 for all cores (-2 all but one, ...), "
-            f"got {text!r}"
-        ) from None
-    return value
-
-
-_UNITS = {"": 1, "K": 2**10, "M": 2**20, "G": 2**30, "T": 2**40}
-
-
-def _memory_size(text):
-    """``--max-memory``: bytes with a unit (8G, 500M), checked by the library's rule
-    (``as_memory_size``)."""
-    from .._validate import as_memory_size
-
-    number = text.strip().upper().removesuffix("B").removesuffix("I")
-    unit = number[-1:] if number[-1:] in _UNITS else ""
-    try:
-        return as_memory_size(float(number[: len(number) - len(unit)]) * _UNITS[unit])
-    except (TypeError, ValueError):
-        raise argparse.ArgumentTypeError(
-            f"must be a size such as 8G or 500M, got {text!r}"
-        ) from None
-
-
 _DELIMITER_NAMES = {"tab": "\t", "\\t": "\t", "space": " ", "comma": ",", "semicolon": ";"}
 
 
@@ -132,3 +93,37 @@ def _discretization(text):
 def _comma_list(text):
     """``"A, B,"`` -> ``("A", "B")``; ``""`` -> ``()``."""
     return tuple(item.strip() for item in text.split(",") if item.strip())
+
+
+#: Where the parameter specs of the command line's flags are declared (module, class).
+_SPEC_OWNERS = {
+    "ExactSearch": ("pgmpy_nml.search.exact", "ExactSearch"),
+    "LocalSearch": ("pgmpy_nml.search.local", "LocalSearch"),
+}
+
+
+def spec_type(owner: str, parameter: str, flag: str, *, given: bool = False):
+    """The argparse type of ``flag``: the library's parameter spec
+    ``owner._parameter_specs[parameter]`` (:func:`pgmpy_nml._params.argument_type`), so the
+    flag and the parameter take the same values. The spec is imported when the flag is
+    read, never for ``--help`` (which must not import numpy). ``given``: a flag whose
+    absence already stands for the parameter's None takes only the other values."""
+
+    def parse(text):
+        from .._params import NoneOr, argument_type
+
+        module, name = _SPEC_OWNERS[owner]
+        spec = getattr(importlib.import_module(module), name)._parameter_specs[parameter]
+        if given and isinstance(spec, NoneOr):
+            spec = spec.spec
+        return argument_type(spec, flag)(text)
+
+    parse.__name__ = f"{owner}.{parameter}"
+    return parse
+
+
+def _time_limit(text):
+    """``--time-limit``: ``ExactSearch``'s ``time_limit`` spec; no limit (``inf``) is
+    ``math.inf`` here, since an absent flag (None) means ``learn``'s default limit."""
+    value = spec_type("ExactSearch", "time_limit", "--time-limit")(text)
+    return math.inf if value is None else value

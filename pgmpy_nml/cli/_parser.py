@@ -22,13 +22,12 @@ from ._argtypes import (
     _comma_list,
     _delimiter,
     _discretization,
-    _memory_size,
-    _n_jobs,
     _non_negative_int,
     _positive_float,
     _test_size,
     _time_limit,
     _whole_number_at_least,
+    spec_type,
 )
 from ._common import ESTIMATORS, _score_help, _score_names
 from .cv import cmd_cv
@@ -159,21 +158,21 @@ def _method_arg(parser):
 def _local_search_args(parser):
     parser.add_argument(
         "--restarts",
-        type=_non_negative_int,
+        type=spec_type("LocalSearch", "restarts", "--restarts"),
         metavar="N",
         help="random restarts of the local search from the best network, perturbed "
         "(default 0; 10 when --method auto picks tabu search)",
     )
     parser.add_argument(
         "--perturb",
-        type=_non_negative_int,
+        type=spec_type("LocalSearch", "perturb", "--perturb"),
         default=10,
         metavar="K",
         help="random edge changes before each restart (default 10)",
     )
     parser.add_argument(
         "--tabu-length",
-        type=_whole_number_at_least(1),
+        type=spec_type("LocalSearch", "tabu_length", "--tabu-length"),
         default=10,
         metavar="L",
         help="networks tabu search remembers, and non-improving steps it allows (default 10)",
@@ -192,7 +191,7 @@ def _ess_arg(parser):
 def _max_parents_arg(parser):
     parser.add_argument(
         "--max-parents",
-        type=_non_negative_int,
+        type=spec_type("LocalSearch", "max_parents", "--max-parents", given=True),
         default=None,
         metavar="K",
         help="largest number of parents of a variable (default: no limit for the exact "
@@ -326,20 +325,20 @@ def _learn_search_args(search):
     )
     search.add_argument(
         "--max-memory",
-        type=_memory_size,
+        type=spec_type("ExactSearch", "max_memory", "--max-memory", given=True),
         metavar="SIZE",
         help="memory the exact search may use, e.g. 8G (default: 90%% of what is free)",
     )
     search.add_argument(
         "--n-jobs",
-        type=_n_jobs,
+        type=spec_type("ExactSearch", "n_jobs", "--n-jobs"),
         metavar="N",
         help="threads of the exact search (default and -1: all cores; -2: all but one)",
     )
     _local_search_args(search)
     search.add_argument(
         "--seed",
-        type=_non_negative_int,
+        type=spec_type("LocalSearch", "random_state", "--seed"),
         metavar="N",
         help="seed of the local search's random restarts and of --bootstrap (default 0); "
         "ties between equally good moves go to the earlier column. The exact search has no "
@@ -474,5 +473,8 @@ def _cv_split_args(splits):
     )
     splits.add_argument("--target", metavar="VARIABLE", help="the variable --loss error predicts")
     splits.add_argument(
-        "--seed", type=_non_negative_int, metavar="N", help="seed of the splits (default 0)"
+        "--seed",
+        type=spec_type("LocalSearch", "random_state", "--seed"),
+        metavar="N",
+        help="seed of the splits (default 0)",
     )
