@@ -196,8 +196,10 @@ def test_parse_names_the_flag_in_every_refusal(spec, text):
     assert str(caught.value).startswith("--the-flag must")
     parser = argparse.ArgumentParser(exit_on_error=False)
     parser.add_argument("--the-flag", type=argument_type(spec, "--the-flag"))
-    with pytest.raises(argparse.ArgumentError, match="--the-flag must"):
+    with pytest.raises(argparse.ArgumentError) as caught:  # argparse names the flag, once
         parser.parse_args(["--the-flag", text])
+    assert str(caught.value).startswith("argument --the-flag: must")
+    assert str(caught.value).count("--the-flag") == 1
 
 
 def test_validate_params_lists_every_bad_parameter():

@@ -226,7 +226,10 @@ def candidate_parent_sets(
 
     if contract is None:
         generic = _GenericProblem(score, constraints)
-        runner = Parallel(n_jobs=n_jobs, prefer="processes", return_as="generator")
+        # the worker processes need the score: one that cannot be pickled (pgmpy's BDs
+        # caches a bound method) is scored in this process
+        jobs = n_jobs if effective_n_jobs(n_jobs) == 1 or _picklable(generic) else 1
+        runner = Parallel(n_jobs=jobs, prefer="processes", return_as="generator")
         calls = [delayed(_generic_task)(generic, [v]) for v in range(len(variables))]
         results = _run(runner, calls, show_progress)
         plan, bounded, n_tasks = "generic", False, len(calls)
@@ -251,6 +254,17 @@ def candidate_parent_sets(
             n_tasks = n_groups
         plan, bounded = "statistics", problem.bounded
     return _assemble(variables, results, plan, bounded, n_tasks, start)
+
+
+def _picklable(value) -> bool:
+    """Whether ``value`` can travel to a worker process."""
+    import pickle
+
+    try:
+        pickle.dumps(value)
+    except Exception:  # PicklingError, TypeError, AttributeError: anything that stops it
+        return False
+    return True
 
 
 def _run(runner, calls, show_progress) -> list:
