@@ -61,8 +61,12 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        Discrete data, one column per variable, no missing values.
+    data : pandas.DataFrame or EncodedData
+        Discrete data, one column per variable, no missing values; or data
+        already encoded (:class:`pgmpy_nml._data.EncodedData`), such as counted
+        data (distinct rows with counts, :func:`pgmpy_nml._counted.count_data`),
+        which give the same local scores as the rows they stand for (``data`` is
+        then None).
     state_names : dict, optional
         Variable -> list of states. Declared states that never occur in the data
         count in the variable's arity.
@@ -79,7 +83,15 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         # __init__(data); set up its flags directly instead.
         self._init_flags(flag_attr_name="_tags")
         self._init_flags(flag_attr_name="_config")
-        encoded = encode_data(data, state_names, missing=self._missing)
+        if isinstance(data, EncodedData):
+            if state_names is not None:
+                raise ValueError(
+                    "state_names are for a DataFrame; encoded data carry their own states."
+                )
+            encoded = data
+            data = None
+        else:
+            encoded = encode_data(data, state_names, missing=self._missing)
         self.data = data
         self.dtypes = None
         self.variables = list(encoded.variables)
@@ -132,7 +144,8 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         return self._score_family(child, parent_idx)
 
     def _family_table(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
-        return family_table(self._encoded.codes, self._encoded.arities, child, parents)
+        enc = self._encoded
+        return family_table(enc.codes, enc.arities, child, parents, enc.weights)
 
     def _score_family(self, child: int, parents: tuple[int, ...]) -> float:
         table = self._family_table(child, parents)
