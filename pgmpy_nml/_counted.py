@@ -192,7 +192,9 @@ def _states(data, state_names) -> dict:
         else:
             names[name] = _observed_states(name, column)
         if len(names[name]) > np.iinfo(np.int32).max:
-            raise InputError(f"Variable {name!r} has {len(names[name])} states, more than supported.")
+            raise InputError(
+                f"Variable {name!r} has {len(names[name])} states, more than supported."
+            )
     return names
 
 
@@ -220,9 +222,7 @@ def _column_coder(name, column: pd.Series, states: list, declared: bool):
                 )
         mapping = np.where(position < 0, 0, position).astype(dtype)
         return lambda start, stop: mapping[cat_codes[start:stop]]
-    return lambda start, stop: _codes(name, column.iloc[start:stop], states, declared).astype(
-        dtype
-    )
+    return lambda start, stop: _codes(name, column.iloc[start:stop], states, declared).astype(dtype)
 
 
 def count_data(
@@ -282,9 +282,7 @@ def count_data(
     variables = tuple(data.columns)
     arities = np.array([len(names[v]) for v in variables], dtype=np.int64)
     declared = state_names or {}
-    coders = [
-        _column_coder(v, data[v], names[v], v in declared) for v in variables
-    ]
+    coders = [_column_coder(v, data[v], names[v], v in declared) for v in variables]
     groups = _key_groups(arities)
     n = len(data)
     parts_keys, parts_counts = [], []

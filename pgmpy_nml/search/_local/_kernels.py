@@ -481,9 +481,7 @@ def _direct_statistics(
             keyed[0] = r
         if kind == PLUS:
             r_u = arities[u]
-            split = _histogram(
-                keys, r_u * r_v, codes[u], r_v, child, q * r_u * r_v, cells, weights
-            )
+            split = _histogram(keys, r_u * r_v, codes[u], r_v, child, q * r_u * r_v, cells, weights)
             q *= r_u
             log_q += log_arities[u]
         else:

@@ -139,8 +139,7 @@ class StatisticRows:
         else:
             self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
         self.workspaces = [
-            _k.new_workspace(n_rows, self.direct_cells, bitsets, total=n)
-            for _ in range(n_threads)
+            _k.new_workspace(n_rows, self.direct_cells, bitsets, total=n) for _ in range(n_threads)
         ]
         self.batch = 32  # children per compiled call
         self._pool = None
