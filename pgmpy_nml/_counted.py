@@ -24,6 +24,7 @@ import pandas as pd
 
 from ._data import (
     EncodedData,
+    encode_data,
     _check_discrete,
     _check_frame,
     _codes,
@@ -34,7 +35,18 @@ from ._data import (
 )
 from .exceptions import InputError, UnknownStateError
 
-__all__ = ["DEFAULT_CHUNK_ROWS", "code_dtype", "count_data", "count_encoded", "expand"]
+__all__ = [
+    "COUNT_MIN_ROWS",
+    "DEFAULT_CHUNK_ROWS",
+    "code_dtype",
+    "count_data",
+    "count_encoded",
+    "encode_frame",
+    "expand",
+    "is_dask_frame",
+    "maybe_count",
+    "worth_counting",
+]
 
 #: Rows encoded and counted at a time by :func:`count_data`.
 DEFAULT_CHUNK_ROWS = 1 << 20
@@ -301,11 +313,46 @@ def count_data(
     return EncodedData(variables, codes, arities, names, index, n_dropped, counts)
 
 
-def packed_width(arities) -> int:
-    """Bytes of one row's packed key (for memory estimates)."""
-    return 8 * len(_key_groups(arities))
+#: Data frames of at least this many rows are counted when that pays (:func:`encode_frame`).
+COUNT_MIN_ROWS = 1 << 17
 
 
 def worth_counting(n_rows: int, n_distinct: int) -> bool:
-    """Whether counted data pay off: fewer than half as many distinct rows as rows."""
-    return 2 * n_distinct <= n_rows
+    """Whether counted data pay: at least :data:`COUNT_MIN_ROWS` rows, at most half of
+    them distinct. (alarm, BDeu hill climbing: 10^6 rows, 24% distinct, 1.3 s of CPU
+    counted against 1.6 s; with few repeats the row kernels' bitsets win.)"""
+    return n_rows >= COUNT_MIN_ROWS and 2 * n_distinct <= n_rows
+
+
+def maybe_count(encoded: EncodedData) -> EncodedData:
+    """``encoded`` as counted data if :func:`worth_counting`, else as it is."""
+    if encoded.counted or encoded.n_rows < COUNT_MIN_ROWS or (encoded.codes < 0).any():
+        return encoded
+    counted = count_encoded(encoded)
+    return counted if worth_counting(encoded.n_rows, counted.n_rows) else encoded
+
+
+def is_dask_frame(data) -> bool:
+    """Whether ``data`` is a Dask DataFrame (without importing Dask)."""
+    return type(data).__module__.split(".")[0] == "dask" and hasattr(data, "to_delayed")
+
+
+def encode_frame(data, state_names: Mapping | None = None, missing: str = "error") -> EncodedData:
+    """The data as the scores hold them: one policy for every score of the package.
+
+    A Dask DataFrame is counted partition by partition where it lives
+    (:func:`pgmpy_nml._dask.count_dask`). A pandas DataFrame of at least
+    :data:`COUNT_MIN_ROWS` complete rows is counted (:func:`count_data`, in chunks)
+    and kept counted if :func:`worth_counting`; otherwise, and for smaller data,
+    it is encoded row by row (:func:`~pgmpy_nml._data.encode_data`). Either way
+    every score, network and tie-break comes out the same.
+    """
+    if is_dask_frame(data):
+        from ._dask import count_dask
+
+        return count_dask(data, state_names, missing)
+    if missing == "error" and isinstance(data, pd.DataFrame) and len(data) >= COUNT_MIN_ROWS:
+        counted = count_data(data, state_names, missing)
+        if worth_counting(counted.n_samples, counted.n_rows):
+            return counted
+    return encode_data(data, state_names, missing)

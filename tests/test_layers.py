@@ -12,7 +12,9 @@ PACKAGE = Path(pgmpy_nml.__file__).resolve().parent
 LAYERS = [
     # foundation: the data boundary, argument checks, counting, compilation
     {
+        "_counted",
         "_csv",
+        "_dask",
         "_data",
         "_estimator",
         "_jit",

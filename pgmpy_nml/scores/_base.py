@@ -17,7 +17,8 @@ import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
 from .._counting import family_table
-from .._data import EncodedData, encode_data
+from .._counted import encode_frame, is_dask_frame
+from .._data import EncodedData
 
 if TYPE_CHECKING:
     from collections.abc import Hashable, Iterable
@@ -61,12 +62,14 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
 
     Parameters
     ----------
-    data : pandas.DataFrame or EncodedData
-        Discrete data, one column per variable, no missing values; or data
-        already encoded (:class:`pgmpy_nml._data.EncodedData`), such as counted
-        data (distinct rows with counts, :func:`pgmpy_nml._counted.count_data`),
-        which give the same local scores as the rows they stand for (``data`` is
-        then None).
+    data : pandas.DataFrame, dask.dataframe.DataFrame or EncodedData
+        Discrete data, one column per variable, no missing values. Large data
+        frames with many repeated rows are held as counted data (distinct rows
+        with counts, :func:`pgmpy_nml._counted.encode_frame`), a Dask DataFrame is
+        counted partition by partition where it lives; either gives the same
+        local scores as the rows. Data already encoded
+        (:class:`pgmpy_nml._data.EncodedData`) are taken as they are. ``data``
+        is None for the last two.
     state_names : dict, optional
         Variable -> list of states. Declared states that never occur in the data
         count in the variable's arity.
@@ -91,7 +94,9 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
             encoded = data
             data = None
         else:
-            encoded = encode_data(data, state_names, missing=self._missing)
+            encoded = encode_frame(data, state_names, missing=self._missing)
+            if is_dask_frame(data):
+                data = None  # counted where it lives: the score holds the counts only
         self.data = data
         self.dtypes = None
         self.variables = list(encoded.variables)

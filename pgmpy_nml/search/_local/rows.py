@@ -19,7 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..._counted import count_encoded, worth_counting
+from ..._counted import maybe_count
 from ..._data import encode_data
 from ..._validate import as_n_jobs
 from ...scores.contract import CountStatistic, Families, check_statistic_kinds
@@ -38,15 +38,6 @@ def make_rows(score, n_jobs):
     if contract is None:
         return GenericRows(score, list(score.variables))
     return StatisticRows(contract, 1 if n_jobs is None else as_n_jobs(n_jobs))
-
-
-def counted_rows(enc, min_rows: int = 1 << 16):
-    """``enc`` as counted data when that pays: at least ``min_rows`` rows, and
-    :func:`~pgmpy_nml._counted.worth_counting` for its distinct rows; else ``enc``."""
-    if enc.counted or enc.n_rows < min_rows:
-        return enc
-    counted = count_encoded(enc)
-    return counted if worth_counting(enc.n_rows, counted.n_rows) else enc
 
 
 class _Recorder(Mapping):
@@ -99,7 +90,7 @@ class StatisticRows:
     def __init__(self, contract, n_threads: int):
         self.contract = contract
         enc = contract.encoded
-        enc = counted_rows(enc)  # many repeated rows: count each distinct row once
+        enc = maybe_count(enc)  # many repeated rows: count each distinct row once
         self.variables = list(enc.variables)
         self.codes = np.ascontiguousarray(enc.codes)
         # counted data: the distinct rows' counts (popcounts of row bitsets cannot
