@@ -24,7 +24,6 @@ import pandas as pd
 
 from ._data import (
     EncodedData,
-    encode_data,
     _check_discrete,
     _check_frame,
     _codes,
@@ -32,6 +31,7 @@ from ._data import (
     _drop_incomplete,
     _listing,
     _observed_states,
+    encode_data,
 )
 from .exceptions import InputError, UnknownStateError
 

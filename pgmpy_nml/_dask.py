@@ -127,9 +127,7 @@ def count_dask(
     states = _agreed_states(ddf, state_names)
     timings["states"] = time.perf_counter() - start
     start = time.perf_counter()
-    tasks = [
-        dask.delayed(_count_partition)(part, states, missing) for part in ddf.to_delayed()
-    ]
+    tasks = [dask.delayed(_count_partition)(part, states, missing) for part in ddf.to_delayed()]
     parts = dask.compute(*tasks)
     timings["compute"] = time.perf_counter() - start
     timings["counting"] = float(sum(p[3] for p in parts))

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
-from .._counting import family_table
 from .._counted import encode_frame, is_dask_frame
+from .._counting import family_table
 from .._data import EncodedData
 
 if TYPE_CHECKING:
