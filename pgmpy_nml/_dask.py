@@ -1,10 +1,12 @@
 """Data beyond one machine: a Dask DataFrame counted where it lives.
 
-:func:`count_dask` agrees on every column's states first (declared, a
-categorical's known categories, or the distinct values of the column, computed
-in one pass over the data), then counts each partition's distinct rows on the
-worker that holds it (:func:`pgmpy_nml._counted.count_data`) and merges the
-counted partitions on the driver. Only distinct rows and their counts travel.
+:func:`count_dask` counts each partition's distinct rows on the worker that
+holds it (:func:`pgmpy_nml._counted.count_data`, against the partition's own
+states where none are declared), in one pass over the data. The driver then
+agrees on every column's states (declared, a categorical's categories, or the
+values any partition saw, ordered as for a pandas DataFrame), recodes the
+partitions' distinct rows to them and merges them. Only distinct rows, their
+counts and the states travel.
 Dask is imported here only, when a Dask DataFrame is given.
 """
 
@@ -29,45 +31,57 @@ from .exceptions import InputError
 __all__ = ["count_dask"]
 
 
-def _agreed_states(ddf, state_names: Mapping) -> dict:
-    """Every column's states, agreed before any partition is counted."""
-    import dask
-
-    names: dict = {}
-    pending = {}
-    for name in ddf.columns:
-        if name in state_names:
-            names[name] = _declared_states(name, state_names[name])
-            continue
-        dtype = ddf[name].dtype
-        if isinstance(dtype, pd.CategoricalDtype) and ddf[name].cat.known:
-            names[name] = list(dtype.categories)
-        elif isinstance(dtype, pd.CategoricalDtype):
-            pending[name] = ddf[name].cat.as_known()
-        else:
-            pending[name] = ddf[name].dropna().drop_duplicates()
-    if pending:
-        found = dask.compute(*pending.values())
-        for name, values in zip(pending, found, strict=True):
-            if isinstance(values.dtype, pd.CategoricalDtype):
-                names[name] = list(values.dtype.categories)
-            else:
-                values = pd.Series(values.to_numpy(), name=name)
-                _check_discrete(name, values)
-                names[name] = _observed_states(name, values)
-    return {name: names[name] for name in ddf.columns}
-
-
-def _count_partition(part: pd.DataFrame, states: dict, missing: str):
-    """``(codes, weights, n_dropped, seconds)`` of one partition, its codes compact."""
+def _count_partition(part: pd.DataFrame, declared: dict, missing: str):
+    """``(codes, weights, states, n_dropped, seconds)`` of one partition: its distinct
+    rows (codes compact, against the partition's own states where none are declared)."""
     start = time.process_time()
     if len(part) == 0:
-        codes = np.zeros((part.shape[1], 0), dtype=np.uint8)
-        return codes, np.zeros(0, dtype=np.int64), 0, 0.0
-    counted = count_data(part, states, missing)
-    dtype = code_dtype(int(max(len(s) for s in states.values())))
+        return None
+    counted = count_data(part, declared, missing)
+    dtype = code_dtype(int(counted.arities.max()))
     codes = counted.codes.astype(dtype)
-    return codes, counted.weights, counted.n_dropped, time.process_time() - start
+    seconds = time.process_time() - start
+    return codes, counted.weights, counted.state_names, counted.n_dropped, seconds
+
+
+def _union(parts: list, name) -> list:
+    """The values of ``name`` seen in any partition, each once, in order of appearance."""
+    seen: dict = {}
+    for part in parts:
+        for value in part[2][name]:
+            seen.setdefault(value, None)
+    return list(seen)
+
+
+def _agreed_states(ddf, parts: list, declared: Mapping) -> dict:
+    """Every column's states over all partitions: declared, a categorical's categories
+    (known, or their union in partition order, as Dask's ``cat.as_known``), or the
+    observed values in the order of :func:`~pgmpy_nml._data.encode_data`."""
+    names = {}
+    for name in ddf.columns:
+        dtype = ddf[name].dtype
+        if name in declared:
+            names[name] = list(declared[name])
+        elif isinstance(dtype, pd.CategoricalDtype) and ddf[name].cat.known:
+            names[name] = list(dtype.categories)
+        elif isinstance(dtype, pd.CategoricalDtype):
+            names[name] = _union(parts, name)
+        else:
+            values = pd.Series(_union(parts, name), dtype=object)
+            _check_discrete(name, values)
+            names[name] = _observed_states(name, values)
+    return names
+
+
+def _recode(part, states: dict, variables) -> np.ndarray:
+    """A partition's codes against the agreed ``states`` (int32)."""
+    codes = part[0].astype(np.int32)
+    for i, name in enumerate(variables):
+        local = part[2][name]
+        if local != states[name]:
+            position = pd.Index(states[name]).get_indexer(local).astype(np.int32)
+            codes[i] = position[codes[i]]
+    return codes
 
 
 def count_dask(
@@ -84,11 +98,11 @@ def count_dask(
     state_names : dict, optional
     missing : {"error", "drop"}, default "error"
     timings : dict, optional
-        Filled with ``"states"`` (seconds to agree on the states), ``"counting"``
-        (CPU seconds the workers spent counting, summed), ``"compute"`` (wall
-        seconds from submitting the counting to holding every counted partition:
-        counting plus transfer plus scheduling) and ``"merge"`` (the driver's
-        merge), and the sizes ``"rows"``, ``"partition_rows"`` (distinct rows
+        Filled with ``"counting"`` (CPU seconds the workers spent counting,
+        summed), ``"compute"`` (wall seconds from submitting the counting to
+        holding every counted partition: reading, counting, transfer and
+        scheduling) and ``"merge"`` (the driver's agreeing on the states, recoding
+        and merge), and the sizes ``"rows"``, ``"partition_rows"`` (distinct rows
         per partition, summed: what travelled) and ``"distinct"``.
 
     Returns
@@ -123,27 +137,28 @@ def count_dask(
             f"state_names names variable(s) {_listing(unknown)} that are not columns of the "
             f"data ({_listing(columns)})."
         )
+    for name in state_names:
+        _declared_states(name, state_names[name])
     start = time.perf_counter()
-    states = _agreed_states(ddf, state_names)
-    timings["states"] = time.perf_counter() - start
-    start = time.perf_counter()
-    tasks = [dask.delayed(_count_partition)(part, states, missing) for part in ddf.to_delayed()]
-    parts = dask.compute(*tasks)
+    declared = {k: list(v) for k, v in state_names.items()}
+    tasks = [dask.delayed(_count_partition)(part, declared, missing) for part in ddf.to_delayed()]
+    parts = [p for p in dask.compute(*tasks) if p is not None]
     timings["compute"] = time.perf_counter() - start
-    timings["counting"] = float(sum(p[3] for p in parts))
-    n_samples = int(sum(int(p[1].sum()) for p in parts))
-    if n_samples == 0:
+    timings["counting"] = float(sum(p[4] for p in parts))
+    if not parts:
         raise InputError(
             f"data has no rows (columns {_listing(columns)}): scores need at least one sample."
         )
     start = time.perf_counter()
     variables = tuple(columns)
+    states = _agreed_states(ddf, parts, declared)
     arities = np.array([len(states[v]) for v in variables], dtype=np.int64)
-    codes, weights = _merge([(p[0], p[1]) for p in parts if len(p[1])], arities)
+    recoded = [(_recode(p, states, variables), p[1]) for p in parts]
+    codes, weights = _merge(recoded, arities)
     timings["merge"] = time.perf_counter() - start
-    timings["rows"] = n_samples
+    timings["rows"] = int(weights.sum())
     timings["partition_rows"] = int(sum(len(p[1]) for p in parts))
     timings["distinct"] = len(weights)
     index = {v: i for i, v in enumerate(variables)}
-    n_dropped = int(sum(p[2] for p in parts))
+    n_dropped = int(sum(p[3] for p in parts))
     return EncodedData(variables, codes, arities, states, index, n_dropped, weights)
