@@ -19,7 +19,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._counted import encode_frame, is_dask_frame
+from .._data import EncodedData
 from .._validate import as_bool, as_integer, as_real
+from ..exceptions import InputError
 
 if TYPE_CHECKING:
     import os
@@ -392,9 +395,21 @@ def bootstrap_strength(
     backend set with ``joblib.parallel_config`` (``"dask"`` with a
     ``dask.distributed`` client spreads them over a cluster).
 
+    A Dask DataFrame is counted where it lives (each partition's distinct rows
+    and their counts, merged on the driver) and resampled as counts: resample
+    ``b`` gives the distinct rows the counts
+    ``rng.multinomial(sample_size, counts / n)`` (with ``replace=False``,
+    ``rng.multivariate_hypergeometric(counts, sample_size)``), which is exactly
+    the distribution of the rows' counts in a resample of rows, at a cost that
+    grows with the distinct rows rather than with ``sample_size``. The random
+    stream differs from the row-level draw, so the same ``random_state`` gives
+    other resamples than for the same data as a pandas DataFrame (the same in
+    distribution). The search must be this package's (by name, ``ExactSearch`` or
+    ``LocalSearch``) with a score of this package given by name.
+
     Parameters
     ----------
-    data : pandas.DataFrame
+    data : pandas.DataFrame or dask.dataframe.DataFrame
         Complete discrete data.
     search : {"exact", "hill"}, search object or LearningProcedure, default "exact"
         See :class:`~pgmpy_nml.study.LearningProcedure`; any search with
@@ -469,10 +484,15 @@ def bootstrap_strength(
     replace = as_bool(replace, "replace")
     return_networks = as_bool(return_networks, "return_networks")
     show_progress = as_bool(show_progress, "show_progress")
-    data = apply_missing_policy(data, missing)
-    encoded = encode_data(data, state_names, missing=missing)
+    counted = is_dask_frame(data)
+    if counted:
+        encoded = encode_frame(data, state_names, missing=missing)
+        n = encoded.n_samples
+    else:
+        data = apply_missing_policy(data, missing)
+        encoded = encode_data(data, state_names, missing=missing)
+        n = len(data)
     n_bootstrap = as_integer(n_bootstrap, "n_bootstrap", 1)
-    n = len(data)
     if sample_size is None:
         m = n if replace else max(n // 2, 1)
     else:
@@ -494,21 +514,71 @@ def bootstrap_strength(
     elif not isinstance(cpdag, bool):
         raise ValueError(f"cpdag must be True, False or 'auto', got {cpdag!r}.")
     rng = np.random.default_rng(random_state)
-    if replace:
-        rows = rng.integers(0, n, size=(n_bootstrap, m))
+    if counted:
+        resamples = [counted_resample(encoded, m, replace, rng) for _ in range(n_bootstrap)]
+        jobs = (delayed(_learn_counted)(procedure, r) for r in resamples)
     else:
-        rows = np.array([rng.permutation(n)[:m] for _ in range(n_bootstrap)])
-    jobs = (delayed(_learn_structure)(procedure, data.iloc[r]) for r in rows)
+        if replace:
+            rows = rng.integers(0, n, size=(n_bootstrap, m))
+        else:
+            rows = np.array([rng.permutation(n)[:m] for _ in range(n_bootstrap)])
+        jobs = (delayed(_learn_structure)(procedure, data.iloc[r]) for r in rows)
     kind = "resamples" if replace else "subsamples"
     with Progress(n_bootstrap, "bootstrap", kind, show=show_progress) as progress:
         networks = run_counted(jobs, n_jobs, progress)
-    frame = custom_strength(networks, list(data.columns), cpdag=cpdag)
+    frame = custom_strength(networks, list(encoded.variables), cpdag=cpdag)
     frame.attrs.update({"sample_size": m, "replace": bool(replace), "cpdag": cpdag})
     return (frame, networks) if return_networks else frame
 
 
 def _score_label(method):
     return method if method is not None else "unknown"
+
+
+def counted_resample(encoded: EncodedData, m: int, replace: bool, rng) -> EncodedData:
+    """A resample of ``m`` samples of counted data, as counted data: the distinct rows'
+    counts ``rng.multinomial(m, weights / n)`` (with replacement) or
+    ``rng.multivariate_hypergeometric(weights, m)`` (without), the rows drawn 0 times
+    left out. Exactly the distribution of the rows' counts in a row-level resample."""
+    weights = encoded.weights
+    if weights is None:
+        weights = np.ones(encoded.n_rows, dtype=np.int64)
+    if replace:
+        drawn = rng.multinomial(m, weights / weights.sum())
+    else:
+        drawn = rng.multivariate_hypergeometric(weights, m, method="marginals")
+    keep = drawn > 0
+    return EncodedData(
+        encoded.variables,
+        np.ascontiguousarray(encoded.codes[:, keep]),
+        encoded.arities,
+        encoded.state_names,
+        encoded.index,
+        0,
+        drawn[keep].astype(np.int64),
+    )
+
+
+def _learn_counted(procedure, encoded: EncodedData):
+    """The structure ``procedure`` learns from counted data (a score by name of this
+    package, a search of this package)."""
+    from ..scores.registry import make_score
+
+    method = procedure._checked_score_spec()
+    search = procedure.search
+    ours = isinstance(search, str) or type(search).__module__.startswith("pgmpy_nml.")
+    if not isinstance(method, str) or not ours:
+        raise InputError(
+            "A Dask DataFrame is bootstrapped as counted data, which this package's searches "
+            "and its scores given by name take; give search='hill', 'tabu' or 'exact' (or "
+            "LocalSearch/ExactSearch) and scoring_method as a name, or a pandas DataFrame."
+        )
+    score = make_score(method, encoded, **(procedure.score_params or {}))
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+        found = procedure.search_for(score).fit().causal_graph_
+    found.add_nodes_from(encoded.variables)
+    return found
 
 
 def _learn_structure(procedure, data):
