@@ -156,12 +156,8 @@ def test_bootstrap_on_dask(client, random_data):
     counted = count_data(data)
     sample = counted_resample(counted, counted.n_samples, True, rng)
     rows = np.repeat(sample.codes, sample.weights, axis=1)
-    frame = pd.DataFrame(
-        {
-            v: np.asarray(counted.state_names[v], dtype=object)[rows[i]]
-            for i, v in enumerate(counted.variables)
-        }  # fmt: skip
-    )
+    states = [np.asarray(counted.state_names[v], dtype=object) for v in counted.variables]
+    frame = pd.DataFrame({v: states[i][rows[i]] for i, v in enumerate(counted.variables)})
     learned = LocalSearch(
         make_score("bdeu", frame, state_names=counted.state_names), show_progress=False
     ).fit()
