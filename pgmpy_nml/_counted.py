@@ -31,7 +31,6 @@ from ._data import (
     _drop_incomplete,
     _listing,
     _observed_states,
-    encode_data,
 )
 from .exceptions import InputError, UnknownStateError
 
@@ -41,9 +40,7 @@ __all__ = [
     "code_dtype",
     "count_data",
     "count_encoded",
-    "encode_frame",
     "expand",
-    "is_dask_frame",
     "maybe_count",
     "worth_counting",
 ]
@@ -330,29 +327,3 @@ def maybe_count(encoded: EncodedData) -> EncodedData:
         return encoded
     counted = count_encoded(encoded)
     return counted if worth_counting(encoded.n_rows, counted.n_rows) else encoded
-
-
-def is_dask_frame(data) -> bool:
-    """Whether ``data`` is a Dask DataFrame (without importing Dask)."""
-    return type(data).__module__.split(".")[0] == "dask" and hasattr(data, "to_delayed")
-
-
-def encode_frame(data, state_names: Mapping | None = None, missing: str = "error") -> EncodedData:
-    """The data as the scores hold them: one policy for every score of the package.
-
-    A Dask DataFrame is counted partition by partition where it lives
-    (:func:`pgmpy_nml._dask.count_dask`). A pandas DataFrame of at least
-    :data:`COUNT_MIN_ROWS` complete rows is counted (:func:`count_data`, in chunks)
-    and kept counted if :func:`worth_counting`; otherwise, and for smaller data,
-    it is encoded row by row (:func:`~pgmpy_nml._data.encode_data`). Either way
-    every score, network and tie-break comes out the same.
-    """
-    if is_dask_frame(data):
-        from ._dask import count_dask
-
-        return count_dask(data, state_names, missing)
-    if missing == "error" and isinstance(data, pd.DataFrame) and len(data) >= COUNT_MIN_ROWS:
-        counted = count_data(data, state_names, missing)
-        if worth_counting(counted.n_samples, counted.n_rows):
-            return counted
-    return encode_data(data, state_names, missing)

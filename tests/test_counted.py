@@ -23,13 +23,13 @@ from pgmpy_nml._counted import (
     code_dtype,
     count_data,
     count_encoded,
-    encode_frame,
     expand,
     worth_counting,
 )
 from pgmpy_nml._counting import family_table, full_family_table
 from pgmpy_nml._counting.subsets import listed_subset_statistics, subset_statistics
 from pgmpy_nml._data import EncodedData, encode_data
+from pgmpy_nml._frames import encode_frame
 from pgmpy_nml.exceptions import InputError, UnknownStateError
 from pgmpy_nml.scores import make_score
 from pgmpy_nml.search._local.screen import mutual_information

@@ -24,7 +24,7 @@ from pgmpy_nml.exceptions import InputError  # noqa: E402
 from pgmpy_nml.scores import make_score  # noqa: E402
 from pgmpy_nml.search.candidates import candidate_parent_sets  # noqa: E402
 from pgmpy_nml.study import bootstrap_strength  # noqa: E402
-from pgmpy_nml.study.bootstrap import counted_resample  # noqa: E402
+from pgmpy_nml.study._counted_resample import counted_resample  # noqa: E402
 
 
 @pytest.fixture(scope="module")

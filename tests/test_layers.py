@@ -16,6 +16,7 @@ LAYERS = [
         "_csv",
         "_dask",
         "_data",
+        "_frames",
         "_estimator",
         "_jit",
         "_lazy",

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
-from .._counted import encode_frame, is_dask_frame
 from .._counting import family_table
 from .._data import EncodedData
+from .._frames import encode_frame, is_dask_frame
 
 if TYPE_CHECKING:
     from collections.abc import Hashable, Iterable

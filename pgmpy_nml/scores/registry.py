@@ -368,8 +368,8 @@ def spec_for_score(score: Any) -> ScoreSpec | None:
 
 def _check_takes_encoded(name: str, factory, data) -> None:
     """Only this package's scores take encoded (e.g. counted) data; pgmpy's want a DataFrame."""
-    from .._counted import is_dask_frame
     from .._data import EncodedData
+    from .._frames import is_dask_frame
     from ._base import DiscreteScore
 
     if not isinstance(data, EncodedData) and not is_dask_frame(data):

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pandas as pd
 from sklearn.base import BaseEstimator
 
-from .._counted import is_dask_frame
 from .._estimator import ResultEstimator, fitted_attribute
+from .._frames import is_dask_frame
 from .._validate import as_n_jobs
 from ..exceptions import InputError
 from ..models import fit_network

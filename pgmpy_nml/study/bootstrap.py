@@ -19,10 +19,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
-from .._counted import encode_frame, is_dask_frame
-from .._data import EncodedData
+from .._frames import encode_frame, is_dask_frame
 from .._validate import as_bool, as_integer, as_real
-from ..exceptions import InputError
 
 if TYPE_CHECKING:
     import os
@@ -478,6 +476,7 @@ def bootstrap_strength(
 
     from .._data import encode_data
     from .._progress import Progress, run_counted
+    from ._counted_resample import counted_resample, learn_counted
     from ._procedure import apply_missing_policy, as_procedure, score_of
     from .scoring import is_score_equivalent
 
@@ -516,7 +515,7 @@ def bootstrap_strength(
     rng = np.random.default_rng(random_state)
     if counted:
         resamples = [counted_resample(encoded, m, replace, rng) for _ in range(n_bootstrap)]
-        jobs = (delayed(_learn_counted)(procedure, r) for r in resamples)
+        jobs = (delayed(learn_counted)(procedure, r) for r in resamples)
     else:
         if replace:
             rows = rng.integers(0, n, size=(n_bootstrap, m))
@@ -533,52 +532,6 @@ def bootstrap_strength(
 
 def _score_label(method):
     return method if method is not None else "unknown"
-
-
-def counted_resample(encoded: EncodedData, m: int, replace: bool, rng) -> EncodedData:
-    """A resample of ``m`` samples of counted data, as counted data: the distinct rows'
-    counts ``rng.multinomial(m, weights / n)`` (with replacement) or
-    ``rng.multivariate_hypergeometric(weights, m)`` (without), the rows drawn 0 times
-    left out. Exactly the distribution of the rows' counts in a row-level resample."""
-    weights = encoded.weights
-    if weights is None:
-        weights = np.ones(encoded.n_rows, dtype=np.int64)
-    if replace:
-        drawn = rng.multinomial(m, weights / weights.sum())
-    else:
-        drawn = rng.multivariate_hypergeometric(weights, m, method="marginals")
-    keep = drawn > 0
-    return EncodedData(
-        encoded.variables,
-        np.ascontiguousarray(encoded.codes[:, keep]),
-        encoded.arities,
-        encoded.state_names,
-        encoded.index,
-        0,
-        drawn[keep].astype(np.int64),
-    )
-
-
-def _learn_counted(procedure, encoded: EncodedData):
-    """The structure ``procedure`` learns from counted data (a score by name of this
-    package, a search of this package)."""
-    from ..scores.registry import make_score
-
-    method = procedure._checked_score_spec()
-    search = procedure.search
-    ours = isinstance(search, str) or type(search).__module__.startswith("pgmpy_nml.")
-    if not isinstance(method, str) or not ours:
-        raise InputError(
-            "A Dask DataFrame is bootstrapped as counted data, which this package's searches "
-            "and its scores given by name take; give search='hill', 'tabu' or 'exact' (or "
-            "LocalSearch/ExactSearch) and scoring_method as a name, or a pandas DataFrame."
-        )
-    score = make_score(method, encoded, **(procedure.score_params or {}))
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
-        found = procedure.search_for(score).fit().causal_graph_
-    found.add_nodes_from(encoded.variables)
-    return found
 
 
 def _learn_structure(procedure, data):
