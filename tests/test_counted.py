@@ -142,6 +142,10 @@ def test_local_search_counted_equals_rows(seed, name, random_data, make_test_sco
         assert _edges(a) == _edges(b)
         assert b.score_ == pytest.approx(a.score_, rel=1e-12, abs=1e-9)
         np.testing.assert_allclose(b.history_, a.history_, rtol=1e-12, atol=1e-9)
+    # the candidate screen (mutual information of weighted rows) and its re-selection
+    a = LocalSearch(make_test_score(name, rows), candidates=2, show_progress=False).fit()
+    b = LocalSearch(make_test_score(name, counted), candidates=2, show_progress=False).fit()
+    assert a.candidates_ == b.candidates_ and _edges(a) == _edges(b)
     for v in rows.variables:
         others = [u for u in rows.variables if u != v][:2]
         assert make_test_score(name, counted).local_score(v, others) == pytest.approx(

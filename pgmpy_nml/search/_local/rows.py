@@ -20,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from ..._counted import maybe_count
-from ..._data import encode_data
+from ..._data import EncodedData, encode_data
 from ..._validate import as_n_jobs
 from ...scores.contract import CountStatistic, Families, check_statistic_kinds
 from ...scores.pgmpy_adapters import contract_for
@@ -354,8 +354,13 @@ class GenericRows:
         pass
 
     def screen_data(self):
-        """``(codes, arities, None, None)`` of the data for the candidate screen: the
-        score's data encoded with its state names."""
+        """``(codes, arities, None, weights)`` of the data for the candidate screen: the
+        score's own encoding (this package's scores: counted data too), else its data
+        encoded with its state names."""
+        encoded = getattr(self.score, "encoded", None)
+        if isinstance(encoded, EncodedData):
+            index = [encoded.index[v] for v in self.variables]
+            return encoded.codes[index], encoded.arities[index], None, encoded.weights
         data = getattr(self.score, "data", None)
         if data is None:
             raise TypeError(
