@@ -164,6 +164,8 @@ def test_bootstrap_on_dask(client, random_data):
     assert sorted(learned.causal_graph_.edges()) == sorted(networks[0].edges())
     plain, _ = bootstrap_strength(data, "hill", "bdeu", **options)
     assert plain.shape == ours.shape  # the same pairs; another random stream
+    with pytest.raises(InputError, match="bootstrapped as counted data"):
+        bootstrap_strength(ddf, "hill", BDeu(data), n_bootstrap=2)
 
 
 def test_import_does_not_import_dask():

@@ -16,7 +16,7 @@ import numpy as np
 from .._data import EncodedData
 from ..exceptions import InputError
 
-__all__ = ["counted_resample", "learn_counted"]
+__all__ = ["check_counted", "counted_resample", "learn_counted"]
 
 
 def counted_resample(encoded: EncodedData, m: int, replace: bool, rng) -> EncodedData:
@@ -43,11 +43,9 @@ def counted_resample(encoded: EncodedData, m: int, replace: bool, rng) -> Encode
     )
 
 
-def learn_counted(procedure, encoded: EncodedData):
-    """The structure ``procedure`` learns from counted data (a score by name of this
-    package, a search of this package)."""
-    from ..scores.registry import make_score
-
+def check_counted(procedure) -> str:
+    """The score name of ``procedure`` if it can learn from counted data (a score by name
+    of this package, a search of this package); else a message saying what to give."""
     method = procedure._checked_score_spec()
     search = procedure.search
     ours = isinstance(search, str) or type(search).__module__.startswith("pgmpy_nml.")
@@ -57,6 +55,14 @@ def learn_counted(procedure, encoded: EncodedData):
             "and its scores given by name take; give search='hill', 'tabu' or 'exact' (or "
             "LocalSearch/ExactSearch) and scoring_method as a name, or a pandas DataFrame."
         )
+    return method
+
+
+def learn_counted(procedure, encoded: EncodedData):
+    """The structure ``procedure`` learns from counted data (see :func:`check_counted`)."""
+    from ..scores.registry import make_score
+
+    method = check_counted(procedure)
     score = make_score(method, encoded, **(procedure.score_params or {}))
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")

@@ -476,7 +476,7 @@ def bootstrap_strength(
 
     from .._data import encode_data
     from .._progress import Progress, run_counted
-    from ._counted_resample import counted_resample, learn_counted
+    from ._counted_resample import check_counted, counted_resample, learn_counted
     from ._procedure import apply_missing_policy, as_procedure, score_of
     from .scoring import is_score_equivalent
 
@@ -514,6 +514,7 @@ def bootstrap_strength(
         raise ValueError(f"cpdag must be True, False or 'auto', got {cpdag!r}.")
     rng = np.random.default_rng(random_state)
     if counted:
+        check_counted(procedure)
         resamples = [counted_resample(encoded, m, replace, rng) for _ in range(n_bootstrap)]
         jobs = (delayed(learn_counted)(procedure, r) for r in resamples)
     else:
