@@ -13,6 +13,7 @@ import re
 from collections.abc import Hashable, Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
+from functools import cached_property
 
 import numpy as np
 import pandas as pd
@@ -49,6 +50,14 @@ class EncodedData:
     state_names : dict
         Variable -> list of its states (declared order, a Categorical's categories, or
         sorted observed values; text that is all numbers sorted by its numbers).
+    weights : numpy.ndarray of int64, shape (n_rows,), or None
+        *Counted data* (:func:`pgmpy_nml._counted.count_data`): the columns of
+        ``codes`` are distinct rows and ``weights[t] >= 1`` is how many samples
+        row ``t`` stands for. None: one sample per column. Every score here
+        depends on the data only through counts of configurations, so counting
+        weighted rows gives the same counts as the rows they stand for; code that
+        reads ``codes`` must add ``weights`` (or refuse counted data, see
+        :meth:`require_rows`).
     """
 
     variables: tuple
@@ -57,10 +66,33 @@ class EncodedData:
     state_names: dict
     index: dict = field(repr=False)
     n_dropped: int = 0
+    weights: np.ndarray | None = field(default=None, repr=False)
+
+    @cached_property
+    def n_samples(self) -> int:
+        """Number of samples: the columns of ``codes``, or the sum of ``weights``."""
+        if self.weights is None:
+            return int(self.codes.shape[1])
+        return int(self.weights.sum())
 
     @property
-    def n_samples(self) -> int:
+    def n_rows(self) -> int:
+        """Columns of ``codes``: the samples, or the distinct rows of counted data."""
         return int(self.codes.shape[1])
+
+    @property
+    def counted(self) -> bool:
+        """Whether the data are counted (distinct rows with ``weights``)."""
+        return self.weights is not None
+
+    def require_rows(self, what: str) -> None:
+        """Refuse counted data in ``what``, which reads ``codes`` one sample per column."""
+        if self.weights is not None:
+            raise InputError(
+                f"{what} needs the data row by row, but got counted data ({self.n_rows} "
+                f"distinct rows standing for {self.n_samples} samples). Give it a pandas "
+                "DataFrame instead (for a Dask DataFrame: data.compute())."
+            )
 
     @property
     def n_variables(self) -> int:
@@ -134,7 +166,8 @@ def _check_frame(data, missing="error") -> None:
         )
     if missing != "error":
         return
-    counts = data.isna().sum()
+    # column by column: a whole-frame isna() would copy the data once more as booleans
+    counts = pd.Series([int(data[c].isna().sum()) for c in data.columns], index=data.columns)
     counts = counts[counts > 0]
     if len(counts):
         parts = [f"{col!r} ({n} row{'s' if n > 1 else ''})" for col, n in counts.items()]

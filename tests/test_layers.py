@@ -12,8 +12,11 @@ PACKAGE = Path(pgmpy_nml.__file__).resolve().parent
 LAYERS = [
     # foundation: the data boundary, argument checks, counting, compilation
     {
+        "_counted",
         "_csv",
+        "_dask",
         "_data",
+        "_frames",
         "_estimator",
         "_jit",
         "_lazy",

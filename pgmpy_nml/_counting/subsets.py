@@ -33,13 +33,20 @@ def _popcount(x):
 
 
 @njit(cache=True, nogil=True)
-def _count_step(rows, ids, m, arity, column, out_rows, out_ids, lookup, stamp, generation, work):
+def _count_step(
+    rows, ids, m, arity, column, out_rows, out_ids, lookup, stamp, generation, work, weights
+):
     """Refine the configurations of ``S`` by one more variable.
 
     Only *active* rows are kept: ``rows[:m]`` with dense configuration ids
     ``ids[:m]``. A row alone in its configuration stays alone in every superset,
     so, once enough rows are alone, they leave the active set (and are counted
     as singletons from then on).
+
+    ``weights`` (int64) is each row's count in counted data (distinct rows, see
+    :class:`pgmpy_nml._data.EncodedData`), or empty for one per row. With weights a
+    row adds its weight, and rows never leave the active set (a lone distinct row
+    is a configuration of count ``weights[row]``, not one).
 
     Returns ``(n_obs, m_new, new_singles)``: ``work[0, :n_obs]`` holds the count
     of every configuration of ``S + x`` among the active rows, ``out_rows[:m_new]``
@@ -49,6 +56,7 @@ def _count_step(rows, ids, m, arity, column, out_rows, out_ids, lookup, stamp, g
     counts = work[0]
     label = work[1]
     relabel = work[2]
+    weighted = weights.shape[0] > 0
     n_obs = 0
     for t in range(m):
         key = ids[t] * arity + column[rows[t]]
@@ -59,7 +67,12 @@ def _count_step(rows, ids, m, arity, column, out_rows, out_ids, lookup, stamp, g
             n_obs += 1
         j = lookup[key]
         label[t] = j
-        counts[j] += 1
+        counts[j] += weights[rows[t]] if weighted else 1
+    if weighted:
+        for t in range(m):
+            out_rows[t] = rows[t]
+            out_ids[t] = label[t]
+        return n_obs, m, 0
     shared = 0
     for j in range(n_obs):
         if counts[j] > 1:
@@ -98,14 +111,15 @@ def _reduce(counts, n_obs, singles, tables, masses, log_q, hist, stats, mask):
     counted in ``counts[:n_obs]`` plus ``singles`` more of count one. The sums run
     over the distinct count values (with multiplicities in ``hist``, left all zero
     on exit), which are few; or, when the configurations are fewer than a quarter
-    of the largest count, straight over the configurations.
+    of the largest count (or a count is beyond ``hist``, as in counted data),
+    straight over the configurations.
     """
     n_tables = tables.shape[0]
     top = 1 if singles else 0
     for c in range(n_obs):
         if counts[c] > top:
             top = counts[c]
-    if 4 * n_obs < top:
+    if 4 * n_obs < top or top >= hist.shape[0]:  # (counted data: counts beyond hist)
         for j in range(n_tables):
             s = singles * tables[j, 1] if singles else 0.0
             for c in range(n_obs):
@@ -139,13 +153,14 @@ def _reduce(counts, n_obs, singles, tables, masses, log_q, hist, stats, mask):
 
 
 @njit(cache=True, nogil=True)
-def _workspace(n, levels, max_r):
+def _workspace(n, levels, max_r, weighted):
     """Buffers of a depth-first refinement over ``levels - 1`` added variables of ``n`` rows.
 
     Level 0 is the empty set (every row in its one configuration). Per level:
     ``rows``/``ids`` the rows still sharing a configuration and their dense ids,
     ``active`` how many, ``singles`` how many rows are alone already, ``log_q``
-    the log of the number of possible configurations.
+    the log of the number of possible configurations. ``weighted``: counted data,
+    whose rows all stay active.
     """
     rows = np.zeros((levels, n), dtype=np.int64)
     ids = np.zeros((levels, n), dtype=np.int64)
@@ -158,13 +173,13 @@ def _workspace(n, levels, max_r):
     hist = np.zeros(n + 1, dtype=np.int64)
     for t in range(n):
         rows[0, t] = t
-    active[0] = n if n > 1 else 0
+    active[0] = n if n > 1 or weighted else 0
     singles[0] = n - active[0]
     return rows, ids, active, singles, log_q, lookup, stamp, work, hist
 
 
 @njit(cache=True, nogil=True)
-def _descend(level, x, codes, arities, log_arities, space, generation):
+def _descend(level, x, codes, arities, log_arities, space, generation, weights):
     """Refine level ``level`` of ``space`` by variable ``x`` into level ``level + 1``.
 
     Returns the number of configurations counted in ``work[0]`` (among the rows
@@ -183,6 +198,7 @@ def _descend(level, x, codes, arities, log_arities, space, generation):
         stamp,
         generation,
         work,
+        weights,
     )
     log_q[level + 1] = log_q[level] + log_arities[x]
     active[level + 1] = m_new
@@ -199,13 +215,13 @@ def _max_arity(arities):
 
 
 @njit(cache=True, nogil=True)
-def _subtree(root, codes, arities, log_arities, max_size, tables, masses, stats):
+def _subtree(root, codes, arities, log_arities, max_size, tables, masses, stats, weights):
     """Statistics of ``root`` and, for a two-element root, of all its supersets that
     add only larger elements (at most ``max_size`` in all), by depth-first search
     refining the configurations of the rows that still share one."""
     n_vars, n = codes.shape
     levels = max_size + 1
-    space = _workspace(n, levels, _max_arity(arities))
+    space = _workspace(n, levels, _max_arity(arities), weights.shape[0] > 0)
     singles, log_q, work, hist = space[3], space[4], space[7], space[8]
     masks = np.zeros(levels, dtype=np.int64)
     next_x = np.zeros(levels, dtype=np.int64)
@@ -229,7 +245,7 @@ def _subtree(root, codes, arities, log_arities, max_size, tables, masses, stats)
                     return
                 continue
             next_x[level] = x + 1
-        n_obs = _descend(level, x, codes, arities, log_arities, space, generation)
+        n_obs = _descend(level, x, codes, arities, log_arities, space, generation, weights)
         generation += 1
         masks[level + 1] = masks[level] | (1 << x)
         level += 1
@@ -250,31 +266,34 @@ def _subtree(root, codes, arities, log_arities, max_size, tables, masses, stats)
 
 
 @njit(cache=True, nogil=True)
-def _listed_statistics(subsets, sizes, codes, arities, log_arities, tables, masses, stats, lo, hi):
+def _listed_statistics(
+    subsets, sizes, codes, arities, log_arities, tables, masses, stats, lo, hi, weights, total
+):
     """Statistics of the listed subsets ``lo .. hi - 1`` into ``stats[:, i]``.
 
     ``subsets[i, :sizes[i]]`` holds subset ``i``'s variables in increasing order;
     the list is sorted lexicographically, so that consecutive subsets share the
     refinement of their common prefix (each subset costs one refinement step
-    per element beyond the prefix it shares with its predecessor).
+    per element beyond the prefix it shares with its predecessor). ``total`` is
+    the number of samples (the sum of ``weights`` for counted data).
     """
     n = codes.shape[1]
     n_tables = tables.shape[0]
     levels = 1
     for i in range(lo, hi):
         levels = max(levels, sizes[i] + 1)
-    space = _workspace(n, levels, _max_arity(arities))
+    space = _workspace(n, levels, _max_arity(arities), weights.shape[0] > 0)
     singles, log_q, work, hist = space[3], space[4], space[7], space[8]
     generation = 0
     depth = 0  # the workspace holds the refinements of subsets[prev, :depth]
     prev = -1
     for i in range(lo, hi):
         size = sizes[i]
-        if size == 0:  # the empty set: one configuration of all n rows
+        if size == 0:  # the empty set: one configuration of all the samples
             for j in range(n_tables):
-                stats[j, i] = tables[j, n]
+                stats[j, i] = tables[j, total]
             for j in range(masses.shape[0]):
-                stats[n_tables + j, i] = log_rising(masses[j], n)
+                stats[n_tables + j, i] = log_rising(masses[j], total)
             continue
         shared = 0
         if prev >= 0:
@@ -284,7 +303,7 @@ def _listed_statistics(subsets, sizes, codes, arities, log_arities, tables, mass
         n_obs = 0
         for level in range(shared, size):
             n_obs = _descend(
-                level, subsets[i, level], codes, arities, log_arities, space, generation
+                level, subsets[i, level], codes, arities, log_arities, space, generation, weights
             )
             generation += 1
         _reduce(work[0], n_obs, singles[size - 1], tables, masses, log_q[size], hist, stats, i)
@@ -294,7 +313,7 @@ def _listed_statistics(subsets, sizes, codes, arities, log_arities, tables, mass
 
 @njit(cache=True, nogil=True, parallel=True)
 def _listed_statistics_parallel(
-    bounds, subsets, sizes, codes, arities, log_arities, tables, masses, stats
+    bounds, subsets, sizes, codes, arities, log_arities, tables, masses, stats, weights, total
 ):
     for b in prange(bounds.shape[0] - 1):
         _listed_statistics(
@@ -308,10 +327,23 @@ def _listed_statistics_parallel(
             stats,
             bounds[b],
             bounds[b + 1],
+            weights,
+            total,
         )
 
 
-def listed_subset_statistics(subsets, sizes, codes, arities, tables, masses, n_threads=1):
+def _as_weights(weights, n_rows: int) -> tuple[np.ndarray, int]:
+    """``(weights, total)`` for the kernels: an int64 array (empty: one per row) and the
+    number of samples."""
+    if weights is None:
+        return np.zeros(0, dtype=np.int64), int(n_rows)
+    weights = np.ascontiguousarray(weights, dtype=np.int64)
+    return weights, int(weights.sum())
+
+
+def listed_subset_statistics(
+    subsets, sizes, codes, arities, tables, masses, n_threads=1, weights=None
+):
     """Statistics of the listed variable subsets, as :func:`subset_statistics` counts them.
 
     Parameters
@@ -328,6 +360,9 @@ def listed_subset_statistics(subsets, sizes, codes, arities, tables, masses, n_t
         The prior masses of the prior statistics.
     n_threads : int
         Compiled threads; the list is cut into that many consecutive chunks.
+    weights : ndarray of int64, optional
+        Counted data: the count of each (distinct) row, ``tables`` then up to their
+        sum (None: one per row).
 
     Returns
     -------
@@ -346,14 +381,14 @@ def listed_subset_statistics(subsets, sizes, codes, arities, tables, masses, n_t
     if subsets.shape[1] == 0:
         subsets = np.zeros((m, 1), dtype=np.int64)
     sizes = np.ascontiguousarray(sizes, dtype=np.int64)
+    weights, total = _as_weights(weights, codes.shape[1])
     n_chunks = max(1, min(int(n_threads), m // 64))
+    data = (codes, arities, log_arities, tables, masses, stats)
     if n_chunks == 1:
-        _listed_statistics(subsets, sizes, codes, arities, log_arities, tables, masses, stats, 0, m)
+        _listed_statistics(subsets, sizes, *data, 0, m, weights, total)
     else:
         bounds = np.linspace(0, m, n_chunks + 1).astype(np.int64)
-        _listed_statistics_parallel(
-            bounds, subsets, sizes, codes, arities, log_arities, tables, masses, stats
-        )
+        _listed_statistics_parallel(bounds, subsets, sizes, *data, weights, total)
     return stats
 
 
@@ -363,12 +398,16 @@ def listed_subset_statistics(subsets, sizes, codes, arities, tables, masses, n_t
     parallel=True,
     serial_if=lambda bins, codes, *_: len(bins) == 1 or codes.size << len(codes) < 2**27,
 )
-def _subset_statistics_parallel(bins, codes, arities, log_arities, max_size, tables, masses, stats):
+def _subset_statistics_parallel(
+    bins, codes, arities, log_arities, max_size, tables, masses, stats, weights
+):
     for b in prange(bins.shape[0]):
         for i in range(bins.shape[1]):
             root = bins[b, i]
             if root > 0:
-                _subtree(root, codes, arities, log_arities, max_size, tables, masses, stats)
+                _subtree(
+                    root, codes, arities, log_arities, max_size, tables, masses, stats, weights
+                )
 
 
 def subset_roots(n_vars: int, max_size: int) -> list[tuple[int, int]]:
@@ -399,7 +438,9 @@ def _chunks_of_equal_work(work, n_chunks):
     return chunks
 
 
-def subset_statistics(codes, arities, tables, masses, max_size, n_threads, progress=None):
+def subset_statistics(
+    codes, arities, tables, masses, max_size, n_threads, progress=None, weights=None
+):
     """Statistics of every subset of at most ``max_size`` variables (the empty set too).
 
     For each subset ``S``: ``stats[j, S] = sum_{c in obs(S)} tables[j, N_c]`` for the
@@ -408,13 +449,15 @@ def subset_statistics(codes, arities, tables, masses, max_size, n_threads, progr
     entries for larger subsets stay 0. The subtrees are packed into
     ``n_threads`` balanced bins; one compiled parallel call per chunk of roots, so
     that Ctrl-C is honoured between chunks and ``progress(k)`` can report the ``k``
-    subsets each chunk counted.
+    subsets each chunk counted. ``weights``: counted data, as in
+    :func:`listed_subset_statistics`.
     """
-    n_vars, n = codes.shape
+    n_vars = codes.shape[0]
+    weights, n = _as_weights(weights, codes.shape[1])
     masses = np.ascontiguousarray(masses, dtype=np.float64).reshape(-1)
     n_stats = tables.shape[0] + masses.shape[0]
     stats = np.zeros((n_stats, 1 << n_vars))
-    # the empty set: one configuration holding all n rows
+    # the empty set: one configuration holding all n samples
     stats[: tables.shape[0], 0] = tables[:, n]
     for i, m in enumerate(masses):
         stats[tables.shape[0] + i, 0] = log_rising(m, n)
@@ -433,7 +476,7 @@ def subset_statistics(codes, arities, tables, masses, max_size, n_threads, progr
         for k, m in enumerate(members):
             bins[k, : len(m)] = m
         _subset_statistics_parallel(
-            bins, codes, arities, log_arities, max_size, tables, masses, stats
+            bins, codes, arities, log_arities, max_size, tables, masses, stats, weights
         )
         if progress is not None:
             progress(sum(roots[i][1] for i in part))

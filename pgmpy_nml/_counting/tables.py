@@ -55,10 +55,18 @@ def _parent_keys(codes, arities, parents, scale):
 
 
 @njit(cache=True, nogil=True)
-def _full_table(codes, arities, parents, child, n_parent_configs, child_arity):
-    """Counts over ALL parent configurations, in mixed-radix order (first parent slowest)."""
+def _full_table(codes, arities, parents, child, n_parent_configs, child_arity, weights):
+    """Counts over ALL parent configurations, in mixed-radix order (first parent slowest).
+
+    ``weights``: each row's count (counted data), or empty for one per row."""
     child_codes = codes[child]
     n_cells = n_parent_configs * child_arity
+    if weights.shape[0]:
+        full = np.zeros(n_cells, dtype=np.int64)
+        keys = _parent_keys(codes, arities, parents, child_arity)
+        for t in range(keys.shape[0]):
+            full[keys[t] + child_codes[t]] += weights[t]
+        return full.reshape(n_parent_configs, child_arity)
     # independent sub-histograms break the store-to-load dependency of repeated cells
     split = np.zeros((_SPLIT, n_cells), dtype=np.int64)
     if parents.shape[0] == 0:
@@ -75,9 +83,9 @@ def _full_table(codes, arities, parents, child, n_parent_configs, child_arity):
 
 
 @njit(cache=True, nogil=True)
-def _direct_table(codes, arities, parents, child, n_parent_configs, child_arity):
+def _direct_table(codes, arities, parents, child, n_parent_configs, child_arity, weights):
     """Family table through a full (q, r) histogram, without its all-zero rows."""
-    full = _full_table(codes, arities, parents, child, n_parent_configs, child_arity)
+    full = _full_table(codes, arities, parents, child, n_parent_configs, child_arity, weights)
     observed = np.zeros(n_parent_configs, dtype=np.bool_)
     for j in range(n_parent_configs):
         for k in range(child_arity):
@@ -88,7 +96,7 @@ def _direct_table(codes, arities, parents, child, n_parent_configs, child_arity)
 
 
 @njit(cache=True, nogil=True)
-def _lookup_table(codes, arities, parents, child, n_parent_configs, child_arity):
+def _lookup_table(codes, arities, parents, child, n_parent_configs, child_arity, weights):
     """Family table over observed parent configurations via a lookup array."""
     keys = _parent_keys(codes, arities, parents, 1)
     lookup = np.zeros(n_parent_configs, dtype=np.int64)
@@ -101,8 +109,9 @@ def _lookup_table(codes, arities, parents, child, n_parent_configs, child_arity)
             n_obs += 1
     table = np.zeros((n_obs, child_arity), dtype=np.int64)
     child_codes = codes[child]
+    weighted = weights.shape[0] > 0
     for t in range(keys.shape[0]):
-        table[lookup[keys[t]], child_codes[t]] += 1
+        table[lookup[keys[t]], child_codes[t]] += weights[t] if weighted else 1
     return table
 
 
@@ -132,7 +141,15 @@ def dense_ids(codes: np.ndarray, idx, arities) -> tuple[np.ndarray, int]:
     return ids.astype(np.int64, copy=False), len(uniq)
 
 
-def family_table(codes: np.ndarray, arities: np.ndarray, child: int, parents) -> np.ndarray:
+def _weights(weights) -> np.ndarray:
+    if weights is None:
+        return np.zeros(0, dtype=np.int64)
+    return np.ascontiguousarray(weights, dtype=np.int64)
+
+
+def family_table(
+    codes: np.ndarray, arities: np.ndarray, child: int, parents, weights=None
+) -> np.ndarray:
     """Counts ``N_jk`` of one family over its observed parent configurations.
 
     Parameters
@@ -144,6 +161,9 @@ def family_table(codes: np.ndarray, arities: np.ndarray, child: int, parents) ->
     parents : sequence of int
         Positions of the parents (any order; the table's rows are in an
         unspecified but deterministic order).
+    weights : ndarray of int64, optional
+        Counted data (:class:`pgmpy_nml._data.EncodedData`): each row's count
+        (None: one per row).
 
     Returns
     -------
@@ -153,14 +173,15 @@ def family_table(codes: np.ndarray, arities: np.ndarray, child: int, parents) ->
     r = int(arities[child])
     n = codes.shape[1]
     q = math.prod(int(arities[p]) for p in parents)
+    w = _weights(weights)
     if q <= _LOOKUP_PER_ROW * n + _MIN_CELLS:
         parents = np.array(parents, dtype=np.int64)
         if q * r <= _DIRECT_PER_ROW * n + _MIN_CELLS:
-            return _direct_table(codes, arities, parents, child, q, r)
-        return _lookup_table(codes, arities, parents, child, q, r)
+            return _direct_table(codes, arities, parents, child, q, r, w)
+        return _lookup_table(codes, arities, parents, child, q, r, w)
     ids, n_obs = dense_ids(codes, parents, arities)
-    flat = np.bincount(ids * r + codes[child], minlength=n_obs * r)
-    return flat.reshape(n_obs, r)
+    flat = np.bincount(ids * r + codes[child], weights=weights, minlength=n_obs * r)
+    return flat.astype(np.int64, copy=False).reshape(n_obs, r)
 
 
 @njit(cache=True, nogil=True)
@@ -172,7 +193,9 @@ def _sum_nlogn(counts):
     return total
 
 
-def full_family_table(codes: np.ndarray, arities: np.ndarray, child: int, parents) -> np.ndarray:
+def full_family_table(
+    codes: np.ndarray, arities: np.ndarray, child: int, parents, weights=None
+) -> np.ndarray:
     """Counts ``N_jk`` over *all* parent configurations, for conditional probability tables.
 
     Rows follow pgmpy's ``TabularCPD`` column order: the configurations of
@@ -185,7 +208,7 @@ def full_family_table(codes: np.ndarray, arities: np.ndarray, child: int, parent
     r = int(arities[child])
     q = math.prod(int(arities[p]) for p in parents)
     parents = np.array(parents, dtype=np.int64)
-    return _full_table(codes, arities, parents, child, q, r)
+    return _full_table(codes, arities, parents, child, q, r, _weights(weights))
 
 
 def sum_nlogn(counts) -> float:

@@ -17,7 +17,8 @@ import numpy as np
 from pgmpy.structure_score import BaseStructureScore
 
 from .._counting import family_table
-from .._data import EncodedData, encode_data
+from .._data import EncodedData
+from .._frames import encode_frame, is_dask_frame
 
 if TYPE_CHECKING:
     from collections.abc import Hashable, Iterable
@@ -61,8 +62,14 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
 
     Parameters
     ----------
-    data : pandas.DataFrame
-        Discrete data, one column per variable, no missing values.
+    data : pandas.DataFrame, dask.dataframe.DataFrame or EncodedData
+        Discrete data, one column per variable, no missing values. Large data
+        frames with many repeated rows are held as counted data (distinct rows
+        with counts, :func:`pgmpy_nml._counted.encode_frame`), a Dask DataFrame is
+        counted partition by partition where it lives; either gives the same
+        local scores as the rows. Data already encoded
+        (:class:`pgmpy_nml._data.EncodedData`) are taken as they are. ``data``
+        is None for the last two.
     state_names : dict, optional
         Variable -> list of states. Declared states that never occur in the data
         count in the variable's arity.
@@ -79,7 +86,17 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         # __init__(data); set up its flags directly instead.
         self._init_flags(flag_attr_name="_tags")
         self._init_flags(flag_attr_name="_config")
-        encoded = encode_data(data, state_names, missing=self._missing)
+        if isinstance(data, EncodedData):
+            if state_names is not None:
+                raise ValueError(
+                    "state_names are for a DataFrame; encoded data carry their own states."
+                )
+            encoded = data
+            data = None
+        else:
+            encoded = encode_frame(data, state_names, missing=self._missing)
+            if is_dask_frame(data):
+                data = None  # counted where it lives: the score holds the counts only
         self.data = data
         self.dtypes = None
         self.variables = list(encoded.variables)
@@ -132,7 +149,8 @@ class DiscreteScore(BaseStructureScore, _LegacyStructureScore):
         return self._score_family(child, parent_idx)
 
     def _family_table(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
-        return family_table(self._encoded.codes, self._encoded.arities, child, parents)
+        enc = self._encoded
+        return family_table(enc.codes, enc.arities, child, parents, enc.weights)
 
     def _score_family(self, child: int, parents: tuple[int, ...]) -> float:
         table = self._family_table(child, parents)

@@ -92,6 +92,7 @@ class PNAL(DiscreteScore):
         state_names: StateNames | None = None,
     ) -> None:
         super().__init__(data, state_names=state_names)
+        self._encoded.require_rows(type(self).__name__)
         if penalty is None:
             penalty = 0.5 * math.log(self.n_samples) if self.n_samples > 1 else 0.0
         self.penalty = as_real(penalty, "penalty", owner="PNAL")

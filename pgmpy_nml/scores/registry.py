@@ -366,6 +366,25 @@ def spec_for_score(score: Any) -> ScoreSpec | None:
     return None
 
 
+def _check_takes_encoded(name: str, factory, data) -> None:
+    """Only this package's scores take encoded (e.g. counted) data; pgmpy's want a DataFrame."""
+    from .._data import EncodedData
+    from .._frames import is_dask_frame
+    from ._base import DiscreteScore
+
+    if not isinstance(data, EncodedData) and not is_dask_frame(data):
+        return
+    if getattr(factory, "_takes_encoded", False) or (
+        isinstance(factory, type) and issubclass(factory, DiscreteScore)
+    ):
+        return
+    raise ValueError(
+        f"Score {name!r} is pgmpy's and scores a pandas DataFrame row by row; it cannot take "
+        "counted data (distinct rows with counts, as from a Dask DataFrame). Use one of this "
+        "package's scores (fnml, qnml, bdeu, k2, bd), or give a pandas DataFrame."
+    )
+
+
 def make_score(
     name: str, data: pd.DataFrame, state_names: StateNames | None = None, **params: Any
 ) -> Score:
@@ -406,7 +425,9 @@ def make_score(
         raise ValueError(
             f"Score {spec.name!r} takes the parameter(s) {accepted}, not {', '.join(unknown)}."
         )
-    score = spec.load()(data, state_names=state_names, **{**spec.params, **params})
+    factory = spec.load()
+    _check_takes_encoded(spec.name, factory, data)
+    score = factory(data, state_names=state_names, **{**spec.params, **params})
     return _checked_score(score, spec)
 
 
@@ -516,6 +537,9 @@ def _k2(data, state_names=None):
     from .bd import BDConstant
 
     return BDConstant(data, alpha=1.0, state_names=state_names)
+
+
+_k2._takes_encoded = True  # type: ignore[attr-defined]
 
 
 # size: a table of data, one registration per built-in score

@@ -11,7 +11,9 @@ import pandas as pd
 from sklearn.base import BaseEstimator
 
 from .._estimator import ResultEstimator, fitted_attribute
+from .._frames import is_dask_frame
 from .._validate import as_n_jobs
+from ..exceptions import InputError
 from ..models import fit_network
 from ..scores.registry import resolve_score
 
@@ -32,6 +34,13 @@ class _StructureSearch(ResultEstimator, BaseEstimator):
 
     def _resolve_score(self, data: pd.DataFrame | None):
         """The score object, bound to the data ``fit`` learns from."""
+        if self.parameter_estimator is not None and is_dask_frame(data):
+            raise InputError(
+                "parameter_estimator fits the network on a pandas DataFrame, but fit() got a "
+                "Dask DataFrame (counted where it lives): learn the structure without "
+                "parameter_estimator, then fit the parameters with pgmpy_nml.models.fit_network "
+                "on a pandas DataFrame (data.compute() or a sample)."
+            )
         return resolve_score(self.scoring_method, data)
 
     def _threads(self) -> int:

@@ -393,7 +393,9 @@ class ExactSearch(_StructureSearch):
         data : pandas.DataFrame, optional
             The data to learn from. May be omitted when ``scoring_method`` is a
             score object (its data are used); if given, it must be the data the
-            score was built on.
+            score was built on. A Dask DataFrame is counted where it lives (each
+            partition's distinct rows and their counts, merged here; a score of this
+            package by name), with the same result as the data in memory.
 
         Returns
         -------

@@ -360,7 +360,11 @@ class LocalSearch(_StructureSearch):
         data : pandas.DataFrame, optional
             The data to learn from, as in :meth:`ExactSearch.fit`: optional when
             ``scoring_method`` is a score object (which brings its data), and
-            then only the data that score was built on.
+            then only the data that score was built on. Large data with many
+            repeated rows are counted (each distinct row once, with its count), and
+            a Dask DataFrame is counted partition by partition where it lives
+            (a score of this package by name); the network and score are those of
+            the rows.
 
         Returns
         -------

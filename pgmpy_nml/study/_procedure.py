@@ -230,15 +230,19 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         search = self.method
         if isinstance(search, str):
             as_choice(search, "method", METHODS)
-            options = {"max_parents": self.max_parents, "n_jobs": self.n_jobs}
+            limit, jobs = self.max_parents, self.n_jobs
             if search in EXACT_METHODS:
                 from ..search import ExactSearch
 
-                return ExactSearch(score, method=search, show_progress=False, **options)
+                return ExactSearch(
+                    score, method=search, max_parents=limit, n_jobs=jobs, show_progress=False
+                )
             from ..search import LocalSearch
 
             assert search in LOCAL_METHODS
-            return LocalSearch(score, method=search, show_progress=False, **options)
+            return LocalSearch(
+                score, method=search, max_parents=limit, n_jobs=jobs, show_progress=False
+            )
         if not hasattr(search, "fit"):
             raise TypeError(
                 "method must be a method name or a search object with fit(data) and "

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._frames import encode_frame, is_dask_frame
 from .._validate import as_bool, as_integer, as_real
 
 if TYPE_CHECKING:
@@ -393,9 +394,21 @@ def bootstrap_strength(
     backend set with ``joblib.parallel_config`` (``"dask"`` with a
     ``dask.distributed`` client spreads them over a cluster).
 
+    A Dask DataFrame is counted where it lives (each partition's distinct rows
+    and their counts, merged on the driver) and resampled as counts: resample
+    ``b`` gives the distinct rows the counts
+    ``rng.multinomial(sample_size, counts / n)`` (with ``replace=False``,
+    ``rng.multivariate_hypergeometric(counts, sample_size)``), which is exactly
+    the distribution of the rows' counts in a resample of rows, at a cost that
+    grows with the distinct rows rather than with ``sample_size``. The random
+    stream differs from the row-level draw, so the same ``random_state`` gives
+    other resamples than for the same data as a pandas DataFrame (the same in
+    distribution). The search must be this package's (by name, ``ExactSearch`` or
+    ``LocalSearch``) with a score of this package given by name.
+
     Parameters
     ----------
-    data : pandas.DataFrame
+    data : pandas.DataFrame or dask.dataframe.DataFrame
         Complete discrete data.
     method : str, search object or LearningProcedure, default "auto"
         A method name (``"auto"``, ``"dp"``, ``"astar"``, ``"solver"``: the exact
@@ -467,16 +480,22 @@ def bootstrap_strength(
 
     from .._data import encode_data
     from .._progress import Progress, run_counted
+    from ._counted_resample import check_counted, counted_resample, learn_counted
     from ._procedure import apply_missing_policy, as_procedure, score_of
     from .scoring import is_score_equivalent
 
     replace = as_bool(replace, "replace")
     return_networks = as_bool(return_networks, "return_networks")
     show_progress = as_bool(show_progress, "show_progress")
-    data = apply_missing_policy(data, missing)
-    encoded = encode_data(data, state_names, missing=missing)
+    counted = is_dask_frame(data)
+    if counted:
+        encoded = encode_frame(data, state_names, missing=missing)
+        n = encoded.n_samples
+    else:
+        data = apply_missing_policy(data, missing)
+        encoded = encode_data(data, state_names, missing=missing)
+        n = len(data)
     n_bootstrap = as_integer(n_bootstrap, "n_bootstrap", 1)
-    n = len(data)
     if sample_size is None:
         m = n if replace else max(n // 2, 1)
     else:
@@ -498,15 +517,20 @@ def bootstrap_strength(
     elif not isinstance(cpdag, bool):
         raise ValueError(f"cpdag must be True, False or 'auto', got {cpdag!r}.")
     rng = np.random.default_rng(random_state)
-    if replace:
-        rows = rng.integers(0, n, size=(n_bootstrap, m))
+    if counted:
+        check_counted(procedure)
+        resamples = [counted_resample(encoded, m, replace, rng) for _ in range(n_bootstrap)]
+        jobs = (delayed(learn_counted)(procedure, r) for r in resamples)
     else:
-        rows = np.array([rng.permutation(n)[:m] for _ in range(n_bootstrap)])
-    jobs = (delayed(_learn_structure)(procedure, data.iloc[r]) for r in rows)
+        if replace:
+            rows = rng.integers(0, n, size=(n_bootstrap, m))
+        else:
+            rows = np.array([rng.permutation(n)[:m] for _ in range(n_bootstrap)])
+        jobs = (delayed(_learn_structure)(procedure, data.iloc[r]) for r in rows)
     kind = "resamples" if replace else "subsamples"
     with Progress(n_bootstrap, "bootstrap", kind, show=show_progress) as progress:
         networks = run_counted(jobs, n_jobs, progress)
-    frame = custom_strength(networks, list(data.columns), cpdag=cpdag)
+    frame = custom_strength(networks, list(encoded.variables), cpdag=cpdag)
     frame.attrs.update({"sample_size": m, "replace": bool(replace), "cpdag": cpdag})
     return (frame, networks) if return_networks else frame
 

@@ -85,7 +85,7 @@ class StatisticPlan(Plan):
         enc = contract.encoded
         entropy = []
         for row in enc.codes:
-            p = np.bincount(row) / enc.n_samples
+            p = np.bincount(row, weights=enc.weights) / enc.n_samples
             p = p[p > 0]
             entropy.append(-(p * np.log(p)).sum())
         order = np.argsort(-np.array(entropy), kind="stable")
@@ -96,6 +96,7 @@ class StatisticPlan(Plan):
             enc.arities[order],
             enc.state_names,
             {v: k for k, v in enumerate(variables)},
+            weights=enc.weights,
         )
         self.variables = list(variables)
         self.n_samples = enc.n_samples
@@ -139,7 +140,14 @@ class StatisticPlan(Plan):
         n = enc.n_samples
         keys, tables, masses = self.count_arrays()
         stats = _kernels.subset_statistics(
-            enc.codes, enc.arities, tables, masses, max_parents + 1, n_threads, progress
+            enc.codes,
+            enc.arities,
+            tables,
+            masses,
+            max_parents + 1,
+            n_threads,
+            progress,
+            weights=enc.weights,
         )
         timings["subset statistics"] = time.perf_counter() - start
         start = time.perf_counter()
@@ -183,7 +191,8 @@ class GenericPlan(Plan):
     def __init__(self, score):
         self.score = score
         self.variables = list(score.variables)
-        self.n_samples = len(score.data)
+        data = getattr(score, "data", None)
+        self.n_samples = len(data) if data is not None else int(score.n_samples)
 
     #: rough seconds of one ``local_score`` call
     COST_PER_FAMILY = 5e-5

@@ -58,8 +58,8 @@ CURRENT, PLUS, MINUS = 0, 1, 2
     _WORK,  # (3, n): configuration counts and scratch
     _HIST,  # (n + 1,): count histogram of _reduce, all zero between calls
     _CELLS,  # full count tables, all zero between calls
-    _MARKED,  # (n + 1,): counts requested since the last take_requests
-    _REQUEST,  # (n + 1,): those counts
+    _MARKED,  # (N + 1,): counts requested since the last take_requests (N: the samples)
+    _REQUEST,  # (N + 1,): those counts
     _N_REQUEST,  # (1,)
     _DEFERRED,  # reductions waiting for table entries: (col, side, n_obs, singles, counts)
     _DEFERRED_LOG_Q,  # their log_q
@@ -79,11 +79,16 @@ CURRENT, PLUS, MINUS = 0, 1, 2
 BITSET_CELLS = 256
 
 
-def new_workspace(n_samples: int, direct_cells: int, bitsets: bool = True) -> tuple:
+def new_workspace(
+    n_samples: int, direct_cells: int, bitsets: bool = True, total: int | None = None
+) -> tuple:
     """Working memory of one thread for :func:`item_statistics` (see the ``_ROWS``... names).
 
-    Without the lookup tables of refined configurations: see :func:`with_lookup`."""
+    ``n_samples`` rows of data; ``total`` the largest count (counted data: the sum
+    of the rows' weights; default ``n_samples``). Without the lookup tables of
+    refined configurations: see :func:`with_lookup`."""
     n = n_samples
+    top = n if total is None else int(total)
     words = (n + 63) // 64
     configs = BITSET_CELLS if bitsets else 0
     return (
@@ -95,8 +100,8 @@ def new_workspace(n_samples: int, direct_cells: int, bitsets: bool = True) -> tu
         np.zeros((3, n), dtype=np.int64),
         np.zeros(n + 1, dtype=np.int64),
         np.zeros(direct_cells, dtype=np.int64),
-        np.zeros(n + 1, dtype=np.uint8),
-        np.zeros(n + 1, dtype=np.int64),
+        np.zeros(top + 1, dtype=np.uint8),
+        np.zeros(top + 1, dtype=np.int64),
         np.zeros(1, dtype=np.int64),
         np.zeros(max(2 * n, 1 << 16), dtype=np.int64),
         np.zeros(max(2 * n, 1 << 14)),
@@ -195,11 +200,11 @@ def reduce_deferred(ws, side_parents, side_family):
 
 
 @njit(cache=True, nogil=True)
-def _step(rows, ids, m, x, arities, codes, rows_out, ids_out, ws):
+def _step(rows, ids, m, x, arities, codes, rows_out, ids_out, ws, weights):
     """Refine ``m`` active rows by variable ``x``: ``(n_obs, m_new, new_singles)``."""
     lookup, stamp, gen, work = ws[_LOOKUP], ws[_STAMP], ws[_GEN], ws[_WORK]
     out = _count_step(
-        rows, ids, m, arities[x], codes[x], rows_out, ids_out, lookup, stamp, gen[0], work
+        rows, ids, m, arities[x], codes[x], rows_out, ids_out, lookup, stamp, gen[0], work, weights
     )
     gen[0] += 1
     return out
@@ -207,7 +212,19 @@ def _step(rows, ids, m, x, arities, codes, rows_out, ids_out, ws):
 
 @njit(cache=True, nogil=True)
 def _refine(
-    codes, arities, log_arities, members, skip, rows_out, ids_out, rows_tmp, ids_tmp, ws, side, col
+    codes,
+    arities,
+    log_arities,
+    members,
+    skip,
+    rows_out,
+    ids_out,
+    rows_tmp,
+    ids_tmp,
+    ws,
+    side,
+    col,
+    weights,
 ):
     """Configurations of ``members`` (without ``skip``), refined from the empty set.
 
@@ -228,21 +245,27 @@ def _refine(
         src_r, src_i, dst_r, dst_i = rows_out, ids_out, rows_tmp, ids_tmp
     else:
         src_r, src_i, dst_r, dst_i = rows_tmp, ids_tmp, rows_out, ids_out
-    m = n if n > 1 else 0
+    weighted = weights.shape[0] > 0
+    m = n if n > 1 or weighted else 0
     singles = n - m
+    total = m
     for t in range(m):
         src_r[t] = t
         src_i[t] = 0
+        if weighted:
+            total += weights[t] - 1
     # the empty set: one configuration holding the active rows
     n_obs = 1 if m > 0 else 0
-    work[0, 0] = m
+    work[0, 0] = total
     before = singles
     log_q = 0.0
     for a in range(members.shape[0]):
         x = members[a]
         if x == skip:
             continue
-        n_obs, m_new, new_singles = _step(src_r, src_i, m, x, arities, codes, dst_r, dst_i, ws)
+        n_obs, m_new, new_singles = _step(
+            src_r, src_i, m, x, arities, codes, dst_r, dst_i, ws, weights
+        )
         before = singles
         singles += new_singles
         m = m_new
@@ -273,14 +296,19 @@ def _keys_into(keys, codes, arities, members, skip):
 
 
 @njit(cache=True, nogil=True)
-def _histogram(keys, key_scale, codes_u, u_scale, codes_v, n_cells, cells):
+def _histogram(keys, key_scale, codes_u, u_scale, codes_v, n_cells, cells, weights):
     """Count ``keys * key_scale + codes_u * u_scale + codes_v`` into ``cells``.
 
     Small tables are counted into four interleaved copies (summed by the
     caller's scan), which breaks the store-to-load dependency of repeated
-    cells; returns the number of copies used.
+    cells; returns the number of copies used. Counted data (``weights`` not
+    empty) add each row's weight, in one copy.
     """
     n = codes_v.shape[0]
+    if weights.shape[0]:
+        for t in range(n):
+            cells[keys[t] * key_scale + codes_u[t] * u_scale + codes_v[t]] += weights[t]
+        return 1
     split = 4 if 4 * n_cells <= cells.shape[0] else 1
     if split == 4:
         c1, c2, c3 = n_cells, 2 * n_cells, 3 * n_cells
@@ -383,14 +411,29 @@ def _bit_counts(configs, q, u_bits, r_u, v_bits, r_v, cells, scratch):
 
 @njit(cache=True, nogil=True)
 def _direct_statistics(
-    codes, arities, log_arities, bits, members, kind, u, v, r, ws, side_parents, side_family, col
+    codes,
+    arities,
+    log_arities,
+    bits,
+    members,
+    kind,
+    u,
+    v,
+    r,
+    ws,
+    side_parents,
+    side_family,
+    col,
+    weights,
 ):
     """Statistics of ``S`` and ``S + v`` from a full count table of ``S + v``.
 
     ``S`` is ``members`` (CURRENT), ``members + u`` (PLUS) or ``members - u``
     (MINUS); the table must fit in the thread's ``cells`` (all zero on entry and
     on exit). Tables of at most ``BITSET_CELLS`` cells are counted from the
-    variables' state bitsets ``bits``, larger ones with a histogram over the rows.
+    variables' state bitsets ``bits``, larger ones with a histogram over the rows
+    (and every table of counted data, whose rows weigh their ``weights``: the
+    caller gives no bitsets then).
     The keys and configuration bitsets of ``members`` are computed once per row
     ``r`` and kept in the workspace. Returns whether both statistics could be
     written.
@@ -431,18 +474,18 @@ def _direct_statistics(
         scratch = work[2]
         q = _keys_into(scratch, codes, arities, members, u)
         log_q -= log_arities[u]
-        split = _histogram(scratch, r_v, child, 0, child, q * r_v, cells)
+        split = _histogram(scratch, r_v, child, 0, child, q * r_v, cells, weights)
     else:
         if keyed[0] != r:
             _keys_into(keys, codes, arities, members, -1)
             keyed[0] = r
         if kind == PLUS:
             r_u = arities[u]
-            split = _histogram(keys, r_u * r_v, codes[u], r_v, child, q * r_u * r_v, cells)
+            split = _histogram(keys, r_u * r_v, codes[u], r_v, child, q * r_u * r_v, cells, weights)
             q *= r_u
             log_q += log_arities[u]
         else:
-            split = _histogram(keys, r_v, child, 0, child, q * r_v, cells)
+            split = _histogram(keys, r_v, child, 0, child, q * r_v, cells, weights)
     family = work[0]
     parents = work[1]
     n_family = 0
@@ -484,6 +527,7 @@ def item_statistics(
     side_parents,
     side_family,
     complete,
+    weights,
 ):
     """Statistics of the families one parent away from the current ones.
 
@@ -498,6 +542,9 @@ def item_statistics(
     the data after the mixed-radix keys). The others refine configurations: the
     configurations of ``P`` once per row (kept in the workspace), then by ``u``
     and ``v`` for PLUS, by ``v`` for CURRENT; MINUS refines ``P - u`` from scratch.
+
+    ``weights``: each row's count for counted data (then ``bits`` must be empty),
+    or an empty array for one per row.
     """
     n_vars = codes.shape[0]
     rows, ids, work = ws[_ROWS], ws[_IDS], ws[_WORK]
@@ -516,34 +563,40 @@ def item_statistics(
         if item_direct[i]:
             complete[i] = _direct_statistics(
                 codes, arities, log_arities, bits, plist, kind, u, v, r, ws, side_parents,
-                side_family, col,
+                side_family, col, weights,
             )  # fmt: skip
             continue
         if kind == MINUS:
             m1, s1, lq, ok = _refine(
                 codes, arities, log_arities, plist, u, rows[0], ids[0], rows[1], ids[1], ws,
-                side_parents, col,
+                side_parents, col, weights,
             )  # fmt: skip
-            n2, _, _ = _step(rows[0], ids[0], m1, v, arities, codes, rows[1], ids[1], ws)
+            n2, _, _ = _step(rows[0], ids[0], m1, v, arities, codes, rows[1], ids[1], ws, weights)
             singles = s1
         else:
             if base[0] != r:
                 m0, s0, lq0, ok0 = _refine(
                     codes, arities, log_arities, plist, -1, rows[2], ids[2], rows[0], ids[0],
-                    ws, side_parents, r * n_vars + v,
+                    ws, side_parents, r * n_vars + v, weights,
                 )  # fmt: skip
                 base[0], base[1], base[2], base[3] = r, m0, s0, ok0
                 base_log_q[0] = lq0
             m0, s0, lq = base[1], base[2], base_log_q[0]
             if kind == CURRENT:
                 ok = base[3] != 0
-                n2, _, _ = _step(rows[2], ids[2], m0, v, arities, codes, rows[1], ids[1], ws)
+                n2, _, _ = _step(
+                    rows[2], ids[2], m0, v, arities, codes, rows[1], ids[1], ws, weights
+                )
                 singles = s0
             else:
-                n1, m1, s1 = _step(rows[2], ids[2], m0, u, arities, codes, rows[0], ids[0], ws)
+                n1, m1, s1 = _step(
+                    rows[2], ids[2], m0, u, arities, codes, rows[0], ids[0], ws, weights
+                )
                 lq += log_arities[u]
                 ok = _reduce_side(work[0], n1, s0, lq, side_parents, col, ws)
-                n2, _, _ = _step(rows[0], ids[0], m1, v, arities, codes, rows[1], ids[1], ws)
+                n2, _, _ = _step(
+                    rows[0], ids[0], m1, v, arities, codes, rows[1], ids[1], ws, weights
+                )
                 singles = s0 + s1
         ok_family = _reduce_side(work[0], n2, singles, lq + log_arities[v], side_family, col, ws)
         complete[i] = ok and ok_family

@@ -26,7 +26,7 @@ def _xlogx(x):
 
 
 @njit(cache=True, nogil=True)
-def pair_information(codes, arities, bits):
+def pair_information(codes, arities, bits, weights):
     """``mi[u, v]``: the empirical mutual information of variables ``u`` and ``v`` (nats).
 
     .. math:: I(U; V) = \\frac{1}{N} \\Big(\\sum_{ab} n_{ab} \\log n_{ab}
@@ -36,14 +36,22 @@ def pair_information(codes, arities, bits):
     (an empty array: count with a histogram over the rows instead). With bitsets
     only the cells of the first ``r_u - 1`` by ``r_v - 1`` states are popcounts;
     the last row and column follow from the marginal counts. The diagonal is 0.
+    Counted data: ``weights`` holds each row's count (and ``bits`` is empty); an
+    empty array is one per row.
     """
-    n_vars, n = codes.shape
+    n_vars, n_rows = codes.shape
+    weighted = weights.shape[0] > 0
+    n = n_rows
+    if weighted:
+        n = 0
+        for t in range(n_rows):
+            n += weights[t]
     max_arity = max(1, arities.max())
     marginal = np.zeros((n_vars, max_arity), dtype=np.int64)
     entropy_part = np.zeros(n_vars)
     for i in range(n_vars):
-        for t in range(n):
-            marginal[i, codes[i, t]] += 1
+        for t in range(n_rows):
+            marginal[i, codes[i, t]] += weights[t] if weighted else 1
         for a in range(arities[i]):
             entropy_part[i] += _xlogx(float(marginal[i, a]))
     total = _xlogx(float(n))
@@ -75,8 +83,8 @@ def pair_information(codes, arities, bits):
                 for c in range(r_u * r_v):
                     cells[c] = 0
                 row_u, row_v = codes[u], codes[v]
-                for t in range(n):
-                    cells[row_u[t] * r_v + row_v[t]] += 1
+                for t in range(n_rows):
+                    cells[row_u[t] * r_v + row_v[t]] += weights[t] if weighted else 1
             joint = 0.0
             for c in range(r_u * r_v):
                 joint += _xlogx(float(cells[c]))

@@ -19,7 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from ..._data import encode_data
+from ..._counted import maybe_count
+from ..._data import EncodedData, encode_data
 from ..._validate import as_n_jobs
 from ...scores.contract import CountStatistic, Families, check_statistic_kinds
 from ...scores.pgmpy_adapters import contract_for
@@ -89,35 +90,47 @@ class StatisticRows:
     def __init__(self, contract, n_threads: int):
         self.contract = contract
         enc = contract.encoded
+        enc = maybe_count(enc)  # many repeated rows: count each distinct row once
         self.variables = list(enc.variables)
         self.codes = np.ascontiguousarray(enc.codes)
+        # counted data: the distinct rows' counts (popcounts of row bitsets cannot
+        # weigh rows, so the kernels then count with weighted histograms)
+        self.weights = np.zeros(0, dtype=np.int64) if enc.weights is None else enc.weights
         self.arities = np.ascontiguousarray(enc.arities, dtype=np.int64)
         self.arity_float = self.arities.astype(np.float64)
         self.log_arities = np.log(self.arity_float)
-        n_vars, n = self.codes.shape
+        n_vars, n_rows = self.codes.shape
+        n = enc.n_samples
         self.n_samples = n
+        self.n_rows = n_rows
         statistics = contract.statistics()
         check_statistic_kinds(statistics, "local search")
         self.statistics = statistics
         self.keys = list(statistics)
         self.count_keys = [k for k in self.keys if isinstance(statistics[k], CountStatistic)]
-        marginals = np.unique(np.concatenate([np.bincount(row) for row in self.codes] + [[n]]))
+        weights = enc.weights
+        marginals = np.unique(
+            np.concatenate(
+                [np.bincount(row, weights).astype(np.int64) for row in self.codes] + [[n]]
+            )
+        )
         self.table = {k: self._tabulate(k, marginals) for k in self.count_keys}
         self._sides: dict = {}
         self._signatures: dict = {}
         self.n_threads = n_threads
         # working memory of the compiled kernels, one per thread, kept across calls
-        self.direct_cells = 2 * n + 64
+        self.direct_cells = 2 * n_rows + 64
         max_arity = int(self.arities.max())
-        self.lookup_size = n * max_arity + 1
+        self.lookup_size = n_rows * max_arity + 1
         # row bitsets of every variable's states, unless they would take too much memory
-        bitsets = n_vars * max_arity * ((n + 63) // 64) * 8 <= self.BITSET_BYTES
+        bitsets = n_vars * max_arity * ((n_rows + 63) // 64) * 8 <= self.BITSET_BYTES
+        bitsets = bitsets and not enc.counted
         if bitsets:
             self.bits = _k.state_bits(self.codes, self.arities)
         else:
             self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
         self.workspaces = [
-            _k.new_workspace(n, self.direct_cells, bitsets) for _ in range(n_threads)
+            _k.new_workspace(n_rows, self.direct_cells, bitsets, total=n) for _ in range(n_threads)
         ]
         self.batch = 32  # children per compiled call
         self._pool: ThreadPoolExecutor | None = None
@@ -225,8 +238,8 @@ class StatisticRows:
             self._pool = None
 
     def screen_data(self):
-        """``(codes, arities, bits)`` of the data for the candidate screen."""
-        return self.codes, self.arities, self.bits
+        """``(codes, arities, bits, weights)`` of the data for the candidate screen."""
+        return self.codes, self.arities, self.bits, (self.weights if len(self.weights) else None)
 
     def _requests(self) -> np.ndarray:
         """The counts the kernels asked for since the last call (and reset the lists)."""
@@ -262,6 +275,7 @@ class StatisticRows:
         stats_family = np.zeros((len(family_keys), n_rows * n_vars))
         common: tuple = (self.codes, self.arities, self.log_arities, self.bits, children, members)
         common += (n_members,)
+        weights = self.weights
         items = (item_row, item_u, item_kind, item_direct)
         complete = np.zeros(len(item_row), dtype=bool)
         todo = slice(0, len(item_row))
@@ -273,11 +287,11 @@ class StatisticRows:
 
             def count(ws, part, sides=sides, todo=todo):
                 chunk = tuple(x[todo][part] for x in items)
-                _k.item_statistics(*common, *chunk, ws, *sides, complete[todo][part])
+                _k.item_statistics(*common, *chunk, ws, *sides, complete[todo][part], weights)
 
             # threads only where the counting outweighs their start-up
             n_todo = len(range(len(item_row))[todo])
-            threads = min(self.n_threads, max(1, n_todo * self.n_samples // 2_000_000))
+            threads = min(self.n_threads, max(1, n_todo * self.n_rows // 2_000_000))
             self._run(count, n_todo, threads)
             requested = self._requests()
             if len(requested):
@@ -340,8 +354,13 @@ class GenericRows:
         pass
 
     def screen_data(self):
-        """``(codes, arities, None)`` of the data for the candidate screen: the score's
-        data encoded with its state names."""
+        """``(codes, arities, None, weights)`` of the data for the candidate screen: the
+        score's own encoding (this package's scores: counted data too), else its data
+        encoded with its state names."""
+        encoded = getattr(self.score, "encoded", None)
+        if isinstance(encoded, EncodedData):
+            index = [encoded.index[v] for v in self.variables]
+            return encoded.codes[index], encoded.arities[index], None, encoded.weights
         data = getattr(self.score, "data", None)
         if data is None:
             raise TypeError(
@@ -351,7 +370,7 @@ class GenericRows:
         names = getattr(self.score, "state_names", None)
         encoded = encode_data(data, None if names is None else dict(names))
         index = [encoded.index[v] for v in self.variables]
-        return encoded.codes[index], encoded.arities[index], None
+        return encoded.codes[index], encoded.arities[index], None, None
 
     def compute(self, children, engine):
         """Rows of local scores of the children's one-edge changes (``-inf``: never legal)."""

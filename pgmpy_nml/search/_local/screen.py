@@ -36,7 +36,7 @@ DEFAULT_K = 10
 _BITSET_BYTES = 1 << 28
 
 
-def mutual_information(codes, arities, bits=None) -> np.ndarray:
+def mutual_information(codes, arities, bits=None, weights=None) -> np.ndarray:
     """``mi[u, v]``: the empirical mutual information (nats) of every pair of variables.
 
     Parameters
@@ -48,6 +48,9 @@ def mutual_information(codes, arities, bits=None) -> np.ndarray:
         The variables' state bitsets (:func:`._kernels.state_bits`), if at
         hand; computed here when they fit in 256 MB, else the pairs are counted
         with a histogram over the rows.
+    weights : ndarray of int64, optional
+        Counted data: the count of each row (None: one per row); the pairs are
+        then counted with a weighted histogram.
 
     Returns
     -------
@@ -58,7 +61,10 @@ def mutual_information(codes, arities, bits=None) -> np.ndarray:
     codes = np.ascontiguousarray(codes)
     arities = np.ascontiguousarray(arities, dtype=np.int64)
     n_vars, n = codes.shape
-    if bits is None or bits.shape[0] != n_vars:
+    if weights is not None:
+        weights = np.ascontiguousarray(weights, dtype=np.int64)
+        bits = np.zeros((0, 0, 0), dtype=np.uint64)  # popcounts cannot weigh rows
+    elif bits is None or bits.shape[0] != n_vars:
         size = n_vars * max(1, int(arities.max(initial=1))) * ((n + 63) // 64) * 8
         if size <= _BITSET_BYTES and n_vars:
             bits = _k.state_bits(codes, arities)
@@ -66,7 +72,9 @@ def mutual_information(codes, arities, bits=None) -> np.ndarray:
             bits = np.zeros((0, 0, 0), dtype=np.uint64)
     if n_vars == 0 or n == 0:
         return np.zeros((n_vars, n_vars))
-    return _ck.pair_information(codes, arities, bits)
+    if weights is None:
+        weights = np.zeros(0, dtype=np.int64)
+    return _ck.pair_information(codes, arities, bits, weights)
 
 
 def select_candidates(

@@ -108,6 +108,7 @@ class _Store:
                 p.tables,
                 p.masses,
                 self.n_threads,
+                weights=p.weights,
             )
             back = np.empty_like(order)
             back[order] = np.arange(len(order))

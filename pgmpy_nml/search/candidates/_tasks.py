@@ -53,6 +53,7 @@ class _StatisticProblem:
         self.constraints = constraints
         self.keys, self.tables, self.masses = plan.count_arrays()
         self.codes = plan.encoded.codes
+        self.weights = plan.encoded.weights
         self.arities = plan.encoded.arities.astype(np.int64)
         self.n_samples = plan.n_samples
         # internal (counting) position of each score position, and back
@@ -105,6 +106,7 @@ class _Task:
                 problem.arities,
                 problem.tables[[self.h]],
                 np.zeros(0),
+                weights=problem.weights,
             )[0]
             self.ll_top.append(min(0.0, h_fam - h_top))
         self.store.seconds += time.perf_counter() - start
