@@ -3,6 +3,7 @@ score's default parameters (declared on its registry spec), asked by every calle
 exact search, the command line, OptimalESS, learning_saturation and the study tools."""
 
 import json
+import re
 
 import numpy as np
 import pandas as pd
@@ -117,16 +118,32 @@ def test_a_fit_runs_what_the_policy_chose(random_data):
 
 
 @pytest.mark.parametrize(
-    "argv", [["learn"], ["learn", "--max-parents", "2"], ["learn", "--method", "exact"], ["cv"]]
+    "argv",
+    [
+        ["learn"],
+        ["learn", "--max-parents", "2"],
+        ["learn", "--method", "exact"],
+        ["learn", "--method", "astar"],
+        ["learn", "--method", "dp", "--max-parents", "2"],
+        ["cv"],
+        ["cv", "--method", "solver"],
+    ],
 )
 def test_the_command_lines_auto_is_the_policy(argv):
     from pgmpy_nml.cli import build_parser
-    from pgmpy_nml.cli._search import _choose_method
+    from pgmpy_nml.cli._search import _choose_method, _exact_engine
 
     args = build_parser().parse_args(argv)
     limit = "auto" if args.max_parents is None else args.max_parents
+    engine = args.method if args.method in ("dp", "astar", "solver") else "auto"
+    assert _exact_engine(args) == engine  # the engine ExactSearch is told to run
     for n in SIZES:
-        choice = choose_search(n, args.method, limit)
+        try:
+            choice = choose_search(n, args.method, limit)
+        except ValueError as err:  # an engine beyond its size: the same refusal
+            with pytest.raises(ValueError, match=re.escape(str(err))):
+                _choose_method(args, n)
+            continue
         method, max_parents, described = _choose_method(args, n)
         assert method == ("exact" if choice.exact else choice.method), (argv, n)
         assert max_parents == choice.max_parents

@@ -138,12 +138,13 @@ def _cut_points_arg(parser):
 def _method_arg(parser):
     parser.add_argument(
         "--method",
-        choices=["auto", "exact", "hill", "tabu"],
+        choices=["auto", "exact", "dp", "astar", "solver", "hill", "tabu"],
         default="auto",
-        help=f"exact (globally optimal: subset DP, or integer programming over candidate "
+        help=f"exact (globally optimal: subset DP, or A* or integer programming over candidate "
         f"parent sets with --max-parents, default {SOLVER_DEFAULT_MAX_PARENTS} above "
-        f"{AUTO_EXACT_MAX_VARIABLES} variables), hill climbing or tabu search (heuristic); "
-        f"auto: exact up to {AUTO_SOLVER_MAX_VARIABLES} variables, tabu with restarts above",
+        f"{AUTO_EXACT_MAX_VARIABLES} variables; dp, astar or solver name the engine), hill "
+        "climbing or tabu search (heuristic); auto: exact up to "
+        f"{AUTO_SOLVER_MAX_VARIABLES} variables, tabu with restarts above",
     )
     parser.add_argument(
         "--time-limit",

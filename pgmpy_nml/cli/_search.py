@@ -118,6 +118,12 @@ def _choose_method(args, n_vars):
     return "exact", choice.max_parents, described
 
 
+def _exact_engine(args):
+    """``ExactSearch``'s ``method``: the engine ``--method`` names, else ``"auto"`` (the
+    exact search chooses, as ``--method exact`` and ``auto`` promise)."""
+    return args.method if args.method in ("dp", "astar", "solver") else "auto"
+
+
 def _restarts(args):
     """Random restarts of the local search: ``--restarts``, else 10 when ``--method auto``
     fell back to tabu search above its exact range (``cv`` has no ``--restarts``)."""
@@ -135,6 +141,7 @@ def _make_search(args, score, method, max_parents, knowledge, show_progress, res
     if method == "exact":
         return ExactSearch(
             score,
+            method=_exact_engine(args),
             max_parents=max_parents,
             expert_knowledge=knowledge,
             max_memory=args.max_memory,

@@ -18,7 +18,7 @@ from ._common import (
 )
 from ._cuts import _read_study_data
 from ._io import _check_directory, _finish
-from ._search import _check_time_limit, _choose_method, _restarts
+from ._search import _check_time_limit, _choose_method, _exact_engine, _restarts
 
 
 def cmd_cv(args):
@@ -205,12 +205,17 @@ def _infinite_notes(comparison, caught, args):
 def _cv_search(args, method, max_parents, seed):
     """The search every split of ``cv`` runs: a name, or a template with the options."""
     if method == "exact":
+        engine = _exact_engine(args)  # "auto": the exact search chooses its engine
         if args.time_limit is None:
-            return "auto"  # the exact search, choosing its engine
+            return engine
         from ..search import ExactSearch
 
         return ExactSearch(
-            "fnml", max_parents=max_parents, time_limit=args.time_limit, show_progress=False
+            "fnml",
+            method=engine,
+            max_parents=max_parents,
+            time_limit=args.time_limit,
+            show_progress=False,
         )
     restarts = _restarts(args)  # what _choose_method promises
     if not restarts:
