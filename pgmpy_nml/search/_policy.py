@@ -27,6 +27,7 @@ __all__ = [
     "EXACT_MAX_VARIABLES",
     "EXACT_METHODS",
     "LOCAL_METHODS",
+    "PORTFOLIO_MAX_VARIABLES",
     "SEARCH_METHODS",
     "SearchChoice",
     "choose_search",
@@ -43,9 +44,14 @@ ASTAR_AUTO_MAX_VARIABLES = 40
 #: The exact choice always takes the subset DP up to this many variables (well under a
 #: second).
 DP_ALWAYS_MAX_VARIABLES = 15
+#: With two cores or more, the exact choice runs A* and SCIP's branch and cut side by side
+#: (``"astar|solver"``, the first proof wins) above :data:`ASTAR_AUTO_MAX_VARIABLES` and up
+#: to this many variables, where neither engine clearly wins (see :func:`choose_search`).
+PORTFOLIO_MAX_VARIABLES = 55
 
-#: The exact engines, each globally optimal (the solver and A* anytime, with a gap).
-EXACT_METHODS = ("dp", "astar", "solver")
+#: The exact engines, each globally optimal (the solver, A* and their portfolio anytime,
+#: with a gap).
+EXACT_METHODS = ("dp", "astar", "solver", "astar|solver")
 #: The local searches (a local optimum).
 LOCAL_METHODS = ("hill", "tabu")
 #: Every ``method`` :func:`choose_search` takes.
@@ -58,7 +64,8 @@ class SearchChoice(NamedTuple):
     Attributes
     ----------
     method : str
-        ``"dp"``, ``"astar"``, ``"solver"`` (exact) or ``"hill"``, ``"tabu"`` (local).
+        ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"`` (exact: A* and the solver
+        side by side) or ``"hill"``, ``"tabu"`` (local).
     max_parents : int or None
         The parent limit that applies (None: no limit).
 
@@ -88,6 +95,7 @@ def choose_search(
     max_parents: int | str | None = "auto",
     *,
     repeated: bool = False,
+    cores: int = 1,
 ) -> SearchChoice:
     """The search and the parent limit for ``n_vars`` variables: the one ``"auto"`` policy.
 
@@ -97,7 +105,10 @@ def choose_search(
       applies (``max_parents`` ``None`` or ``"auto"``); above, the A* search over
       the candidate parent sets up to 40 variables (:data:`ASTAR_AUTO_MAX_VARIABLES`;
       SCIP's branch and cut takes over, from A*'s best network, if A* runs out of
-      memory) and SCIP's branch and cut beyond. This is ``ExactSearch(method="auto")``.
+      memory) and SCIP's branch and cut beyond; with ``cores`` >= 2, A* and branch and
+      cut side by side (``"astar|solver"``, the first proof wins) from 41 up to
+      :data:`PORTFOLIO_MAX_VARIABLES` variables, where neither engine clearly wins.
+      This is ``ExactSearch(method="auto")``.
     - ``method="auto"``: that exact choice up to 64 variables
       (:data:`~pgmpy_nml._limits.AUTO_SOLVER_MAX_VARIABLES`, the range of the field's
       benchmark instances) and tabu search above (the command line adds random
@@ -105,20 +116,25 @@ def choose_search(
       over (the rounds of :class:`~pgmpy_nml.analysis.ess.OptimalESS`, the sample
       sizes of :func:`~pgmpy_nml.learning_saturation`): the exact choice only up to
       20 variables, where it takes seconds, and hill climbing above.
-    - ``"dp"``, ``"astar"``, ``"solver"``, ``"hill"``, ``"tabu"``: that search,
-      checked against its size limit.
+    - ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"hill"``, ``"tabu"``:
+      that search, checked against its size limit.
     - ``max_parents="auto"``: no limit for the DP and the local searches, 3
       (:data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`, GOBNILP's default) for
-      A* and the solver; an integer or ``None`` (no limit) is used as given.
+      A* and the solver (and both side by side); an integer or ``None`` (no limit) is
+      used as given.
 
     Parameters
     ----------
     n_vars : int
         Number of variables.
-    method : {"auto", "exact", "dp", "astar", "solver", "hill", "tabu"}, default "auto"
+    method : {"auto", "exact", "dp", "astar", "solver", "astar|solver", "hill", "tabu"}, \
+default "auto"
     max_parents : int, None or "auto", default "auto"
     repeated : bool, default False
         The cheaper ``"auto"`` rule of the tools that search many times (see above).
+    cores : int, default 1
+        The cores the search may use; with two or more the exact choice may run two
+        engines side by side (see above).
 
     Returns
     -------
@@ -129,7 +145,7 @@ def choose_search(
     ------
     ValueError
         For an unknown method, or an explicit one beyond its size limit (the subset
-        DP at most 31 variables, A* at most 63).
+        DP at most 31 variables, A* and ``"astar|solver"`` at most 63).
 
     Examples
     --------
@@ -140,6 +156,8 @@ def choose_search(
     (('astar', 2), ('solver', 3))
     >>> tuple(choose_search(70)), tuple(choose_search(25, repeated=True))
     (('tabu', None), ('hill', None))
+    >>> tuple(choose_search(36, cores=2)), tuple(choose_search(45, "exact", cores=2))
+    (('astar', 3), ('astar|solver', 3))
     """
     as_choice(method, "method", SEARCH_METHODS)
     auto_limit = isinstance(max_parents, str)
@@ -147,6 +165,7 @@ def choose_search(
         as_choice(max_parents, "max_parents", ("auto",))
     elif max_parents is not None:
         max_parents = as_integer(max_parents, "max_parents")
+    cores = as_integer(cores, "cores", minimum=1)
     if method == "auto":
         if repeated:
             method = "exact" if n_vars <= AUTO_EXACT_MAX_VARIABLES else "hill"
@@ -158,19 +177,30 @@ def choose_search(
         if small or unlimited:
             method = "dp"
         else:
-            method = "astar" if n_vars <= ASTAR_AUTO_MAX_VARIABLES else "solver"
+            method = _candidate_engine(n_vars, cores)
     if method == "dp" and n_vars > EXACT_MAX_VARIABLES:
         raise ValueError(
             f"The subset dynamic programming handles at most {EXACT_MAX_VARIABLES} "
             f"variables (it keeps n * 2**(n-1) local scores); the data has {n_vars}. Use "
             "method='solver' (with a parent limit, max_parents=3 say) or a local search."
         )
-    if method == "astar" and n_vars > ASTAR_MAX_VARIABLES:
+    if method in ("astar", "astar|solver") and n_vars > ASTAR_MAX_VARIABLES:
         raise ValueError(
-            f"The A* search handles at most {ASTAR_MAX_VARIABLES} variables (sets of "
+            f"The A* search ({method!r}) handles at most {ASTAR_MAX_VARIABLES} variables (sets of "
             f"variables are bits of a 64-bit integer); the data has {n_vars}. Use "
             "method='solver'."
         )
     if auto_limit:
-        max_parents = SOLVER_DEFAULT_MAX_PARENTS if method in ("astar", "solver") else None
+        candidate = method in ("astar", "solver", "astar|solver")
+        max_parents = SOLVER_DEFAULT_MAX_PARENTS if candidate else None
     return SearchChoice(method, max_parents)
+
+
+def _candidate_engine(n_vars: int, cores: int) -> str:
+    """The engine over candidate parent sets for ``n_vars`` variables (see the measurements
+    at :data:`ASTAR_AUTO_MAX_VARIABLES` and :data:`PORTFOLIO_MAX_VARIABLES`)."""
+    if n_vars <= ASTAR_AUTO_MAX_VARIABLES:
+        return "astar"
+    if cores >= 2 and n_vars <= PORTFOLIO_MAX_VARIABLES:
+        return "astar|solver"
+    return "solver"

@@ -64,9 +64,15 @@ class ExactSearch(_StructureSearch):
       order graph (URLearning's, :mod:`pgmpy_nml.search.candidates._astar`), at most 63
       variables; anytime like the solver, ``time_limit`` and ``gap_limit`` apply
       and ``max_memory`` caps its tables (it stops, with the gap, when full).
+    - ``"astar|solver"``: A* and the solver side by side, each in a process of its
+      own on its own core (:mod:`pgmpy_nml.search.candidates._portfolio`); the first
+      proof wins and the other is stopped. When ``time_limit`` runs out first, the
+      better network of the two and the smaller of their proven bounds.
     - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
       parent limit; A* up to 40 variables (branch and cut goes on from its best
-      network if A* runs out of memory) and the solver beyond, by default with
+      network if A* runs out of memory); with two cores or more (``n_jobs``),
+      ``"astar|solver"`` from 41 to 55 variables, where neither engine clearly
+      wins; and the solver beyond, by default with
       at most 3 parents per variable (``max_parents="auto"``, the command line's
       rule too: :func:`~pgmpy_nml.search.choose_search`).
 
@@ -115,15 +121,17 @@ class ExactSearch(_StructureSearch):
         ``fit`` starts. A run that needs more is refused before allocating.
     n_jobs : int, optional
         Threads for the compiled phases (default: all cores; -1 all, -2 all but
-        one) and workers for the generic path (default: 1).
+        one) and workers for the generic path (default: 1). With two cores or more,
+        ``method="auto"`` may run two engines side by side (see above).
     show_progress : bool, default True
         Progress on a terminal: one bar for the DP, its phases weighted by their
         cost; for the solver, the scoring levels, then the incumbent, the bound
         and the gap.
-    method : {"auto", "dp", "solver", "astar"}, default "auto"
+    method : {"auto", "dp", "solver", "astar", "astar|solver"}, default "auto"
         See above; ``method_`` says which ran. With ``max_parents="auto"``,
-        ``"auto"`` takes the DP up to 20 variables, A* up to 40 and the solver
-        beyond (:func:`~pgmpy_nml.search.choose_search`).
+        ``"auto"`` takes the DP up to 20 variables, A* up to 40, both side by side
+        up to 55 (two cores or more) and the solver beyond
+        (:func:`~pgmpy_nml.search.choose_search`).
     time_limit : float, optional
         Seconds for the solver (scoring included); without it (or with ``inf``)
         the solver runs until the network is proven optimal. The DP, which
@@ -158,7 +166,8 @@ class ExactSearch(_StructureSearch):
     plan_ : str
         ``"statistics"`` (subsets counted in bulk) or ``"generic"`` (``local_score``).
     method_ : str
-        ``"dp"``, ``"solver"``, ``"astar"``, or ``"astar+solver"`` when
+        ``"dp"``, ``"solver"``, ``"astar"``, ``"astar|solver"`` (both side by side;
+        ``engine`` of the result, ``timings_`` per engine), or ``"astar+solver"`` when
         ``method="auto"``'s A* ran out of memory and branch and cut went on from
         its best network (``bound_`` is then the smaller of the two proven bounds).
     max_parents_ : int or None
@@ -247,8 +256,8 @@ class ExactSearch(_StructureSearch):
     )
     method_ = fitted_attribute(
         "method",
-        'str: "dp", "solver", "astar" or "astar+solver" (A* out of memory, then branch and '
-        "cut), the method that ran.",
+        'str: "dp", "solver", "astar", "astar|solver" (both side by side) or "astar+solver" '
+        "(A* out of memory, then branch and cut), the method that ran.",
     )
     max_parents_ = fitted_attribute(
         "max_parents", "int or None: the parent limit that applied (None: no limit)."
@@ -274,9 +283,9 @@ class ExactSearch(_StructureSearch):
     def _choose_method(self, n_vars: int) -> tuple[str, int | None]:
         """The method that runs and the parent limit that applies (:func:`choose_search`:
         ``"auto"`` here is its best exact engine, ``method="exact"``)."""
-        as_choice(self.method, "method", ("auto", "dp", "solver", "astar"))
+        as_choice(self.method, "method", ("auto", "dp", "solver", "astar", "astar|solver"))
         method = "exact" if self.method == "auto" else self.method
-        return tuple(choose_search(n_vars, method, self.max_parents))
+        return tuple(choose_search(n_vars, method, self.max_parents, cores=self._threads()))
 
     def _settings(self, variables, max_parents) -> dict:
         """Every setting checked once, at ``fit`` entry, whichever method then runs."""

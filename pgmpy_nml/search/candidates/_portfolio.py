@@ -1,0 +1,259 @@
+r"""Two exact engines on two cores, the first proof wins: ``method="astar|solver"``.
+
+A* (:mod:`._astar`) and SCIP's branch and cut (:mod:`._solver`) search the same
+candidates at the same time, each in a process of its own (a fresh interpreter,
+``python -m`` this module: no fork of a process that holds numba's or SCIP's
+threads, and no re-import of the caller's ``__main__``). When one proves its
+network optimal (or reaches ``gap_limit``), the other is stopped. When the time
+limit runs out first, the result is *anytime honest*: the better of the two
+networks, and the smaller of the two bounds.
+
+Soundness of the combined bound: each engine's bound is a proven upper bound on
+the best score over the same candidates (:func:`~pgmpy_nml.search.candidates.solve`,
+:func:`~pgmpy_nml.search.candidates._astar.astar`), so their minimum is one too;
+it is never below a network that exists, since both engines' bounds are at least
+their own incumbents, and the combined bound is moreover raised to at least the
+returned network's score.
+
+The processes are always ended before this returns, whatever stops it (a proof,
+the time limit, an error, ``KeyboardInterrupt``): the loser is killed and every
+child is waited for, so none is left behind as a zombie.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from ..._memory import available_memory
+from ._families import _checked_families, _network_result
+
+if TYPE_CHECKING:
+    from .._result import SearchResult
+    from ._files import CandidateParentSets
+
+__all__: list[str] = []
+
+#: The engines of the portfolio, in the order of their processes.
+ENGINES = ("astar", "solver")
+#: The statuses that end the portfolio at once.
+PROOFS = ("optimal", "gaplimit")
+#: Seconds a child may take beyond the time limit to report: its start (Python, numpy,
+#: numba's cached kernels: 2 s of CPU, 5-10 s on a loaded machine), its last batch of work
+#: and its report. A child that is not done by then is killed.
+_GRACE = 60.0
+#: Share of the memory A* may take beside the solver (by default 80% alone).
+_ASTAR_MEMORY_SHARE = 0.5
+#: Seconds between two looks at the children.
+_POLL = 0.05
+
+
+def portfolio(
+    candidates: CandidateParentSets,
+    *,
+    time_limit: float | None = None,
+    initial=None,
+    show_progress: bool = True,
+    gap_limit: float = 0.0,
+    seed: int = 0,
+    max_memory: float | None = None,
+) -> SearchResult:
+    """The best network over ``candidates`` by A* and the solver at once (module notes).
+
+    The settings are checked ones, as the engines take them; ``max_memory`` caps
+    A*'s tables (by default half the memory available, the other half left to the
+    solver). The result's ``method`` is ``"astar|solver"``, ``engine`` the engine
+    whose network it is, ``timings`` each engine's seconds (``"astar"``,
+    ``"solver"``, as its process measured them) and ``"portfolio"`` (the whole).
+    """
+    begin = time.perf_counter()
+    fam = _checked_families(candidates)
+    memory = _ASTAR_MEMORY_SHARE * available_memory() if max_memory is None else max_memory
+    deadline = None if time_limit is None else time.time() + time_limit
+    settings = {
+        "deadline": deadline,
+        "initial": initial,
+        "show_progress": show_progress,
+        "gap_limit": gap_limit,
+        "seed": seed,
+        "max_memory": memory,
+    }
+    with tempfile.TemporaryDirectory(prefix="pgmpy-nml-portfolio-") as folder:
+        task = os.path.join(folder, "task.pkl")
+        with open(task, "wb") as stream:
+            pickle.dump((candidates, settings), stream, protocol=pickle.HIGHEST_PROTOCOL)
+        children = {}
+        try:
+            for engine in ENGINES:
+                children[engine] = _launch(engine, task, os.path.join(folder, engine))
+            reports = _wait(children, folder, deadline)
+        finally:
+            _end(children)
+    result = _combine(fam, candidates, reports)
+    timings = dict(result.timings)
+    timings["portfolio"] = time.perf_counter() - begin
+    return replace(result, timings=timings)
+
+
+def _launch(engine: str, task: str, out: str) -> subprocess.Popen:
+    """A child process that runs ``engine`` on the task and writes its report to ``out``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", __name__, engine, task, out],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        env=os.environ.copy(),
+    )
+
+
+def _wait(children: dict, folder: str, deadline: float | None) -> dict:
+    """Each engine's report, until one proves (or reaches the gap limit) or all end."""
+    reports = {}
+    while True:
+        for engine, child in children.items():
+            if engine in reports or child.poll() is None:
+                continue
+            reports[engine] = _read(engine, child, folder)
+            if reports[engine] is not None and reports[engine]["status"] in PROOFS:
+                return {engine: reports[engine]}
+        late = deadline is not None and time.time() > deadline + _GRACE
+        if len(reports) == len(children) or late:  # a late child is killed
+            found = {e: r for e, r in reports.items() if r is not None}
+            if not found:
+                codes = {e: c.returncode for e, c in children.items()}
+                raise RuntimeError(
+                    f"No engine of the portfolio reported a network (exit codes {codes}: "
+                    "out of memory, or killed); run method='solver' alone to see why."
+                )
+            return found
+        time.sleep(_POLL)
+
+
+def _read(engine: str, child: subprocess.Popen, folder: str) -> dict | None:
+    """The report of a finished child (None if it died without one, e.g. killed by the
+    system for its memory); its error, re-raised, if it failed."""
+    path = os.path.join(folder, engine)
+    if not os.path.exists(path):
+        return None
+    with open(path, "rb") as stream:
+        report = pickle.load(stream)
+    if "error" in report:
+        raise report["error"]
+    return report
+
+
+def _end(children: dict) -> None:
+    """Kill the children still running and wait for every one (no zombie)."""
+    for child in children.values():
+        if child.poll() is None:
+            child.kill()
+    for child in children.values():
+        try:
+            child.wait(timeout=30)
+        except subprocess.TimeoutExpired:  # pragma: no cover - a kill is not refused
+            child.kill()
+            child.wait()
+
+
+def _combine(fam, candidates, reports: dict) -> SearchResult:
+    """One result from the engines' reports: the better network, the smaller bound."""
+    best = max(reports.values(), key=lambda r: fam.total(r["choice"]))
+    score = fam.total(best["choice"])
+    bound = min(r["bound"] for r in reports.values())
+    if best["status"] == "optimal" or bound <= score:
+        status, bound = "optimal", score
+    else:
+        status = best["status"]
+    timings = {e: r["seconds"] for e, r in reports.items()}
+    result = _network_result(
+        fam,
+        candidates,
+        np.asarray(best["choice"]),
+        max(bound, score),
+        status,
+        method="astar|solver",
+        engine=best["engine"],
+        timings=timings,
+        n_cuts=sum(r["n_cuts"] or 0 for r in reports.values()),
+    )
+    return result
+
+
+# -- the child ----------------------------------------------------------------------------
+class _Lines:
+    """stderr as a non-terminal, so that each child writes plain progress lines (two tqdm
+    bars redrawn in place by two processes would garble each other)."""
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def isatty(self) -> bool:
+        return False
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
+def _run_engine(engine: str, candidates, settings: dict) -> dict:
+    from ._astar import astar
+    from ._solver import solve
+
+    deadline = settings["deadline"]
+    time_limit = None if deadline is None else max(deadline - time.time(), 1e-3)
+    begin = time.perf_counter()
+    if engine == "astar":
+        result = astar(
+            candidates,
+            time_limit=time_limit,
+            initial=settings["initial"],
+            show_progress=settings["show_progress"],
+            gap_limit=settings["gap_limit"],
+            max_memory=settings["max_memory"],
+        )
+    else:
+        result = solve(
+            candidates,
+            time_limit=time_limit,
+            initial=settings["initial"],
+            show_progress=settings["show_progress"],
+            gap_limit=settings["gap_limit"],
+            seed=settings["seed"],
+        )
+    fam = _checked_families(candidates)
+    return {
+        "choice": [int(fam.start[v] + c) for v, c in enumerate(result.choice)],
+        "status": result.status,
+        "bound": float(result.bound),
+        "engine": result.engine,
+        "n_cuts": result.n_cuts,
+        "seconds": time.perf_counter() - begin,
+    }
+
+
+def _child_main(engine: str, task: str, out: str) -> int:
+    sys.stderr = _Lines(sys.stderr)
+    try:
+        with open(task, "rb") as stream:
+            candidates, settings = pickle.load(stream)
+        try:
+            report = _run_engine(engine, candidates, settings)
+        except Exception as error:  # handed to the parent, which raises it
+            report = {"error": error}
+        partial = out + ".part"
+        with open(partial, "wb") as stream:
+            pickle.dump(report, stream, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(partial, out)  # the parent never reads half a report
+    except KeyboardInterrupt:  # Ctrl-C reaches the whole group: the parent reports it
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child_main(*sys.argv[1:4]))
