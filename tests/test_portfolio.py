@@ -82,7 +82,7 @@ def test_stopped_by_the_time_limit_the_bound_is_sound(seed, launched):
     if not result.optimal:
         assert result.gap == pytest.approx((result.bound - result.score) / abs(result.score))
     assert cands.score(result.parents) == pytest.approx(result.score, rel=1e-12)
-    assert len(launched) == 2 and _all_reaped(launched)
+    assert len(launched) == 1 and _all_reaped(launched)
 
 
 def _report(choice, bound, status, engine):
@@ -127,40 +127,79 @@ def test_combining_two_reports_keeps_the_better_network_and_the_smaller_bound(se
     assert result.optimal and result.gap == 0.0 and result.score == best.score
 
 
-def test_keyboard_interrupt_ends_both_children(monkeypatch, launched):
-    def interrupted(children, folder, deadline):
+def test_keyboard_interrupt_ends_the_solver_process(monkeypatch, launched):
+    import pgmpy_nml.search.candidates._astar as astar_module
+
+    def interrupted(*args, **kwargs):
         time.sleep(0.2)
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(pf, "_wait", interrupted)
+    monkeypatch.setattr(astar_module, "astar", interrupted)
     with pytest.raises(KeyboardInterrupt):
         pf.portfolio(_hard(0), show_progress=False)
-    assert len(launched) == 2 and _all_reaped(launched)
+    assert len(launched) == 1 and _all_reaped(launched)
 
 
-def test_a_child_that_does_not_report_in_time_is_killed(monkeypatch, launched):
-    def sleeper(engine, task, out):
-        return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+def _sleeper(engine, task, out):
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
 
-    monkeypatch.setattr(pf, "_launch", sleeper)
+
+def test_a_solver_that_does_not_report_in_time_is_killed(monkeypatch):
+    children = []
+
+    def launch(*args):
+        children.append(_sleeper(*args))
+        return children[-1]
+
+    monkeypatch.setattr(pf, "_launch", launch)
     monkeypatch.setattr(pf, "_GRACE", 0.5)
-    children = {}
-
-    def launch_and_record(engine, task, out):
-        children[engine] = sleeper(engine, task, out)
-        return children[engine]
-
-    monkeypatch.setattr(pf, "_launch", launch_and_record)
+    cands = _hard(1)
+    optimum = solve(cands, show_progress=False).score
     begin = time.perf_counter()
-    with pytest.raises(RuntimeError, match="No engine of the portfolio reported"):
-        pf.portfolio(_hard(0), time_limit=0.5, show_progress=False)
+    result = pf.portfolio(cands, time_limit=1e-3, show_progress=False)
     assert time.perf_counter() - begin < 30
-    assert len(children) == 2 and _all_reaped(children.values())
-    assert all(c.returncode != 0 for c in children.values())  # killed, not finished
+    assert result.engine == "astar" and set(result.timings) == {"astar", "portfolio"}
+    assert result.bound >= optimum - 1e-9 * abs(optimum) >= result.score - 1e-9 * abs(optimum)
+    assert len(children) == 1 and _all_reaped(children) and children[0].returncode != 0
+
+
+def test_a_first_proof_by_the_solver_stops_astar(monkeypatch, tmp_path):
+    """The solver's process ends first with a proof: A* stops at its next batch."""
+    import pgmpy_nml.search.candidates._astar as astar_module
+
+    cands = _hard(2)
+    fam = _checked_families(cands)
+    best = solve(cands, show_progress=False)
+    proof = _report(
+        [fam.start[v] + c for v, c in enumerate(best.choice)], best.score, "optimal", "fake"
+    )
+    children = []
+
+    def launch(engine, task, out):  # a solver that proves at once
+        code = f"import pickle; pickle.dump({proof!r}, open({out!r}, 'wb'))"
+        children.append(subprocess.Popen([sys.executable, "-c", code]))
+        return children[-1]
+
+    statuses = []
+    real = astar_module.astar
+
+    def slow_astar(*args, **kwargs):  # the simple heuristic: far from a proof for a while
+        result = real(*args, group_size=1, **kwargs)
+        statuses.append(result.status)
+        return result
+
+    monkeypatch.setattr(pf, "_launch", launch)
+    monkeypatch.setattr(astar_module, "astar", slow_astar)
+    result = pf.portfolio(cands, show_progress=False)
+    assert result.optimal and result.score == best.score
+    assert statuses in (["stopped"], ["optimal"])  # A* may have been faster than Python
+    if statuses == ["stopped"]:
+        assert result.engine == "fake"
+    assert _all_reaped(children)
 
 
 def test_an_error_in_a_child_reaches_the_caller(launched):
-    # A and B each need the other as a parent: both engines find no DAG
+    # A and B each need the other as a parent: no DAG (A* says so, the solver is killed)
     cycle = CandidateParentSets.from_dict(
         {"A": {("B",): -1.0}, "B": {("A",): -1.0}, "C": {(): -1.0}}
     )

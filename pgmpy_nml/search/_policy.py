@@ -27,7 +27,6 @@ __all__ = [
     "EXACT_MAX_VARIABLES",
     "EXACT_METHODS",
     "LOCAL_METHODS",
-    "PORTFOLIO_MAX_VARIABLES",
     "SEARCH_METHODS",
     "SearchChoice",
     "choose_search",
@@ -36,18 +35,21 @@ __all__ = [
 #: The subset DP keeps n * 2**(n-1) local scores: beyond this it is hopeless.
 EXACT_MAX_VARIABLES = 31
 #: The exact choice takes the A* search over the candidates up to this many variables and
-#: SCIP's branch and cut above. Measured (benchmarks/bench_astar.py, 2026-11-24, max 3
-#: parents): A* proved insurance, water and alarm (27-37 variables) with fNML, qNML and
-#: BDeu(1-100) at N = 1000-10000 in 0.1-19 s against SCIP's 0.5-289 s (3 of them not
-#: proven by SCIP in 300 s); its pattern database takes two groups of at most 20.
+#: SCIP's branch and cut above; with two cores or more, A* and branch and cut side by side
+#: (``"astar|solver"``, the first proof wins) up to here. Measured (benchmarks/bench_astar.py
+#: and bench_frontier.py, 2026-11-24, max 3 parents): A* proved insurance, water, alarm and
+#: mildew (27-37 variables) with fNML, qNML and BDeu(1-100) at N = 100-10000 in 0.1-127 s
+#: against SCIP's 0.5-289 s (3 of them not proven by SCIP in 300 s); but on the first 40
+#: variables of hailfinder (BDeu(1), N = 10000, 847 candidates) SCIP proved in 16 s and A*
+#: was 1.8% from proven after 180 s. Which engine wins depends on the data, not on the
+#: size alone: where a second core exists, both run. Above 40 variables the pattern
+#: database has three groups or more and is weak: on hailfinder's first 45 and its 56
+#: variables A* was 1.7% and 3.5% from proven after 180 and 300 s (12 GB), SCIP proved
+#: in 41 and 187 s, so the solver runs alone.
 ASTAR_AUTO_MAX_VARIABLES = 40
 #: The exact choice always takes the subset DP up to this many variables (well under a
 #: second).
 DP_ALWAYS_MAX_VARIABLES = 15
-#: With two cores or more, the exact choice runs A* and SCIP's branch and cut side by side
-#: (``"astar|solver"``, the first proof wins) above :data:`ASTAR_AUTO_MAX_VARIABLES` and up
-#: to this many variables, where neither engine clearly wins (see :func:`choose_search`).
-PORTFOLIO_MAX_VARIABLES = 55
 
 #: The exact engines, each globally optimal (the solver, A* and their portfolio anytime,
 #: with a gap).
@@ -105,10 +107,10 @@ def choose_search(
       applies (``max_parents`` ``None`` or ``"auto"``); above, the A* search over
       the candidate parent sets up to 40 variables (:data:`ASTAR_AUTO_MAX_VARIABLES`;
       SCIP's branch and cut takes over, from A*'s best network, if A* runs out of
-      memory) and SCIP's branch and cut beyond; with ``cores`` >= 2, A* and branch and
-      cut side by side (``"astar|solver"``, the first proof wins) from 41 up to
-      :data:`PORTFOLIO_MAX_VARIABLES` variables, where neither engine clearly wins.
-      This is ``ExactSearch(method="auto")``.
+      memory) and SCIP's branch and cut beyond. With ``cores`` >= 2, A* and branch and
+      cut side by side (``"astar|solver"``, the first proof wins) instead of A* alone:
+      up to 40 variables neither engine wins on every data set (see
+      :data:`ASTAR_AUTO_MAX_VARIABLES`). This is ``ExactSearch(method="auto")``.
     - ``method="auto"``: that exact choice up to 64 variables
       (:data:`~pgmpy_nml._limits.AUTO_SOLVER_MAX_VARIABLES`, the range of the field's
       benchmark instances) and tabu search above (the command line adds random
@@ -157,7 +159,7 @@ default "auto"
     >>> tuple(choose_search(70)), tuple(choose_search(25, repeated=True))
     (('tabu', None), ('hill', None))
     >>> tuple(choose_search(36, cores=2)), tuple(choose_search(45, "exact", cores=2))
-    (('astar', 3), ('astar|solver', 3))
+    (('astar|solver', 3), ('solver', 3))
     """
     as_choice(method, "method", SEARCH_METHODS)
     auto_limit = isinstance(max_parents, str)
@@ -197,10 +199,8 @@ default "auto"
 
 
 def _candidate_engine(n_vars: int, cores: int) -> str:
-    """The engine over candidate parent sets for ``n_vars`` variables (see the measurements
-    at :data:`ASTAR_AUTO_MAX_VARIABLES` and :data:`PORTFOLIO_MAX_VARIABLES`)."""
-    if n_vars <= ASTAR_AUTO_MAX_VARIABLES:
-        return "astar"
-    if cores >= 2 and n_vars <= PORTFOLIO_MAX_VARIABLES:
-        return "astar|solver"
-    return "solver"
+    """The engine over candidate parent sets for ``n_vars`` variables on ``cores`` cores
+    (see the measurements at :data:`ASTAR_AUTO_MAX_VARIABLES`)."""
+    if n_vars > ASTAR_AUTO_MAX_VARIABLES:
+        return "solver"
+    return "astar|solver" if cores >= 2 else "astar"

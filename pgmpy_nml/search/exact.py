@@ -64,15 +64,16 @@ class ExactSearch(_StructureSearch):
       order graph (URLearning's, :mod:`pgmpy_nml.search.candidates._astar`), at most 63
       variables; anytime like the solver, ``time_limit`` and ``gap_limit`` apply
       and ``max_memory`` caps its tables (it stops, with the gap, when full).
-    - ``"astar|solver"``: A* and the solver side by side, each in a process of its
-      own on its own core (:mod:`pgmpy_nml.search.candidates._portfolio`); the first
-      proof wins and the other is stopped. When ``time_limit`` runs out first, the
-      better network of the two and the smaller of their proven bounds.
+    - ``"astar|solver"``: A* and the solver side by side on two cores, the solver
+      in a process of its own (:mod:`pgmpy_nml.search.candidates._portfolio`); the
+      first proof wins and the other engine is stopped. When ``time_limit`` runs
+      out first, the better network of the two and the smaller of their proven
+      bounds.
     - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
-      parent limit; A* up to 40 variables (branch and cut goes on from its best
-      network if A* runs out of memory); with two cores or more (``n_jobs``),
-      ``"astar|solver"`` from 41 to 55 variables, where neither engine clearly
-      wins; and the solver beyond, by default with
+      parent limit; up to 40 variables ``"astar|solver"`` with two cores or more
+      (``n_jobs``; neither engine wins on every data set there) and A* alone on
+      one core (branch and cut goes on from its best network if A* runs out of
+      memory); and the solver beyond, by default with
       at most 3 parents per variable (``max_parents="auto"``, the command line's
       rule too: :func:`~pgmpy_nml.search.choose_search`).
 
@@ -129,8 +130,8 @@ class ExactSearch(_StructureSearch):
         and the gap.
     method : {"auto", "dp", "solver", "astar", "astar|solver"}, default "auto"
         See above; ``method_`` says which ran. With ``max_parents="auto"``,
-        ``"auto"`` takes the DP up to 20 variables, A* up to 40, both side by side
-        up to 55 (two cores or more) and the solver beyond
+        ``"auto"`` takes the DP up to 20 variables, A* (beside the solver, on two
+        cores or more) up to 40 and the solver beyond
         (:func:`~pgmpy_nml.search.choose_search`).
     time_limit : float, optional
         Seconds for the solver (scoring included); without it (or with ``inf``)

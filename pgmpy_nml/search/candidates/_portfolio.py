@@ -1,23 +1,25 @@
 r"""Two exact engines on two cores, the first proof wins: ``method="astar|solver"``.
 
-A* (:mod:`._astar`) and SCIP's branch and cut (:mod:`._solver`) search the same
-candidates at the same time, each in a process of its own (a fresh interpreter,
-``python -m`` this module: no fork of a process that holds numba's or SCIP's
-threads, and no re-import of the caller's ``__main__``). When one proves its
-network optimal (or reaches ``gap_limit``), the other is stopped. When the time
-limit runs out first, the result is *anytime honest*: the better of the two
-networks, and the smaller of the two bounds.
+A* (:mod:`._astar`) runs in the calling process while SCIP's branch and cut
+(:mod:`._solver`) searches the same candidates in a process of its own, started
+at once (a fresh interpreter, ``python -m`` this module: no fork of a process
+that holds numba's threads, no re-import of the caller's ``__main__``; it takes
+about 2 s of CPU to start). When A* proves its network optimal (or reaches
+``gap_limit``) the solver is killed, so an instance A* proves in a fraction of a
+second costs no more than A* alone; when the solver finishes first, A* stops at
+its next batch of expansions (a tenth of a second). When the time limit runs
+out first, the result is *anytime honest*: the better of the two networks, and
+the smaller of the two bounds.
 
 Soundness of the combined bound: each engine's bound is a proven upper bound on
 the best score over the same candidates (:func:`~pgmpy_nml.search.candidates.solve`,
 :func:`~pgmpy_nml.search.candidates._astar.astar`), so their minimum is one too;
-it is never below a network that exists, since both engines' bounds are at least
-their own incumbents, and the combined bound is moreover raised to at least the
-returned network's score.
+the result's bound is moreover raised to at least its network's score, so it is
+never below a network that exists.
 
-The processes are always ended before this returns, whatever stops it (a proof,
-the time limit, an error, ``KeyboardInterrupt``): the loser is killed and every
-child is waited for, so none is left behind as a zombie.
+The solver's process is always ended before this returns, whatever stops the
+run (a proof, the time limit, an error, ``KeyboardInterrupt``): killed if still
+running, and waited for, so it is never left behind as a zombie.
 """
 
 from __future__ import annotations
@@ -42,7 +44,7 @@ if TYPE_CHECKING:
 
 __all__: list[str] = []
 
-#: The engines of the portfolio, in the order of their processes.
+#: The engines of the portfolio.
 ENGINES = ("astar", "solver")
 #: The statuses that end the portfolio at once.
 PROOFS = ("optimal", "gaplimit")
@@ -50,7 +52,7 @@ PROOFS = ("optimal", "gaplimit")
 #: numba's cached kernels: 2 s of CPU, 5-10 s on a loaded machine), its last batch of work
 #: and its report. A child that is not done by then is killed.
 _GRACE = 60.0
-#: Share of the memory A* may take beside the solver (by default 80% alone).
+#: Share of the memory A* may take beside the solver (alone: 80%).
 _ASTAR_MEMORY_SHARE = 0.5
 #: Seconds between two looks at the children.
 _POLL = 0.05
@@ -72,8 +74,10 @@ def portfolio(
     A*'s tables (by default half the memory available, the other half left to the
     solver). The result's ``method`` is ``"astar|solver"``, ``engine`` the engine
     whose network it is, ``timings`` each engine's seconds (``"astar"``,
-    ``"solver"``, as its process measured them) and ``"portfolio"`` (the whole).
+    ``"solver"``) and ``"portfolio"`` (the whole).
     """
+    from ._astar import astar
+
     begin = time.perf_counter()
     fam = _checked_families(candidates)
     memory = _ASTAR_MEMORY_SHARE * available_memory() if max_memory is None else max_memory
@@ -84,19 +88,30 @@ def portfolio(
         "show_progress": show_progress,
         "gap_limit": gap_limit,
         "seed": seed,
-        "max_memory": memory,
     }
     with tempfile.TemporaryDirectory(prefix="pgmpy-nml-portfolio-") as folder:
         task = os.path.join(folder, "task.pkl")
         with open(task, "wb") as stream:
             pickle.dump((candidates, settings), stream, protocol=pickle.HIGHEST_PROTOCOL)
-        children = {}
+        out = os.path.join(folder, "solver")
+        child = _launch("solver", task, out)
         try:
-            for engine in ENGINES:
-                children[engine] = _launch(engine, task, os.path.join(folder, engine))
-            reports = _wait(children, folder, deadline)
+            mine = astar(
+                candidates,
+                time_limit=time_limit,
+                initial=initial,
+                show_progress=show_progress,
+                gap_limit=gap_limit,
+                max_memory=memory,
+                stop=lambda: child.poll() is not None,
+            )
+            reports = {"astar": _report(fam, mine)}
+            if mine.status not in PROOFS:  # the solver's turn: finished, or until its deadline
+                theirs = _wait(child, out, deadline)
+                if theirs is not None:
+                    reports["solver"] = theirs
         finally:
-            _end(children)
+            _end(child)
     result = _combine(fam, candidates, reports)
     timings = dict(result.timings)
     timings["portfolio"] = time.perf_counter() - begin
@@ -113,53 +128,44 @@ def _launch(engine: str, task: str, out: str) -> subprocess.Popen:
     )
 
 
-def _wait(children: dict, folder: str, deadline: float | None) -> dict:
-    """Each engine's report, until one proves (or reaches the gap limit) or all end."""
-    reports = {}
-    while True:
-        for engine, child in children.items():
-            if engine in reports or child.poll() is None:
-                continue
-            reports[engine] = _read(engine, child, folder)
-            if reports[engine] is not None and reports[engine]["status"] in PROOFS:
-                return {engine: reports[engine]}
-        late = deadline is not None and time.time() > deadline + _GRACE
-        if len(reports) == len(children) or late:  # a late child is killed
-            found = {e: r for e, r in reports.items() if r is not None}
-            if not found:
-                codes = {e: c.returncode for e, c in children.items()}
-                raise RuntimeError(
-                    f"No engine of the portfolio reported a network (exit codes {codes}: "
-                    "out of memory, or killed); run method='solver' alone to see why."
-                )
-            return found
+def _wait(child: subprocess.Popen, out: str, deadline: float | None) -> dict | None:
+    """The child's report once it ends (None if it died without one, e.g. killed by the
+    system for its memory, or did not end by the deadline and its grace); its error,
+    re-raised, if it failed."""
+    while child.poll() is None:
+        if deadline is not None and time.time() > deadline + _GRACE:
+            return None  # killed by the caller
         time.sleep(_POLL)
-
-
-def _read(engine: str, child: subprocess.Popen, folder: str) -> dict | None:
-    """The report of a finished child (None if it died without one, e.g. killed by the
-    system for its memory); its error, re-raised, if it failed."""
-    path = os.path.join(folder, engine)
-    if not os.path.exists(path):
+    if not os.path.exists(out):
         return None
-    with open(path, "rb") as stream:
+    with open(out, "rb") as stream:
         report = pickle.load(stream)
     if "error" in report:
         raise report["error"]
     return report
 
 
-def _end(children: dict) -> None:
-    """Kill the children still running and wait for every one (no zombie)."""
-    for child in children.values():
-        if child.poll() is None:
-            child.kill()
-    for child in children.values():
-        try:
-            child.wait(timeout=30)
-        except subprocess.TimeoutExpired:  # pragma: no cover - a kill is not refused
-            child.kill()
-            child.wait()
+def _end(child: subprocess.Popen) -> None:
+    """Kill the child if it still runs, and wait for it (no zombie)."""
+    if child.poll() is None:
+        child.kill()
+    try:
+        child.wait(timeout=30)
+    except subprocess.TimeoutExpired:  # pragma: no cover - a kill is not refused
+        child.kill()
+        child.wait()
+
+
+def _report(fam, result) -> dict:
+    """What the portfolio keeps of an engine's result (global family indices)."""
+    return {
+        "choice": [int(fam.start[v] + c) for v, c in enumerate(result.choice)],
+        "status": result.status,
+        "bound": float(result.bound),
+        "engine": result.engine,
+        "n_cuts": result.n_cuts,
+        "seconds": sum(result.timings.values()),
+    }
 
 
 def _combine(fam, candidates, reports: dict) -> SearchResult:
@@ -188,8 +194,8 @@ def _combine(fam, candidates, reports: dict) -> SearchResult:
 
 # -- the child ----------------------------------------------------------------------------
 class _Lines:
-    """stderr as a non-terminal, so that each child writes plain progress lines (two tqdm
-    bars redrawn in place by two processes would garble each other)."""
+    """stderr as a non-terminal, so that the child writes plain progress lines (a second
+    tqdm bar redrawn in place by another process would garble A*'s)."""
 
     def __init__(self, stream):
         self._stream = stream
@@ -201,40 +207,20 @@ class _Lines:
         return getattr(self._stream, name)
 
 
-def _run_engine(engine: str, candidates, settings: dict) -> dict:
-    from ._astar import astar
+def _run_solver(candidates, settings: dict) -> dict:
     from ._solver import solve
 
     deadline = settings["deadline"]
     time_limit = None if deadline is None else max(deadline - time.time(), 1e-3)
-    begin = time.perf_counter()
-    if engine == "astar":
-        result = astar(
-            candidates,
-            time_limit=time_limit,
-            initial=settings["initial"],
-            show_progress=settings["show_progress"],
-            gap_limit=settings["gap_limit"],
-            max_memory=settings["max_memory"],
-        )
-    else:
-        result = solve(
-            candidates,
-            time_limit=time_limit,
-            initial=settings["initial"],
-            show_progress=settings["show_progress"],
-            gap_limit=settings["gap_limit"],
-            seed=settings["seed"],
-        )
-    fam = _checked_families(candidates)
-    return {
-        "choice": [int(fam.start[v] + c) for v, c in enumerate(result.choice)],
-        "status": result.status,
-        "bound": float(result.bound),
-        "engine": result.engine,
-        "n_cuts": result.n_cuts,
-        "seconds": time.perf_counter() - begin,
-    }
+    result = solve(
+        candidates,
+        time_limit=time_limit,
+        initial=settings["initial"],
+        show_progress=settings["show_progress"],
+        gap_limit=settings["gap_limit"],
+        seed=settings["seed"],
+    )
+    return _report(_checked_families(candidates), result)
 
 
 def _child_main(engine: str, task: str, out: str) -> int:
@@ -243,7 +229,7 @@ def _child_main(engine: str, task: str, out: str) -> int:
         with open(task, "rb") as stream:
             candidates, settings = pickle.load(stream)
         try:
-            report = _run_engine(engine, candidates, settings)
+            report = _run_solver(candidates, settings)
         except Exception as error:  # handed to the parent, which raises it
             report = {"error": error}
         partial = out + ".part"
