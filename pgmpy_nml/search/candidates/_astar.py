@@ -70,7 +70,7 @@ from ._families import (
     _network_result,
     _progress_text,
 )
-from ._heuristics import _greedy, _improve
+from ._heuristics import _greedy, _improve, _order_search
 from ._pattern_database import _h, _Heuristic
 
 if TYPE_CHECKING:
@@ -543,7 +543,8 @@ def _start(n: int, heur: _Heuristic, limit: float) -> _Search:
 
 def _final_network(search: _Search, fam: _Families, pmask, status: str, incumbent):
     """The network returned: the optimal path, or after an early stop the better of the
-    incumbent and a completion of the best open node."""
+    incumbent and a completion of the best open node, improved by the iterated order
+    search (:func:`._heuristics._order_search`, a second or two)."""
     if status == "optimal":
         return _path(np.int64((1 << fam.n) - 1), search.keys, search.last, fam.start, pmask)
     done = _complete_top(search, fam, pmask)
@@ -554,7 +555,9 @@ def _final_network(search: _Search, fam: _Families, pmask, status: str, incumben
             f"The A* search stopped ({status}) before any network was found; raise "
             "time_limit or max_memory, or use the solver."
         )
-    return incumbent
+    if status == "stopped":  # the portfolio's other engine finished: no time to spend
+        return incumbent
+    return _improve(fam, _order_search(fam, incumbent))  # never worse than the incumbent
 
 
 def _run(search, fam, pmask, heur, limits, slack, inc_score, bar, timings):
