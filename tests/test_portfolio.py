@@ -216,3 +216,42 @@ def test_exact_search_runs_the_portfolio(random_data):
     assert both.method_ == "astar|solver" and both.optimal_
     assert both.score_ == pytest.approx(dp.score_, rel=1e-9)
     assert {"candidate parent sets", "portfolio"} <= set(both.timings_)
+
+
+def test_the_solver_process_ends_when_its_parent_is_killed(tmp_path):
+    """A parent killed outright (SIGKILL, a notebook kernel restarted) cannot kill its
+    child: the child watches for it and ends by itself."""
+    import os
+    import pickle
+    import signal
+
+    task, out = tmp_path / "task.pkl", tmp_path / "solver"
+    settings = {"deadline": None, "initial": None, "show_progress": False, "gap_limit": 0.0}
+    with open(task, "wb") as stream:  # a hard instance: the solver runs for long
+        pickle.dump((_hard(0, n=60, k=150), {**settings, "seed": 0}), stream)
+    code = (
+        "import sys, time; from pgmpy_nml.search.candidates import _portfolio as pf; "
+        f"child = pf._launch('solver', {str(task)!r}, {str(out)!r}); "
+        "print(child.pid, flush=True); time.sleep(600)"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    pid = int(parent.stdout.readline())
+    time.sleep(3)
+
+    def alive():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        # a child of init is reaped at once; a zombie here would still count as gone
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+
+    assert alive() and not out.exists()  # still solving
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.time() + 20
+    while alive() and time.time() < deadline:
+        time.sleep(0.2)
+    assert not alive()
+    assert not out.exists()  # it ended by itself, not by finishing its search

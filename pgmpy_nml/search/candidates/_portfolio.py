@@ -19,7 +19,8 @@ never below a network that exists.
 
 The solver's process is always ended before this returns, whatever stops the
 run (a proof, the time limit, an error, ``KeyboardInterrupt``): killed if still
-running, and waited for, so it is never left behind as a zombie.
+running, and waited for, so it is never left behind as a zombie. If the calling
+process itself is killed, the solver's process notices within a second and ends.
 """
 
 from __future__ import annotations
@@ -223,7 +224,18 @@ def _run_solver(candidates, settings: dict) -> dict:
     return _report(_checked_families(candidates), result)
 
 
+def _orphan_watch(parent: int, every: float = 1.0) -> None:
+    """End this process when its parent is gone (killed, a notebook's kernel restarted):
+    a solver without a time limit would otherwise hold a core for ever."""
+    while os.getppid() == parent:
+        time.sleep(every)
+    os._exit(1)
+
+
 def _child_main(engine: str, task: str, out: str) -> int:
+    import threading
+
+    threading.Thread(target=_orphan_watch, args=(os.getppid(),), daemon=True).start()
     sys.stderr = _Lines(sys.stderr)
     try:
         with open(task, "rb") as stream:
