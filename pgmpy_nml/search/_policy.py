@@ -41,11 +41,11 @@ EXACT_MAX_VARIABLES = 31
 #: mildew (27-37 variables) with fNML, qNML and BDeu(1-100) at N = 100-10000 in 0.1-127 s
 #: against SCIP's 0.5-289 s (3 of them not proven by SCIP in 300 s); but on the first 40
 #: variables of hailfinder (BDeu(1), N = 10000, 847 candidates) SCIP proved in 16 s and A*
-#: was 1.8% from proven after 180 s. Which engine wins depends on the data, not on the
-#: size alone: where a second core exists, both run. Above 40 variables the pattern
-#: database has three groups or more and is weak: on hailfinder's first 45 and its 56
-#: variables A* was 1.7% and 3.5% from proven after 180 and 300 s (12 GB), SCIP proved
-#: in 41 and 187 s, so the solver runs alone.
+#: was 1.7% from proven when its 6 GB cap stopped it at 148 s. Which engine wins depends
+#: on the data, not on the size alone: where a second core exists, both run. Above 40
+#: variables the pattern database has three groups or more and is weak: on hailfinder's
+#: first 45 and its 56 variables A* was 1.7% and 3.5% from proven after 130 and 300 s
+#: (12 GB), SCIP proved in 41 and 187 s, so the solver runs alone.
 ASTAR_AUTO_MAX_VARIABLES = 40
 #: The exact choice always takes the subset DP up to this many variables (well under a
 #: second).
