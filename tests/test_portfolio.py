@@ -255,3 +255,16 @@ def test_the_solver_process_ends_when_its_parent_is_killed(tmp_path):
         time.sleep(0.2)
     assert not alive()
     assert not out.exists()  # it ended by itself, not by finishing its search
+
+
+def test_the_last_progress_line_is_the_combined_result(capsys, monkeypatch):
+    """Each engine prints its own lines; the last one is the portfolio's, and agrees with
+    the result (issue 17: the display's last line and the summary agree)."""
+    monkeypatch.setenv("PGMPY_NML_PROGRESS_SECONDS", "0")
+    cands = _hard(3)
+    result = pf.portfolio(cands, time_limit=0.5, show_progress=True)
+    lines = [line for line in capsys.readouterr().err.splitlines() if "exact search" in line]
+    last = lines[-1]
+    assert last.startswith("exact search (A* and the solver)") and last.endswith(")")
+    assert float(last.split("gap ")[1].split("%")[0]) == pytest.approx(100 * result.gap, abs=1e-4)
+    assert f"network by {result.engine}" in last
