@@ -394,11 +394,15 @@ def test_auto_chooses_the_dp_for_few_variables_and_a_star_with_a_parent_limit(ra
     small = random_data(200, 6, 41)
     assert ExactSearch("fnml", show_progress=False).fit(small).method_ == "dp"
     _, child = sample_network("child", 1000, random_state=4)
-    search = ExactSearch("qnml", max_parents=2, show_progress=False).fit(child)
+    search = ExactSearch("qnml", max_parents=2, n_jobs=1, show_progress=False).fit(child)
     assert search.method_ == "astar" and search.optimal_
     assert search.memory_estimate_ is None and search.pruning_.n_kept.sum() > 20
     dp = ExactSearch("qnml", max_parents=2, method="dp", show_progress=False).fit(child)
     assert search.score_ == pytest.approx(dp.score_, rel=1e-12)
+    # two cores: A* beside the solver (choose_search's cores)
+    both = ExactSearch("qnml", max_parents=2, n_jobs=2, show_progress=False).fit(child)
+    assert both.method_ == "astar|solver" and both.optimal_
+    assert both.score_ == pytest.approx(dp.score_, rel=1e-12)
 
 
 def test_solver_time_limit_start_dag_and_bad_settings(random_data):
@@ -450,11 +454,15 @@ def test_auto_hands_over_to_branch_and_cut_when_a_star_runs_out_of_memory():
     _, data = sample_network("alarm", 1000, random_state=0)
     data = data.iloc[:, :24]
     options = dict(max_parents=2, show_progress=False)
-    handed = ExactSearch("bdeu", max_memory=3e5, **options).fit(data)
+    handed = ExactSearch("bdeu", max_memory=3e5, n_jobs=1, **options).fit(data)
     solver = ExactSearch("bdeu", method="solver", **options).fit(data)
     assert handed.method_ == "astar+solver"
     assert handed.optimal_ and handed.score_ == pytest.approx(solver.score_, rel=1e-12)
     assert handed.bound_ >= handed.score_
+    # on two cores the solver runs beside A* from the start, and proves it
+    both = ExactSearch("bdeu", max_memory=3e5, n_jobs=2, **options).fit(data)
+    assert both.method_ == "astar|solver" and both.optimal_
+    assert both.score_ == pytest.approx(solver.score_, rel=1e-12)
     # asked for by name, A* reports its own stop instead
     alone = ExactSearch("bdeu", method="astar", max_memory=3e5, **options).fit(data)
     assert alone.method_ == "astar" and not alone.optimal_

@@ -210,7 +210,9 @@ def test_time_limit_returns_network_bound_and_gap():
     assert result.optimal == (result.status == "optimal")
     if not result.optimal:
         assert result.status == "timelimit"
-    assert set(result.timings) == {"first network", "model", "search"}
+    stages = {"first network", "model", "search"}
+    # stopped early, the iterated order search improves the network returned
+    assert set(result.timings) == stages | (set() if result.optimal else {"order search"})
 
 
 def test_initial_network_is_used_and_checked():

@@ -35,17 +35,25 @@ __all__ = [
 #: The subset DP keeps n * 2**(n-1) local scores: beyond this it is hopeless.
 EXACT_MAX_VARIABLES = 31
 #: The exact choice takes the A* search over the candidates up to this many variables and
-#: SCIP's branch and cut above. Measured (benchmarks/bench_astar.py, 2026-11-24, max 3
-#: parents): A* proved insurance, water and alarm (27-37 variables) with fNML, qNML and
-#: BDeu(1-100) at N = 1000-10000 in 0.1-19 s against SCIP's 0.5-289 s (3 of them not
-#: proven by SCIP in 300 s); its pattern database takes two groups of at most 20.
+#: SCIP's branch and cut above; with two cores or more, A* and branch and cut side by side
+#: (``"astar|solver"``, the first proof wins) up to here. Measured (benchmarks/bench_astar.py
+#: and bench_frontier.py, 2026-11-24, max 3 parents): A* proved insurance, water, alarm and
+#: mildew (27-37 variables) with fNML, qNML and BDeu(1-100) at N = 100-10000 in 0.1-127 s
+#: against SCIP's 0.5-289 s (3 of them not proven by SCIP in 300 s); but on the first 40
+#: variables of hailfinder (BDeu(1), N = 10000, 847 candidates) SCIP proved in 16 s and A*
+#: was 1.7% from proven when its 6 GB cap stopped it at 148 s. Which engine wins depends
+#: on the data, not on the size alone: where a second core exists, both run. Above 40
+#: variables the pattern database has three groups or more and is weak: on hailfinder's
+#: first 45 and its 56 variables A* was 1.7% and 3.5% from proven after 130 and 300 s
+#: (12 GB), SCIP proved in 41 and 187 s, so the solver runs alone.
 ASTAR_AUTO_MAX_VARIABLES = 40
 #: The exact choice always takes the subset DP up to this many variables (well under a
 #: second).
 DP_ALWAYS_MAX_VARIABLES = 15
 
-#: The exact engines, each globally optimal (the solver and A* anytime, with a gap).
-EXACT_METHODS = ("dp", "astar", "solver")
+#: The exact engines, each globally optimal (the solver, A* and their portfolio anytime,
+#: with a gap).
+EXACT_METHODS = ("dp", "astar", "solver", "astar|solver")
 #: The local searches (a local optimum).
 LOCAL_METHODS = ("hill", "tabu")
 #: Every ``method`` :func:`choose_search` takes.
@@ -58,7 +66,8 @@ class SearchChoice(NamedTuple):
     Attributes
     ----------
     method : str
-        ``"dp"``, ``"astar"``, ``"solver"`` (exact) or ``"hill"``, ``"tabu"`` (local).
+        ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"`` (exact: A* and the solver
+        side by side) or ``"hill"``, ``"tabu"`` (local).
     max_parents : int or None
         The parent limit that applies (None: no limit).
 
@@ -88,6 +97,7 @@ def choose_search(
     max_parents: int | str | None = "auto",
     *,
     repeated: bool = False,
+    cores: int = 1,
 ) -> SearchChoice:
     """The search and the parent limit for ``n_vars`` variables: the one ``"auto"`` policy.
 
@@ -97,7 +107,10 @@ def choose_search(
       applies (``max_parents`` ``None`` or ``"auto"``); above, the A* search over
       the candidate parent sets up to 40 variables (:data:`ASTAR_AUTO_MAX_VARIABLES`;
       SCIP's branch and cut takes over, from A*'s best network, if A* runs out of
-      memory) and SCIP's branch and cut beyond. This is ``ExactSearch(method="auto")``.
+      memory) and SCIP's branch and cut beyond. With ``cores`` >= 2, A* and branch and
+      cut side by side (``"astar|solver"``, the first proof wins) instead of A* alone:
+      up to 40 variables neither engine wins on every data set (see
+      :data:`ASTAR_AUTO_MAX_VARIABLES`). This is ``ExactSearch(method="auto")``.
     - ``method="auto"``: that exact choice up to 64 variables
       (:data:`~pgmpy_nml._limits.AUTO_SOLVER_MAX_VARIABLES`, the range of the field's
       benchmark instances) and tabu search above (the command line adds random
@@ -105,20 +118,25 @@ def choose_search(
       over (the rounds of :class:`~pgmpy_nml.analysis.ess.OptimalESS`, the sample
       sizes of :func:`~pgmpy_nml.learning_saturation`): the exact choice only up to
       20 variables, where it takes seconds, and hill climbing above.
-    - ``"dp"``, ``"astar"``, ``"solver"``, ``"hill"``, ``"tabu"``: that search,
-      checked against its size limit.
+    - ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"hill"``, ``"tabu"``:
+      that search, checked against its size limit.
     - ``max_parents="auto"``: no limit for the DP and the local searches, 3
       (:data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`, GOBNILP's default) for
-      A* and the solver; an integer or ``None`` (no limit) is used as given.
+      A* and the solver (and both side by side); an integer or ``None`` (no limit) is
+      used as given.
 
     Parameters
     ----------
     n_vars : int
         Number of variables.
-    method : {"auto", "exact", "dp", "astar", "solver", "hill", "tabu"}, default "auto"
+    method : {"auto", "exact", "dp", "astar", "solver", "astar|solver", "hill", "tabu"}, \
+default "auto"
     max_parents : int, None or "auto", default "auto"
     repeated : bool, default False
         The cheaper ``"auto"`` rule of the tools that search many times (see above).
+    cores : int, default 1
+        The cores the search may use; with two or more the exact choice may run two
+        engines side by side (see above).
 
     Returns
     -------
@@ -129,7 +147,7 @@ def choose_search(
     ------
     ValueError
         For an unknown method, or an explicit one beyond its size limit (the subset
-        DP at most 31 variables, A* at most 63).
+        DP at most 31 variables, A* and ``"astar|solver"`` at most 63).
 
     Examples
     --------
@@ -140,6 +158,8 @@ def choose_search(
     (('astar', 2), ('solver', 3))
     >>> tuple(choose_search(70)), tuple(choose_search(25, repeated=True))
     (('tabu', None), ('hill', None))
+    >>> tuple(choose_search(36, cores=2)), tuple(choose_search(45, "exact", cores=2))
+    (('astar|solver', 3), ('solver', 3))
     """
     as_choice(method, "method", SEARCH_METHODS)
     auto_limit = isinstance(max_parents, str)
@@ -148,6 +168,7 @@ def choose_search(
         as_choice(max_parents, "max_parents", ("auto",))
     elif max_parents is not None:
         limit = as_integer(max_parents, "max_parents")
+    cores = as_integer(cores, "cores", minimum=1)
     if method == "auto":
         if repeated:
             method = "exact" if n_vars <= AUTO_EXACT_MAX_VARIABLES else "hill"
@@ -159,19 +180,28 @@ def choose_search(
         if small or unlimited:
             method = "dp"
         else:
-            method = "astar" if n_vars <= ASTAR_AUTO_MAX_VARIABLES else "solver"
+            method = _candidate_engine(n_vars, cores)
     if method == "dp" and n_vars > EXACT_MAX_VARIABLES:
         raise ValueError(
             f"The subset dynamic programming handles at most {EXACT_MAX_VARIABLES} "
             f"variables (it keeps n * 2**(n-1) local scores); the data has {n_vars}. Use "
             "method='solver' (with a parent limit, max_parents=3 say) or a local search."
         )
-    if method == "astar" and n_vars > ASTAR_MAX_VARIABLES:
+    if method in ("astar", "astar|solver") and n_vars > ASTAR_MAX_VARIABLES:
         raise ValueError(
-            f"The A* search handles at most {ASTAR_MAX_VARIABLES} variables (sets of "
+            f"The A* search ({method!r}) handles at most {ASTAR_MAX_VARIABLES} variables (sets of "
             f"variables are bits of a 64-bit integer); the data has {n_vars}. Use "
             "method='solver'."
         )
     if auto_limit:
-        limit = SOLVER_DEFAULT_MAX_PARENTS if method in ("astar", "solver") else None
+        candidate = method in ("astar", "solver", "astar|solver")
+        limit = SOLVER_DEFAULT_MAX_PARENTS if candidate else None
     return SearchChoice(method, limit)
+
+
+def _candidate_engine(n_vars: int, cores: int) -> str:
+    """The engine over candidate parent sets for ``n_vars`` variables on ``cores`` cores
+    (see the measurements at :data:`ASTAR_AUTO_MAX_VARIABLES`)."""
+    if n_vars > ASTAR_AUTO_MAX_VARIABLES:
+        return "solver"
+    return "astar|solver" if cores >= 2 else "astar"

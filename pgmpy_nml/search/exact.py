@@ -84,9 +84,16 @@ class ExactSearch(_StructureSearch):
       order graph (URLearning's, :mod:`pgmpy_nml.search.candidates._astar`), at most 63
       variables; anytime like the solver, ``time_limit`` and ``gap_limit`` apply
       and ``max_memory`` caps its tables (it stops, with the gap, when full).
+    - ``"astar|solver"``: A* and the solver side by side on two cores, the solver
+      in a process of its own (:mod:`pgmpy_nml.search.candidates._portfolio`); the
+      first proof wins and the other engine is stopped. When ``time_limit`` runs
+      out first, the better network of the two and the smaller of their proven
+      bounds.
     - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
-      parent limit; A* up to 40 variables (branch and cut goes on from its best
-      network if A* runs out of memory) and the solver beyond, by default with
+      parent limit; up to 40 variables ``"astar|solver"`` with two cores or more
+      (``n_jobs``; neither engine wins on every data set there) and A* alone on
+      one core (branch and cut goes on from its best network if A* runs out of
+      memory); and the solver beyond, by default with
       at most 3 parents per variable (``max_parents="auto"``, the command line's
       rule too: :func:`~pgmpy_nml.search.choose_search`).
 
@@ -115,10 +122,11 @@ class ExactSearch(_StructureSearch):
         (``"fnml"``, ``"qnml"``, ``"bdeu"``, ``"bd"``, ``"k2"``, ``"min-bdeu"``,
         ``"max-bdeu"``, ``"bic-d"``, ``"aic-d"``, ``"ll-d"``, ``"bds"``; aliases
         ``"bic"``, ``"aic"``, ``"ll"``, ``"bdj"``) with its default parameters.
-    method : {"auto", "dp", "astar", "solver"}, default "auto"
+    method : {"auto", "dp", "astar", "solver", "astar|solver"}, default "auto"
         See above; ``method_`` says which ran. With ``max_parents="auto"``,
-        ``"auto"`` takes the DP up to 20 variables, A* up to 40 and the solver
-        beyond (:func:`~pgmpy_nml.search.choose_search`).
+        ``"auto"`` takes the DP up to 20 variables, A* (beside the solver, on two
+        cores or more) up to 40 and the solver beyond
+        (:func:`~pgmpy_nml.search.choose_search`).
     max_parents : int, None or "auto", default "auto"
         Largest parent set considered; ``None`` for no limit. ``"auto"`` (the
         command line's default too): no limit when the subset DP runs, and
@@ -141,7 +149,8 @@ class ExactSearch(_StructureSearch):
         ``fit`` starts. A run that needs more is refused before allocating.
     n_jobs : int or None, default -1
         Threads for the compiled phases and workers for the generic path: -1 all
-        cores, -2 all but one, None one (scikit-learn's meaning).
+        cores, -2 all but one, None one (scikit-learn's meaning). With two cores or more,
+        ``method="auto"`` may run two engines side by side (see above).
     show_progress : bool, default True
         Progress on a terminal: one bar for the DP, its phases weighted by their
         cost; for the solver, the scoring levels, then the incumbent, the bound
@@ -180,7 +189,8 @@ class ExactSearch(_StructureSearch):
     plan_ : str
         ``"statistics"`` (subsets counted in bulk) or ``"generic"`` (``local_score``).
     method_ : str
-        ``"dp"``, ``"solver"``, ``"astar"``, or ``"astar+solver"`` when
+        ``"dp"``, ``"solver"``, ``"astar"``, ``"astar|solver"`` (both side by side;
+        ``engine`` of the result, ``timings_`` per engine), or ``"astar+solver"`` when
         ``method="auto"``'s A* ran out of memory and branch and cut went on from
         its best network (``bound_`` is then the smaller of the two proven bounds).
     max_parents_ : int or None
@@ -291,8 +301,8 @@ class ExactSearch(_StructureSearch):
     )
     method_ = fitted_attribute(
         "method",
-        'str: "dp", "solver", "astar" or "astar+solver" (A* out of memory, then branch and '
-        "cut), the method that ran.",
+        'str: "dp", "solver", "astar", "astar|solver" (both side by side) or "astar+solver" '
+        "(A* out of memory, then branch and cut), the method that ran.",
     )
     max_parents_ = fitted_attribute(
         "max_parents", "int or None: the parent limit that applied (None: no limit)."
@@ -322,7 +332,9 @@ class ExactSearch(_StructureSearch):
         the start network checked, for the data."""
         settings = dict(params)
         method = "exact" if settings["method"] == "auto" else settings["method"]
-        choice = choose_search(len(variables), method, settings["max_parents"])
+        choice = choose_search(
+            len(variables), method, settings["max_parents"], cores=self._threads()
+        )
         constraints = Constraints.from_knowledge(
             variables, choice.max_parents, self.expert_knowledge
         )

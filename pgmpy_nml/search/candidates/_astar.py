@@ -51,7 +51,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -70,7 +70,7 @@ from ._families import (
     _network_result,
     _progress_text,
 )
-from ._heuristics import _greedy, _improve
+from ._heuristics import _greedy, _improve, _order_search
 from ._pattern_database import _h, _Heuristic
 
 if TYPE_CHECKING:
@@ -360,6 +360,7 @@ def astar(
     gap_limit: float = 0.0,
     max_memory: float | None = None,
     group_size: int = DEFAULT_GROUP_SIZE,
+    stop: Callable[[], bool] | None = None,
 ) -> SearchResult:
     r"""The highest-scoring DAG over candidate parent sets, by A* search over the order graph.
 
@@ -396,13 +397,19 @@ def astar(
         the remaining variables' best scores); the variables are split into as
         few groups as this allows, of balanced sizes. Each group takes a table
         of ``2**size`` floats (``size * 2**size`` while it is built).
+    stop : callable, optional
+        Asked between two batches of expansions (about ten times a second); when it
+        returns True the search stops like at the time limit, with ``status``
+        ``"stopped"`` (the portfolio, :mod:`._portfolio`, stops A* so when the other
+        engine has finished).
 
     Returns
     -------
     SearchResult
         As :func:`~pgmpy_nml.search.candidates.solve`'s, with ``method`` and
         ``engine`` ``"astar"`` and ``status`` one of ``"optimal"``,
-        ``"timelimit"``, ``"gaplimit"``, ``"memorylimit"``; ``n_cuts`` is 0.
+        ``"timelimit"``, ``"gaplimit"``, ``"memorylimit"`` (``"stopped"`` by ``stop``);
+        ``n_cuts`` is 0.
 
     Raises
     ------
@@ -462,7 +469,15 @@ def astar(
         time_limit = max(time_limit - timings["first network"] - timings["heuristic"], 1e-9)
     try:
         status, bound = _run(
-            search, fam, pmask, heur, time_limit, gap_limit, limit, slack, inc_score, bar, timings
+            search,
+            fam,
+            pmask,
+            heur,
+            (time_limit, gap_limit, limit, stop),
+            slack,
+            inc_score,
+            bar,
+            timings,
         )
         choice = _final_network(search, fam, pmask, status, first)
         score = fam.total(choice)
@@ -528,7 +543,8 @@ def _start(n: int, heur: _Heuristic, limit: float) -> _Search:
 
 def _final_network(search: _Search, fam: _Families, pmask, status: str, incumbent):
     """The network returned: the optimal path, or after an early stop the better of the
-    incumbent and a completion of the best open node."""
+    incumbent and a completion of the best open node, improved by the iterated order
+    search (:func:`._heuristics._order_search`, a second or two)."""
     if status == "optimal":
         return _path(np.int64((1 << fam.n) - 1), search.keys, search.last, fam.start, pmask)
     done = _complete_top(search, fam, pmask)
@@ -539,11 +555,15 @@ def _final_network(search: _Search, fam: _Families, pmask, status: str, incumben
             f"The A* search stopped ({status}) before any network was found; raise "
             "time_limit or max_memory, or use the solver."
         )
-    return incumbent
+    if status == "stopped":  # the portfolio's other engine finished: no time to spend
+        return incumbent
+    return _improve(fam, _order_search(fam, incumbent))  # never worse than the incumbent
 
 
-def _run(search, fam, pmask, heur, time_limit, gap_limit, limit, slack, inc_score, bar, timings):
-    """Expand until the goal, a limit or an empty open list: (status, bound)."""
+def _run(search, fam, pmask, heur, limits, slack, inc_score, bar, timings):
+    """Expand until the goal, a limit (``limits``: time, gap, memory, the ``stop`` call) or
+    an empty open list: (status, bound)."""
+    time_limit, gap_limit, limit, stop = limits
     budget = 256
     begin = time.perf_counter()
     try:
@@ -564,6 +584,8 @@ def _run(search, fam, pmask, heur, time_limit, gap_limit, limit, slack, inc_scor
                 return "gaplimit", bound
             if time_limit is not None and elapsed >= time_limit:
                 return "timelimit", bound
+            if stop is not None and stop():
+                return "stopped", bound
             if code == _FULL and not search.grow(limit):
                 return "memorylimit", bound
             rate = search.state[2] / max(elapsed, 1e-6)  # about a tenth of a second per call

@@ -2,9 +2,11 @@
 
 A sink-finding greedy (after GOBNILP's ``heur_sinks``) that builds a DAG by
 placing the variable that costs the others least last, optionally guided by LP
-values, and a family-swap local search that improves it. The solver
-(:mod:`._solver`) runs them before the search and on LP solutions; A*
-(:mod:`._astar`) for its first network and to complete an open node.
+values, a family-swap local search that improves it, and an iterated order-based
+local search (Teyssier and Koller 2005) over the variable orders. The solver
+(:mod:`._solver`) runs the first two before the search and on LP solutions; A*
+(:mod:`._astar`) for its first network and to complete an open node; both engines
+improve the network they return with the third when a limit stopped them.
 """
 
 from __future__ import annotations
@@ -17,6 +19,13 @@ from ..._jit import njit
 from ._families import _Families
 
 __all__: list[str] = []
+
+#: Rounds of the iterated order search (:func:`_order_search`) at most, and the variables
+#: moved at random in each round; fewer rounds on large candidate sets, about
+#: ``ORDER_WORK / (variables * candidates)`` (at least 10), so that it takes a second or two.
+ORDER_ROUNDS = 1000
+ORDER_KICK = 3
+ORDER_WORK = 2e8
 
 
 def _greedy(fam: _Families, weights=None, available=None):
@@ -149,3 +158,147 @@ def _improve(fam: _Families, choice, available=None):
                     improved = True
                     break
     return choice
+
+
+def _topological_order(fam: _Families, choice) -> np.ndarray:
+    """An order of the variables in which every parent of ``choice`` comes first."""
+    parents = [fam.parents[f] for f in choice]
+    order: list[int] = []
+    placed = np.zeros(fam.n, dtype=bool)
+    while len(order) < fam.n:
+        for v in range(fam.n):
+            if not placed[v] and all(placed[p] for p in parents[v]):
+                placed[v] = True
+                order.append(v)
+    return np.array(order, dtype=np.int64)
+
+
+def _order_search(fam: _Families, choice, seed: int = 0, available=None, rounds=None):
+    """Iterated order-based local search (Teyssier and Koller 2005) over the candidates.
+
+    An order of the variables gives each variable its best candidate whose parents all
+    come before it. The local search moves one variable at a time to the place in the
+    order that raises the total most, until no move does; each of ``rounds`` rounds
+    then moves :data:`ORDER_KICK` random variables to random places (a seeded,
+    deterministic generator) and searches again from there, going on from the new
+    local optimum when it is at least as good (by default :data:`ORDER_ROUNDS`, fewer
+    on large candidate sets). Starting from the order of ``choice``
+    (a DAG), the network returned is never worse than ``choice``; families where
+    ``available`` is False are never chosen. On hailfinder (56 variables, BDeu(1),
+    N = 10000, 3807 candidates) it finds a network 0.004% from the optimum in 0.6 s;
+    branch and cut's own heuristics were 0.1% away after 20 s and met the optimum after
+    about 115 s. The engines use it on the network they return after a limit: as a
+    first network it made SCIP's proof slower (see :mod:`._solver`).
+    """
+    if rounds is None:
+        rounds = min(ORDER_ROUNDS, max(10, int(ORDER_WORK / (fam.n * len(fam)))))
+    blocked = np.zeros(len(fam), dtype=np.bool_)
+    if available is not None:
+        blocked[~np.asarray(available, dtype=bool)] = True
+    choice = np.asarray(choice, dtype=np.int64)
+    blocked[choice] = False  # the start stays possible
+    args = (fam.start, fam.padded, fam.size, fam.score)
+    best, order, ok = _order_kernel(*args, _topological_order(fam, choice), blocked)
+    if not ok or fam.total(best) < fam.total(choice):  # pragma: no cover - never worse
+        best, order = choice, _topological_order(fam, choice)
+    best_total = current_total = fam.total(best)
+    current = order
+    rng = np.random.default_rng(seed)
+    for _ in range(rounds):
+        kicked = list(current)
+        for _ in range(min(ORDER_KICK, fam.n)):
+            v = kicked.pop(int(rng.integers(len(kicked))))
+            kicked.insert(int(rng.integers(len(kicked) + 1)), v)
+        new, order, ok = _order_kernel(*args, np.array(kicked, dtype=np.int64), blocked)
+        if not ok:  # some variable has no allowed candidate in this order
+            continue
+        total = fam.total(new)
+        if total >= current_total:
+            current, current_total = order, total
+        if total > best_total:
+            best, best_total = new, total
+    return best
+
+
+@njit(cache=True)
+def _fit(x, pos, start, parents, size, blocked):
+    """The best candidate of ``x`` whose parents all come before it (-1: none)."""
+    for f in range(start[x], start[x + 1]):
+        if blocked[f]:
+            continue
+        ok = True
+        for j in range(size[f]):
+            if pos[parents[f, j]] > pos[x]:
+                ok = False
+                break
+        if ok:
+            return f
+    return -1
+
+
+@njit(cache=True)
+def _uses(f, p, parents, size):
+    for j in range(size[f]):
+        if parents[f, j] == p:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _order_kernel(start, parents, size, score, order, blocked):
+    """The local search of :func:`_order_search` from ``order``: (each variable's family,
+    the final order, False if some variable has no allowed family in ``order``)."""
+    n = start.size - 1
+    order = order.copy()
+    pos = np.empty(n, dtype=np.int64)
+    pos[order] = np.arange(n)
+    fit = np.empty(n, dtype=np.int64)
+    for x in range(n):
+        fit[x] = _fit(x, pos, start, parents, size, blocked)
+        if fit[x] < 0:
+            return fit, order, False
+    tmp_fit = fit.copy()
+    tmp_pos = pos.copy()
+    tmp_order = order.copy()
+    improved = True
+    while improved:
+        improved = False
+        for v in range(n):
+            i = pos[v]
+            best_gain, best_j = 1e-9 * (1.0 + abs(score[fit[v]])), i
+            for step in (1, -1):  # later, then earlier: swap v with its neighbour
+                tmp_pos[:] = pos
+                tmp_order[:] = order
+                tmp_fit[:] = fit
+                gain = 0.0
+                j = i
+                while 0 <= j + step < n:
+                    w = tmp_order[j + step]
+                    tmp_order[j], tmp_order[j + step] = w, v
+                    tmp_pos[w], tmp_pos[v] = j, j + step
+                    j += step
+                    # the one now first loses the other as a possible parent, the one now
+                    # second gains it
+                    first, second = (w, v) if step == 1 else (v, w)
+                    if _uses(tmp_fit[first], second, parents, size):
+                        g = _fit(first, tmp_pos, start, parents, size, blocked)
+                        if g < 0:
+                            break
+                        gain += score[g] - score[tmp_fit[first]]
+                        tmp_fit[first] = g
+                    g = _fit(second, tmp_pos, start, parents, size, blocked)
+                    gain += score[g] - score[tmp_fit[second]]
+                    tmp_fit[second] = g
+                    if gain > best_gain:
+                        best_gain, best_j = gain, j
+            if best_j != i:  # move v there
+                if best_j > i:
+                    order[i:best_j] = order[i + 1 : best_j + 1].copy()
+                else:
+                    order[best_j + 1 : i + 1] = order[best_j:i].copy()
+                order[best_j] = v
+                pos[order] = np.arange(n)
+                for x in range(n):
+                    fit[x] = _fit(x, pos, start, parents, size, blocked)
+                improved = True
+    return fit, order, True

@@ -1,10 +1,12 @@
 """The candidate pipeline end to end, as :class:`~pgmpy_nml.ExactSearch` runs it.
 
 The candidate parent sets (:func:`~pgmpy_nml.search.candidates.candidate_parent_sets`),
-then the best network over them: A* (``method="astar"``) or SCIP's branch and cut
-(``"solver"``). When A* runs out of memory and the method was chosen
-automatically, branch and cut goes on from A*'s best network (``"astar+solver"``),
-and the smaller of the two proven bounds holds. One time limit covers every stage.
+then the best network over them: A* (``method="astar"``), SCIP's branch and cut
+(``"solver"``) or both side by side on two cores, the first proof winning
+(``"astar|solver"``, :mod:`._portfolio`). When A* runs out of memory and the method
+was chosen automatically, branch and cut goes on from A*'s best network
+(``"astar+solver"``), and the smaller of the two proven bounds holds. One time limit
+covers every stage.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from ._astar import astar
 from ._families import _gap
+from ._portfolio import portfolio
 from ._pruning import candidate_parent_sets
 from ._solver import solve
 
@@ -40,9 +43,10 @@ def search_candidates(
     max_memory: float | None = None,
     hand_over: bool = False,
 ) -> SearchResult:
-    """The best network over the candidates of ``score`` by ``method`` (``"astar"`` or
-    ``"solver"``), with its proven bound; ``hand_over``: branch and cut goes on when A*
-    runs out of memory. The settings are checked ones (``ExactSearch._settings``).
+    """The best network over the candidates of ``score`` by ``method`` (``"astar"``,
+    ``"solver"`` or ``"astar|solver"``), with its proven bound; ``hand_over``: branch and
+    cut goes on when A* runs out of memory. The settings are checked ones
+    (``ExactSearch._settings``).
 
     The result's ``method`` is the engine that finished (``"astar+solver"`` after a
     hand-over), ``timings`` the seconds of each stage, ``plan`` and ``pruning`` the
@@ -61,6 +65,19 @@ def search_candidates(
     time_limit = _remaining(time_limit, timings["candidate parent sets"])
     initial = None if start_dag is None else _start_network(candidates, start_dag)
     first = None
+    if method == "astar|solver":
+        start = time.perf_counter()
+        both = portfolio(
+            candidates,
+            time_limit=time_limit,
+            initial=initial,
+            show_progress=show_progress,
+            gap_limit=gap_limit,
+            seed=seed,
+            max_memory=max_memory,
+        )
+        timings.update(both.timings or {})
+        return _finish(both, method, both.bound, timings, report)
     if method == "astar":
         start = time.perf_counter()
         first = astar(

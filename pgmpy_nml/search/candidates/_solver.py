@@ -45,7 +45,10 @@ A sink-finding primal heuristic guided by the LP solution (after GOBNILP's
 the least LP value, and it takes its best-scoring allowed family) and a
 family-swap local search turn LP solutions into networks, during the root cut
 loop and at every node; before the search, the same heuristic without LP
-values gives the first network. SCIP closes the gap by branch and cut.
+values gives the first network. SCIP closes the gap by branch and cut. When a
+limit stops it first, an iterated order-based local search
+(:func:`._heuristics._order_search`, after Teyssier and Koller 2005; a second or
+two) improves the best network found, for the same proven bound.
 
 Numerics: the objective is handed to SCIP relative to each variable's best
 local score (all coefficients <= 0, the optimum near 0), which keeps SCIP's
@@ -75,7 +78,7 @@ from ._families import (
     _network_result,
     _progress_text,
 )
-from ._heuristics import _greedy, _improve
+from ._heuristics import _greedy, _improve, _order_search
 
 if TYPE_CHECKING:
     from .._result import SearchResult
@@ -128,7 +131,9 @@ def solve(
     ----------
     candidates : CandidateParentSets
     time_limit : float, optional
-        Seconds for the search; without it the search runs until optimal.
+        Seconds for the search (the first network and building the model
+        included: on 1.2 million candidates the model takes a minute); without it
+        the search runs until optimal.
         When it runs out, the best network so far is returned with a proven
         upper bound and the gap.
     initial : dict or sequence, optional
@@ -197,6 +202,9 @@ def solve(
         plugins._set_network(model, sol, first, xvars, avars, arrows_of)
         model.addSol(sol)
     timings["model"] = time.perf_counter() - start
+    if time_limit is not None:  # the limit covers the first network and the model too
+        spent = timings["first network"] + timings["model"]
+        model.setRealParam("limits/time", max(time_limit - spent, 1e-3))
 
     start = time.perf_counter()
     try:
@@ -208,6 +216,10 @@ def solve(
             bar.close()
     timings["search"] = time.perf_counter() - start
     status, choice = _solution(model, fam, xvars, time_limit)
+    if status != "optimal":  # stopped early: a better network for the same bound
+        start = time.perf_counter()
+        choice = _improve(fam, _order_search(fam, choice, seed=seed))
+        timings["order search"] = time.perf_counter() - start
     score = fam.total(choice)
     bound = plugins._sound_bound(model.getDualbound(), offset, score, model.infinity())
     return _network_result(
@@ -231,7 +243,13 @@ def _scip_version() -> str:
 
 def _first_network(fam: _Families, candidates: CandidateParentSets, initial):
     """The network the search starts from: ``initial`` (checked), else the greedy sinks
-    improved by local search; None when the greedy finds none."""
+    improved by local search; None when the greedy finds none.
+
+    Not the iterated order search: a better first network made the proofs slower. On
+    hailfinder (56 variables, BDeu(1), N = 10000) SCIP proved the optimum in 830 nodes
+    from the greedy network, in 1237 from the order search's (0.004% from optimal), and
+    had not proven it after 400 s from the optimal network itself.
+    """
     if initial is not None:
         return _initial_choice(fam, candidates, initial)
     first = _greedy(fam)

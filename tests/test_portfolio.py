@@ -1,0 +1,270 @@
+"""A* and the solver side by side (``method="astar|solver"``): the same optimum as each
+engine alone and as brute force, a sound bound when the time runs out, and no child
+process left behind whatever stops the run."""
+
+import math
+import subprocess
+import sys
+import time
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from test_astar import _hard
+from test_exact_promises import candidate_sets
+from test_pruning_properties import best_network
+
+from pgmpy_nml import ExactSearch
+from pgmpy_nml.search.candidates import CandidateParentSets, solve
+from pgmpy_nml.search.candidates import _portfolio as pf
+from pgmpy_nml.search.candidates._astar import astar
+from pgmpy_nml.search.candidates._families import _checked_families
+
+pytest.importorskip("pyscipopt")
+
+
+@pytest.fixture
+def launched(monkeypatch):
+    """Every child process the portfolio starts."""
+    children = []
+    launch = pf._launch
+
+    def recording(*args):
+        child = launch(*args)
+        children.append(child)
+        return child
+
+    monkeypatch.setattr(pf, "_launch", recording)
+    return children
+
+
+def _all_reaped(children):
+    # returncode is set only once the child was waited for: no zombie is left
+    return all(child.returncode is not None for child in children)
+
+
+def _against_brute_force(local):
+    candidates = CandidateParentSets.from_dict(local)
+    optimum = best_network(local, list(local))
+    result = pf.portfolio(candidates, show_progress=False)
+    assert result.method == "astar|solver" and result.optimal and result.gap == 0.0
+    assert result.score == pytest.approx(optimum, rel=1e-9, abs=1e-9)
+    assert result.bound == result.score
+    assert result.engine == "astar" or result.engine.startswith("scip")
+    assert candidates.score(result.parents) == pytest.approx(result.score, rel=1e-12)
+    alone = [astar(candidates, show_progress=False), solve(candidates, show_progress=False)]
+    assert all(r.score == pytest.approx(result.score, rel=1e-9, abs=1e-9) for r in alone)
+
+
+# each run starts two Python processes (2 s of CPU each): a few cases by default, many
+# with -m slow; the combination itself is checked on many cases below, without processes
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(candidate_sets())
+def test_the_portfolio_finds_the_brute_force_optimum(local):
+    _against_brute_force(local)
+
+
+@pytest.mark.slow
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(candidate_sets())
+def test_the_portfolio_finds_the_brute_force_optimum_many(local):
+    _against_brute_force(local)
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_stopped_by_the_time_limit_the_bound_is_sound(seed, launched):
+    cands = _hard(seed)
+    optimum = solve(cands, show_progress=False).score
+    result = pf.portfolio(cands, time_limit=1e-3, show_progress=False)
+    assert math.isfinite(result.bound)
+    assert result.bound >= optimum - 1e-9 * abs(optimum) and result.score <= optimum + 1e-9
+    assert result.bound <= cands.upper_bound() + 1e-9
+    if not result.optimal:
+        assert result.gap == pytest.approx((result.bound - result.score) / abs(result.score))
+    assert cands.score(result.parents) == pytest.approx(result.score, rel=1e-12)
+    assert len(launched) == 1 and _all_reaped(launched)
+
+
+def _report(choice, bound, status, engine):
+    return {
+        "choice": list(choice),
+        "bound": bound,
+        "status": status,
+        "engine": engine,
+        "n_cuts": 0,
+        "seconds": 1.0,
+    }
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_combining_two_reports_keeps_the_better_network_and_the_smaller_bound(seed):
+    """Random pairs of honest reports (an engine's network, the greedy or the optimal one,
+    and a bound at least the optimum): the combination is the better network and a bound
+    that is sound, never below it nor the optimum."""
+    rng = np.random.default_rng(seed)
+    cands = _hard(seed % 6, n=8, k=6)
+    fam = _checked_families(cands)
+    best = solve(cands, show_progress=False)
+    greedy = astar(cands, show_progress=False, time_limit=1e-9, group_size=1)
+    networks = [[fam.start[v] + c for v, c in enumerate(r.choice)] for r in (greedy, best)]
+    reports = {}
+    for engine in pf.ENGINES:
+        bound = best.score + float(rng.choice([0.0, rng.uniform(0, 30)]))
+        choice = networks[int(rng.integers(2))]
+        reports[engine] = _report(choice, bound, "timelimit", engine)
+    result = pf._combine(fam, cands, reports)
+    scores = [fam.total(r["choice"]) for r in reports.values()]
+    bound = min(r["bound"] for r in reports.values())
+    assert result.score == max(scores)
+    assert result.bound >= best.score >= result.score
+    assert result.bound == pytest.approx(max(bound, max(scores)), rel=1e-12)
+    assert result.optimal == (bound <= max(scores))
+    assert result.method == "astar|solver"
+    # one engine proved: its network, optimal, gap 0
+    result = pf._combine(
+        fam, cands, {"solver": _report(networks[1], best.score, "optimal", "scip")}
+    )
+    assert result.optimal and result.gap == 0.0 and result.score == best.score
+
+
+def test_keyboard_interrupt_ends_the_solver_process(monkeypatch, launched):
+    import pgmpy_nml.search.candidates._astar as astar_module
+
+    def interrupted(*args, **kwargs):
+        time.sleep(0.2)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(astar_module, "astar", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        pf.portfolio(_hard(0), show_progress=False)
+    assert len(launched) == 1 and _all_reaped(launched)
+
+
+def _sleeper(engine, task, out):
+    return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+
+
+def test_a_solver_that_does_not_report_in_time_is_killed(monkeypatch):
+    children = []
+
+    def launch(*args):
+        children.append(_sleeper(*args))
+        return children[-1]
+
+    monkeypatch.setattr(pf, "_launch", launch)
+    monkeypatch.setattr(pf, "_GRACE", 0.5)
+    cands = _hard(1)
+    optimum = solve(cands, show_progress=False).score
+    begin = time.perf_counter()
+    result = pf.portfolio(cands, time_limit=1e-3, show_progress=False)
+    assert time.perf_counter() - begin < 30
+    assert result.engine == "astar" and set(result.timings) == {"astar", "portfolio"}
+    assert result.bound >= optimum - 1e-9 * abs(optimum) >= result.score - 1e-9 * abs(optimum)
+    assert len(children) == 1 and _all_reaped(children) and children[0].returncode != 0
+
+
+def test_a_first_proof_by_the_solver_stops_astar(monkeypatch, tmp_path):
+    """The solver's process ends first with a proof: A* stops at its next batch."""
+    import pgmpy_nml.search.candidates._astar as astar_module
+
+    cands = _hard(2)
+    fam = _checked_families(cands)
+    best = solve(cands, show_progress=False)
+    proof = _report(
+        [fam.start[v] + c for v, c in enumerate(best.choice)], best.score, "optimal", "fake"
+    )
+    children = []
+
+    def launch(engine, task, out):  # a solver that proves at once
+        code = f"import pickle; pickle.dump({proof!r}, open({out!r}, 'wb'))"
+        children.append(subprocess.Popen([sys.executable, "-c", code]))
+        return children[-1]
+
+    statuses = []
+    real = astar_module.astar
+
+    def slow_astar(*args, **kwargs):  # the simple heuristic: far from a proof for a while
+        result = real(*args, group_size=1, **kwargs)
+        statuses.append(result.status)
+        return result
+
+    monkeypatch.setattr(pf, "_launch", launch)
+    monkeypatch.setattr(astar_module, "astar", slow_astar)
+    result = pf.portfolio(cands, show_progress=False)
+    assert result.optimal and result.score == best.score
+    assert statuses in (["stopped"], ["optimal"])  # A* may have been faster than Python
+    if statuses == ["stopped"]:
+        assert result.engine == "fake"
+    assert _all_reaped(children)
+
+
+def test_an_error_in_a_child_reaches_the_caller(launched):
+    # A and B each need the other as a parent: no DAG (A* says so, the solver is killed)
+    cycle = CandidateParentSets.from_dict(
+        {"A": {("B",): -1.0}, "B": {("A",): -1.0}, "C": {(): -1.0}}
+    )
+    with pytest.raises(ValueError, match="No DAG can be built"):
+        pf.portfolio(cycle, show_progress=False)
+    assert _all_reaped(launched)
+
+
+def test_exact_search_runs_the_portfolio(random_data):
+    data = random_data(300, 7, 3)
+    both = ExactSearch("bdeu", method="astar|solver", max_parents=2, show_progress=False)
+    both = both.fit(data)
+    dp = ExactSearch("bdeu", method="dp", max_parents=2, show_progress=False).fit(data)
+    assert both.method_ == "astar|solver" and both.optimal_
+    assert both.score_ == pytest.approx(dp.score_, rel=1e-9)
+    assert {"candidate parent sets", "portfolio"} <= set(both.timings_)
+
+
+def test_the_solver_process_ends_when_its_parent_is_killed(tmp_path):
+    """A parent killed outright (SIGKILL, a notebook kernel restarted) cannot kill its
+    child: the child watches for it and ends by itself."""
+    import os
+    import pickle
+    import signal
+
+    task, out = tmp_path / "task.pkl", tmp_path / "solver"
+    settings = {"deadline": None, "initial": None, "show_progress": False, "gap_limit": 0.0}
+    with open(task, "wb") as stream:  # a hard instance: the solver runs for long
+        pickle.dump((_hard(0, n=60, k=150), {**settings, "seed": 0}), stream)
+    code = (
+        "import sys, time; from pgmpy_nml.search.candidates import _portfolio as pf; "
+        f"child = pf._launch('solver', {str(task)!r}, {str(out)!r}); "
+        "print(child.pid, flush=True); time.sleep(600)"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    pid = int(parent.stdout.readline())
+    time.sleep(3)
+
+    def alive():
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        # a child of init is reaped at once; a zombie here would still count as gone
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+
+    assert alive() and not out.exists()  # still solving
+    parent.send_signal(signal.SIGKILL)
+    parent.wait()
+    deadline = time.time() + 20
+    while alive() and time.time() < deadline:
+        time.sleep(0.2)
+    assert not alive()
+    assert not out.exists()  # it ended by itself, not by finishing its search
+
+
+def test_the_last_progress_line_is_the_combined_result(capsys, monkeypatch):
+    """Each engine prints its own lines; the last one is the portfolio's, and agrees with
+    the result (issue 17: the display's last line and the summary agree)."""
+    monkeypatch.setenv("PGMPY_NML_PROGRESS_SECONDS", "0")
+    cands = _hard(3)
+    result = pf.portfolio(cands, time_limit=0.5, show_progress=True)
+    lines = [line for line in capsys.readouterr().err.splitlines() if "exact search" in line]
+    last = lines[-1]
+    assert last.startswith("exact search (A* and the solver)") and last.endswith(")")
+    assert float(last.split("gap ")[1].split("%")[0]) == pytest.approx(100 * result.gap, abs=1e-4)
+    assert f"network by {result.engine}" in last
