@@ -31,6 +31,7 @@ from ._data import (
     _drop_incomplete,
     _listing,
     _observed_states,
+    check_state_names,
 )
 from .exceptions import InputError, UnknownStateError
 
@@ -179,19 +180,7 @@ def expand(encoded: EncodedData) -> EncodedData:
 def _states(data, state_names) -> dict:
     """Every column's states: declared, a Categorical's categories, or the observed values
     (one pass over the column), with the checks of :func:`~pgmpy_nml._data.encode_data`."""
-    if state_names is None:
-        state_names = {}
-    if not isinstance(state_names, Mapping):
-        raise TypeError(
-            f"state_names must be a dict mapping variables to lists of states, "
-            f"got {type(state_names).__name__}."
-        )
-    unknown = [v for v in state_names if v not in data.columns]
-    if unknown:
-        raise InputError(
-            f"state_names names variable(s) {_listing(unknown)} that are not columns of the "
-            f"data ({_listing(data.columns)})."
-        )
+    state_names = check_state_names(state_names, data.columns)
     names = {}
     for name in data.columns:
         column = data[name]

@@ -25,6 +25,7 @@ from ._data import (
     _declared_states,
     _listing,
     _observed_states,
+    check_state_names,
 )
 from .exceptions import InputError
 
@@ -119,24 +120,12 @@ def count_dask(
             f'or "drop", got {missing!r}.'
         )
     timings = {} if timings is None else timings
-    if state_names is None:
-        state_names = {}
-    if not isinstance(state_names, Mapping):
-        raise TypeError(
-            f"state_names must be a dict mapping variables to lists of states, "
-            f"got {type(state_names).__name__}."
-        )
     columns = list(ddf.columns)
     if not columns:
         raise InputError("data has no columns: give one column per variable.")
     if len(set(columns)) != len(columns):
         raise InputError("data has duplicated column names.")
-    unknown = [v for v in state_names if v not in columns]
-    if unknown:
-        raise InputError(
-            f"state_names names variable(s) {_listing(unknown)} that are not columns of the "
-            f"data ({_listing(columns)})."
-        )
+    state_names = check_state_names(state_names, columns)
     for name in state_names:
         _declared_states(name, state_names[name])
     start = time.perf_counter()

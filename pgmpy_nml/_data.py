@@ -352,6 +352,25 @@ def _drop_incomplete(data):
     return data[complete], n_dropped
 
 
+def check_state_names(state_names, columns) -> Mapping:
+    """``state_names`` checked against the data's ``columns`` (None: no declared states):
+    a mapping whose keys are all columns."""
+    if state_names is None:
+        return {}
+    if not isinstance(state_names, Mapping):
+        raise TypeError(
+            f"state_names must be a dict mapping variables to lists of states, "
+            f"got {type(state_names).__name__}."
+        )
+    unknown = [v for v in state_names if v not in columns]
+    if unknown:
+        raise InputError(
+            f"state_names names variable(s) {_listing(unknown)} that are not columns of the "
+            f"data ({_listing(columns)})."
+        )
+    return state_names
+
+
 def encode_data(data, state_names: Mapping | None = None, missing: str = "error") -> EncodedData:
     """Validate a DataFrame of discrete data and encode it as integer codes.
 
@@ -404,19 +423,7 @@ def encode_data(data, state_names: Mapping | None = None, missing: str = "error"
     n_dropped = 0
     if missing == "drop":
         data, n_dropped = _drop_incomplete(data)
-    if state_names is None:
-        state_names = {}
-    if not isinstance(state_names, Mapping):
-        raise TypeError(
-            f"state_names must be a dict mapping variables to lists of states, "
-            f"got {type(state_names).__name__}."
-        )
-    unknown = [v for v in state_names if v not in data.columns]
-    if unknown:
-        raise InputError(
-            f"state_names names variable(s) {_listing(unknown)} that are not columns of the "
-            f"data ({_listing(data.columns)})."
-        )
+    state_names = check_state_names(state_names, data.columns)
     variables = tuple(data.columns)
     codes = np.empty((len(variables), len(data)), dtype=np.int32)
     names = {}
