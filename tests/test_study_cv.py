@@ -331,3 +331,18 @@ def test_many_state_columns_fail_before_the_search(monkeypatch):
         LearningProcedure("auto", max_parents=2).fit(data)
     with pytest.raises(AssertionError, match="the search ran"):  # structure only passes
         LearningProcedure("auto", parameter_estimator=None).fit(data)
+
+
+def test_a_parent_limit_applies_to_a_procedure_too(random_data):
+    """cross_validate applies max_parents to a LearningProcedure, as bootstrap_strength
+    does (it used to drop it silently)."""
+    from pgmpy_nml.study import LearningProcedure, cross_validate
+
+    data = random_data(200, 5, 3)
+    procedure = LearningProcedure("hill", scoring_method="ll")  # LL adds every parent it can
+    limited = cross_validate(
+        data, method=procedure, max_parents=1, k=2, random_state=0, return_models=True
+    )
+    free = cross_validate(data, method=procedure, k=2, random_state=0, return_models=True)
+    in_degree = lambda models: max(max(dict(m.in_degree()).values()) for m in models)  # noqa: E731
+    assert in_degree(limited.models) <= 1 < in_degree(free.models)

@@ -280,6 +280,8 @@ def cross_validate(
     parameter_estimator : "auto" or pgmpy estimator, default "auto"
         "auto": the score's own prior (:func:`~pgmpy_nml.models.default_parameter_estimator`).
     max_parents : int, optional
+        The parent limit; it also applies to a :class:`LearningProcedure` given as
+        ``method`` (as in :func:`~pgmpy_nml.study.bootstrap_strength`).
     state_names : dict, optional
         Declared states (default: those of ``data``).
     missing : {"error", "drop", "available"}, default "error"
@@ -316,6 +318,8 @@ def cross_validate(
     settings: dict[str, Any] = {"score_params": score_params} if score_params else {}
     if not isinstance(method, _procedure_type()):
         settings.update(parameter_estimator=parameter_estimator, max_parents=max_parents)
+    elif max_parents is not None:  # as bootstrap_strength: a given limit applies to it too
+        settings["max_parents"] = max_parents
     data, splits = _splits(data, cv, scheme, k, runs, test_size, random_state, target, missing)
     procedure = _prepare(data, method, scoring_method, settings, loss, target, state_names, missing)
     results = _run_all(
