@@ -457,12 +457,12 @@ def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, 
         f"{SOLVER_DEFAULT_MAX_PARENTS} parents per variable (the default above "
         f"{AUTO_EXACT_MAX_VARIABLES} variables; set --max-parents)"
     ) in out
-    # the policy's engine for 21 variables on this machine's cores (two or more: A* beside
+    # the policy's engine for 21 variables on all of this machine's cores (two or more: A* beside
     # the solver)
     from pgmpy_nml._validate import as_n_jobs
     from pgmpy_nml.search import choose_search
 
-    engine = choose_search(21, "exact", cores=as_n_jobs(None)).method
+    engine = choose_search(21, "exact", cores=as_n_jobs(-1)).method  # the CLI: all cores
     assert f"proven optimal ({engine})" in out
     facts = json.loads(summary.read_text())
     assert facts["method"] == "exact" and facts["optimal"] is True and facts["gap"] == 0.0
