@@ -18,6 +18,7 @@ and merges the chunks: no per-row Python, and no copy of the whole data as
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 
 import numpy as np
 import pandas as pd
@@ -151,30 +152,14 @@ def count_encoded(encoded: EncodedData) -> EncodedData:
     if weights is None:
         weights = np.ones(encoded.n_rows, dtype=np.int64)
     codes, totals = _merge([(encoded.codes, weights)], encoded.arities)
-    return EncodedData(
-        encoded.variables,
-        codes,
-        encoded.arities,
-        encoded.state_names,
-        encoded.index,
-        encoded.n_dropped,
-        totals,
-    )
+    return replace(encoded, codes=codes, weights=totals)
 
 
 def expand(encoded: EncodedData) -> EncodedData:
     """Counted data back as one column of codes per sample (for checks and tests)."""
     if encoded.weights is None:
         return encoded
-    codes = np.repeat(encoded.codes, encoded.weights, axis=1)
-    return EncodedData(
-        encoded.variables,
-        codes,
-        encoded.arities,
-        encoded.state_names,
-        encoded.index,
-        encoded.n_dropped,
-    )
+    return replace(encoded, codes=np.repeat(encoded.codes, encoded.weights, axis=1), weights=None)
 
 
 def _states(data, state_names) -> dict:

@@ -68,18 +68,15 @@ def _count_step(
         j = lookup[key]
         label[t] = j
         counts[j] += weights[rows[t]] if weighted else 1
-    if weighted:
-        for t in range(m):
-            out_rows[t] = rows[t]
-            out_ids[t] = label[t]
-        return n_obs, m, 0
     shared = 0
-    for j in range(n_obs):
-        if counts[j] > 1:
-            shared += 1
-    if 4 * (n_obs - shared) < m:
-        # few rows became alone: keep them all (a lone row just counts as a
-        # configuration of count one), which saves the compaction pass
+    if not weighted:
+        for j in range(n_obs):
+            if counts[j] > 1:
+                shared += 1
+    if weighted or 4 * (n_obs - shared) < m:
+        # keep every row: counted rows always (a lone row may weigh more than one); else
+        # when few rows became alone (a lone row just counts as a configuration of count
+        # one), which saves the compaction pass
         for t in range(m):
             out_rows[t] = rows[t]
             out_ids[t] = label[t]
