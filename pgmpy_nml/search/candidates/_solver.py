@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..._progress import progress_bar
+from ..._progress import keep_alive, progress_bar
 from ..._validate import as_gap_limit, as_integer, as_time_limit
 from ._clusters import _pair_clusters, _set_packing
 from ._families import (
@@ -208,31 +208,33 @@ def solve(
 
     start = time.perf_counter()
     try:
-        model.optimize()
-        if bar is not None and model.getNSols():
-            bar.set_postfix_str(plugins._model_progress(model, offset))  # the result's line
+        with keep_alive(bar):  # lines at their period, even within one long LP
+            model.optimizeNogil()  # SCIP without the GIL: the display's thread can run
+        timings["search"] = time.perf_counter() - start
+        status, choice = _solution(model, fam, xvars, time_limit)
+        if status != "optimal":  # stopped early: a better network for the same bound
+            start = time.perf_counter()
+            choice = _improve(fam, _order_search(fam, choice, seed=seed))
+            timings["order search"] = time.perf_counter() - start
+        score = fam.total(choice)
+        bound = plugins._sound_bound(model.getDualbound(), offset, score, model.infinity())
+        result = _network_result(
+            fam,
+            candidates,
+            choice,
+            bound,
+            status,
+            method="solver",
+            engine=f"scip {_scip_version()}",
+            timings=timings,
+            n_cuts=conshdlr.n_cuts,
+        )
+        if bar is not None:  # the display's last line is the result's
+            bar.set_postfix_str(_progress_text(result.score, result.bound, model.getNNodes()))
     finally:
         if bar is not None:
             bar.close()
-    timings["search"] = time.perf_counter() - start
-    status, choice = _solution(model, fam, xvars, time_limit)
-    if status != "optimal":  # stopped early: a better network for the same bound
-        start = time.perf_counter()
-        choice = _improve(fam, _order_search(fam, choice, seed=seed))
-        timings["order search"] = time.perf_counter() - start
-    score = fam.total(choice)
-    bound = plugins._sound_bound(model.getDualbound(), offset, score, model.infinity())
-    return _network_result(
-        fam,
-        candidates,
-        choice,
-        bound,
-        status,
-        method="solver",
-        engine=f"scip {_scip_version()}",
-        timings=timings,
-        n_cuts=conshdlr.n_cuts,
-    )
+    return result
 
 
 def _scip_version() -> str:
