@@ -236,3 +236,20 @@ def test_keep_alive_leaves_quiet_and_closed_bars_alone():
     with _progress_keep_alive(lines, beat=0.01):
         time.sleep(0.05)
     assert out.getvalue().count("\n") == 1  # the close's line only
+
+
+def test_a_star_then_solver_ends_with_the_combined_line(monkeypatch, capsys):
+    # A* stopped by its memory cap, then SCIP from its network: the last line is the
+    # combined result (the smaller of the two proven bounds), not the solver's own
+    monkeypatch.setattr("pgmpy_nml._progress._interactive", lambda stream: False)
+    monkeypatch.setenv("PGMPY_NML_PROGRESS_SECONDS", "0")
+    _, data = sample_network("alarm", 1000, random_state=0)
+    search = ExactSearch(
+        "bdeu", max_parents=2, max_memory=3e5, n_jobs=1, time_limit=60, show_progress=True
+    ).fit(data.iloc[:, :24])
+    assert search.method_ == "astar+solver"
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("exact search (A* then the solver): ") and last.endswith("(done)")
+    (gap,) = _progress_gaps([last])
+    assert gap == pytest.approx(100 * search.gap_, abs=1e-4)
+    assert f"bound {search.bound_:.6g}" in last and f"score {search.score_:.6g}" in last
