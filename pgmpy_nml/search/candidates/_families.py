@@ -13,6 +13,7 @@ import math
 
 import numpy as np
 
+from ..._progress import PeriodicLines
 from ...models import dag_from_parents
 from .._result import SearchResult
 from ._files import CandidateParentSets
@@ -79,6 +80,19 @@ def _gap(score, bound):
 def _progress_text(score, bound, nodes):
     gap = 100 * _gap(score, bound)
     return f"score {score:.6g}  bound {bound:.6g}  gap {gap:.4f}%  nodes {nodes}"
+
+
+def _last_line(desc: str, result: SearchResult, seconds: float) -> None:
+    """The progress display's last line when engines were combined (the portfolio, A*
+    then the solver): the combined result, whose bound is the smaller of the engines'
+    (each engine's own lines said how far that engine got, not what they proved together)."""
+    line = PeriodicLines(desc, every=0.0)
+    line.start -= seconds
+    line.postfix = (
+        f"score {result.score:.6g}  bound {result.bound:.6g}  gap {100 * result.gap:.4f}%  "
+        f"network by {result.engine}"
+    )
+    line.close()
 
 
 def _initial_choice(fam: _Families, cands: CandidateParentSets, initial):

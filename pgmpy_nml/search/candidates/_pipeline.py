@@ -16,7 +16,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from ._astar import astar
-from ._families import _gap
+from ._families import _gap, _last_line
 from ._portfolio import portfolio
 from ._pruning import candidate_parent_sets
 from ._solver import solve
@@ -108,7 +108,11 @@ def search_candidates(
         return _finish(solved, "solver", solved.bound, timings, report)
     # both bounds are proven (an exact engine always sets one): the smaller holds
     bound = max(solved.score, min(b for b in (solved.bound, first.bound) if b is not None))
-    return _finish(solved, "astar+solver", bound, timings, report)
+    result = _finish(solved, "astar+solver", bound, timings, report)
+    if show_progress:
+        seconds = timings["astar"] + timings["solver"]
+        _last_line("exact search (A* then the solver)", result, seconds)
+    return result
 
 
 def _remaining(time_limit: float | None, spent: float) -> float | None:

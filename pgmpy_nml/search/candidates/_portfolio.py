@@ -37,8 +37,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..._memory import available_memory
-from ..._progress import PeriodicLines
-from ._families import _checked_families, _network_result
+from ._families import _checked_families, _last_line, _network_result
 
 if TYPE_CHECKING:
     from .._result import SearchResult
@@ -118,20 +117,8 @@ def portfolio(
     timings = dict(result.timings or {})
     timings["portfolio"] = time.perf_counter() - begin
     if show_progress:
-        _last_line(result, timings["portfolio"])
+        _last_line("exact search (A* and the solver)", result, timings["portfolio"])
     return replace(result, timings=timings)
-
-
-def _last_line(result, seconds: float) -> None:
-    """The progress display's last line: the combined result (each engine's own lines
-    said how far that engine got, not what the two together proved)."""
-    line = PeriodicLines("exact search (A* and the solver)", every=0.0)
-    line.start -= seconds
-    line.postfix = (
-        f"score {result.score:.6g}  bound {result.bound:.6g}  gap {100 * result.gap:.4f}%  "
-        f"network by {result.engine}"
-    )
-    line.close()
 
 
 def _launch(engine: str, task: str, out: str) -> subprocess.Popen:

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..._progress import progress_bar
+from ..._progress import keep_alive, progress_bar
 from ..._validate import as_n_jobs
 from ...scores.pgmpy_adapters import contract_for
 from ..constraints import Constraints
@@ -270,7 +270,10 @@ def _picklable(value) -> bool:
 def _run(runner, calls, show_progress) -> list:
     """Run joblib ``calls`` through ``runner``; results in call order."""
     out = []
-    with progress_bar(show_progress, "candidate sets", total=len(calls), leave=False) as bar:
+    with (
+        progress_bar(show_progress, "candidate sets", total=len(calls), leave=False) as bar,
+        keep_alive(bar),
+    ):
         for result in runner(calls):
             out.append(result)
             bar.update(1)

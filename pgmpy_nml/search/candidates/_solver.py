@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..._progress import progress_bar
+from ..._progress import keep_alive, progress_bar
 from ..._validate import as_gap_limit, as_integer, as_time_limit
 from ._clusters import _pair_clusters, _set_packing
 from ._families import (
@@ -181,21 +181,35 @@ def solve(
     >>> result.parents, result.score, result.optimal, result.gap
     ({'A': (), 'B': ('A',), 'C': ('A', 'B')}, -16.0, True, 0.0)
     """
-    from . import _scip_plugins as plugins
-
     time_limit = as_time_limit(time_limit)
     gap_limit = as_gap_limit(gap_limit)
     seed = as_integer(random_state, "random_state")
+    bar = _progress_bar(show_progress)
+    try:
+        # lines at their period from the start: the first network, the model (a minute on
+        # a million candidates) and SCIP's search, within one long LP too
+        with keep_alive(bar):
+            return _branch_and_cut(candidates, initial, time_limit, gap_limit, seed, bar)
+    finally:
+        if bar is not None:
+            bar.close()
+
+
+def _branch_and_cut(candidates, initial, time_limit, gap_limit, seed, bar) -> SearchResult:
+    """:func:`solve` with checked settings, showing its progress on ``bar`` (or None)."""
+    from . import _scip_plugins as plugins
+
     timings = {}
     start = time.perf_counter()
     fam = _checked_families(candidates)
     first = _first_network(fam, candidates, initial)
     timings["first network"] = time.perf_counter() - start
+    if bar is not None and first is not None:
+        bar.set_postfix_str(_progress_text(fam.total(first), candidates.upper_bound(), 0))
 
     start = time.perf_counter()
     offset = math.fsum(fam.best)
     model, xvars, avars, arrows_of = _model(fam, time_limit, gap_limit, seed)
-    bar = _progress_bar(show_progress, fam, candidates, first)
     conshdlr = plugins.include_plugins(model, fam, xvars, avars, arrows_of, bar, offset)
     if first is not None:
         sol = model.createSol()
@@ -207,13 +221,7 @@ def solve(
         model.setRealParam("limits/time", max(time_limit - spent, 1e-3))
 
     start = time.perf_counter()
-    try:
-        model.optimize()
-        if bar is not None and model.getNSols():
-            bar.set_postfix_str(plugins._model_progress(model, offset))  # the result's line
-    finally:
-        if bar is not None:
-            bar.close()
+    model.optimizeNogil()  # SCIP without the GIL: keep_alive's thread can run
     timings["search"] = time.perf_counter() - start
     status, choice = _solution(model, fam, xvars, time_limit)
     if status != "optimal":  # stopped early: a better network for the same bound
@@ -222,7 +230,7 @@ def solve(
         timings["order search"] = time.perf_counter() - start
     score = fam.total(choice)
     bound = plugins._sound_bound(model.getDualbound(), offset, score, model.infinity())
-    return _network_result(
+    result = _network_result(
         fam,
         candidates,
         choice,
@@ -233,6 +241,9 @@ def solve(
         timings=timings,
         n_cuts=conshdlr.n_cuts,
     )
+    if bar is not None:  # the display's last line is the result's
+        bar.set_postfix_str(_progress_text(result.score, result.bound, model.getNNodes()))
+    return result
 
 
 def _scip_version() -> str:
@@ -304,14 +315,11 @@ def _add_arrows(model, fam: _Families, xvars):
     return avars, arrows_of
 
 
-def _progress_bar(show_progress: bool, fam: _Families, candidates, first):
-    """The progress line (None without progress), starting at the first network."""
+def _progress_bar(show_progress: bool):
+    """The progress line (None without progress)."""
     if not show_progress:
         return None
-    bar = progress_bar(True, "exact search", total=None, bar_format="{desc}: {elapsed} {postfix}")
-    if first is not None:
-        bar.set_postfix_str(_progress_text(fam.total(first), candidates.upper_bound(), 0))
-    return bar
+    return progress_bar(True, "exact search", total=None, bar_format="{desc}: {elapsed} {postfix}")
 
 
 def _solution(model, fam: _Families, xvars, time_limit):

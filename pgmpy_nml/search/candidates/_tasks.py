@@ -23,7 +23,7 @@ import numpy as np
 
 from ..._counting import subsets as _kernels
 from ..._memory import available_memory
-from ..._progress import progress_bar
+from ..._progress import keep_alive, progress_bar
 from ...exceptions import SearchMemoryError
 from ...scores.contract import Families, StatisticScore, entropy_statistic
 from ...scores.pgmpy_adapters import PgmpyScoreAdapter
@@ -187,28 +187,29 @@ class _Task:
         lattices = self.lattices
         active = list(range(len(lattices)))
         bar = progress_bar(show_progress, "candidate sets", leave=False, unit=" levels")
-        while active:
-            self._check_memory(active)
-            if self.problem.monotone:
-                self.store.ensure([lattices[i].parents() for i in active])
+        with keep_alive(bar):  # a level can take minutes: lines at their period
+            while active:
+                self._check_memory(active)
+                if self.problem.monotone:
+                    self.store.ensure([lattices[i].parents() for i in active])
+                    for i in active:
+                        self.screen(i, lattices[i].parents())
+                sets = {i: lattices[i].scored_parents() for i in active}
+                sets = {i: (p, lattices[i].families(p)) for i, p in sets.items()}
+                self.store.ensure([block for pair in sets.values() for block in pair])
+                still = []
                 for i in active:
-                    self.screen(i, lattices[i].parents())
-            sets = {i: lattices[i].scored_parents() for i in active}
-            sets = {i: (p, lattices[i].families(p)) for i, p in sets.items()}
-            self.store.ensure([block for pair in sets.values() for block in pair])
-            still = []
-            for i in active:
-                scores, bounds, monotone = self.evaluate(i, *sets[i])
-                start = time.perf_counter()
-                lattices[i].record(scores, bounds, monotone)
-                if lattices[i].advance():
-                    still.append(i)
-                self.seconds["bounds and dominance"] += time.perf_counter() - start
-            active = still
-            if active:
-                smallest = min(len(lattices[i].required) + lattices[i].level for i in active)
-                self.store.forget_below(smallest)
-            bar.update(1)
+                    scores, bounds, monotone = self.evaluate(i, *sets[i])
+                    start = time.perf_counter()
+                    lattices[i].record(scores, bounds, monotone)
+                    if lattices[i].advance():
+                        still.append(i)
+                    self.seconds["bounds and dominance"] += time.perf_counter() - start
+                active = still
+                if active:
+                    smallest = min(len(lattices[i].required) + lattices[i].level for i in active)
+                    self.store.forget_below(smallest)
+                bar.update(1)
         bar.close()
 
 
