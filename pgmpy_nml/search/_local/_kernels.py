@@ -29,6 +29,7 @@ import numpy as np
 
 from ..._counting.subsets import _count_step, _reduce
 from ..._jit import njit
+from ._bit_kernels import _popcount, pair_cells
 
 __all__ = [
     "CURRENT",
@@ -137,7 +138,7 @@ def take_requests(ws) -> np.ndarray:
 
 
 # -- statistics of the families one edge away --------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _reduce_side(counts, n_obs, singles, log_q, side, col, ws):
     """:func:`._kernels._reduce` into column ``col`` of one side.
 
@@ -341,14 +342,6 @@ def state_bits(codes, arities):
     return bits
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
-
-
 @njit(cache=True, nogil=True)
 def _config_bits(out, bits, arities, members, skip, n):
     """Bitsets of the configurations of ``members`` without ``skip`` into ``out``
@@ -409,12 +402,13 @@ def _bit_counts(configs, q, u_bits, r_u, v_bits, r_v, cells, scratch):
             cells[base + r_v - 1] = rest
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _direct_statistics(
     codes,
     arities,
     log_arities,
     bits,
+    marginals,
     members,
     kind,
     u,
@@ -433,7 +427,9 @@ def _direct_statistics(
     on exit). Tables of at most ``BITSET_CELLS`` cells are counted from the
     variables' state bitsets ``bits``, larger ones with a histogram over the rows
     (and every table of counted data, whose rows weigh their ``weights``: the
-    caller gives no bitsets then).
+    caller gives no bitsets then); with bitsets, a table of ``v`` alone or of a
+    pair ``u, v`` (``S`` empty or ``{u}``) comes from the ``marginals`` counts and
+    :func:`._bit_kernels.pair_cells`.
     The keys and configuration bitsets of ``members`` are computed once per row
     ``r`` and kept in the workspace. Returns whether both statistics could be
     written.
@@ -454,7 +450,17 @@ def _direct_statistics(
         n_cells = q * arities[u] * r_v
     else:
         n_cells = q * r_v
-    if n_cells <= BITSET_CELLS and bits.shape[0]:
+    k = members.shape[0]
+    pair = kind == PLUS and k == 0  # S = {u}
+    alone = kind != PLUS and k == (1 if kind == MINUS else 0)  # S empty
+    if bits.shape[0] and (alone or (pair and n_cells <= BITSET_CELLS)):
+        if pair:  # S = {u}
+            pair_cells(bits, u, v, arities[u], r_v, marginals, cells)
+            q, log_q = arities[u], log_arities[u]
+        else:  # S empty: the marginal counts of v
+            cells[:r_v] = marginals[v, :r_v]
+            q, log_q = 1, 0.0
+    elif n_cells <= BITSET_CELLS and bits.shape[0]:
         if kind == MINUS:
             q = _config_bits(ws[_MBITS], bits, arities, members, u, n)
             log_q -= log_arities[u]
@@ -516,6 +522,7 @@ def item_statistics(
     arities,
     log_arities,
     bits,
+    marginals,
     children,
     members,
     n_members,
@@ -544,7 +551,8 @@ def item_statistics(
     and ``v`` for PLUS, by ``v`` for CURRENT; MINUS refines ``P - u`` from scratch.
 
     ``weights``: each row's count for counted data (then ``bits`` must be empty),
-    or an empty array for one per row.
+    or an empty array for one per row; ``marginals[x, a]``: the rows where variable
+    ``x`` is in state ``a`` (read with bitsets only).
     """
     n_vars = codes.shape[0]
     rows, ids, work = ws[_ROWS], ws[_IDS], ws[_WORK]
@@ -562,8 +570,8 @@ def item_statistics(
         plist = members[r, : n_members[r]]
         if item_direct[i]:
             complete[i] = _direct_statistics(
-                codes, arities, log_arities, bits, plist, kind, u, v, r, ws, side_parents,
-                side_family, col, weights,
+                codes, arities, log_arities, bits, marginals, plist, kind, u, v, r, ws,
+                side_parents, side_family, col, weights,
             )  # fmt: skip
             continue
         if kind == MINUS:
