@@ -63,7 +63,9 @@ class Engine:
     ``local[v, v]`` is the local score of ``v`` with its current parents and
     ``local[v, u]`` the one with ``u`` added to or removed from them; a move
     marks the children whose parent set changed, and only their rows are
-    recomputed (or taken from a cache of rows by parent set).
+    recomputed (or taken from a cache of rows by parent set). :meth:`best` scans
+    the moves from a cache of every child's best addition
+    (:mod:`._scan_kernels`), which the moves mark stale (``_stale``) and reset.
     """
 
     def __init__(self, rows, constraints: Constraints, offsets, prior):
