@@ -153,7 +153,7 @@ def test_rows_of_local_scores_equal_local_score(
                 )
                 assert table[v, u] == pytest.approx(expected, rel=1e-10, abs=1e-9)
                 cells = rows.arities[[*members, v]].prod()
-                small = cells <= _k.BITSET_CELLS
+                small = cells <= _k.bitset_cells(rows.n_rows)
                 paths.add(
                     "refined"
                     if cells > rows.direct_cells
@@ -692,3 +692,14 @@ def test_pair_tables_from_popcounts_equal_the_general_counting(seed, monkeypatch
         assert np.array_equal(np.isfinite(fast), np.isfinite(general))
         finite = np.isfinite(general)
         np.testing.assert_allclose(fast[finite], general[finite], rtol=1e-9, atol=1e-9)
+
+
+def test_bitset_tables_grow_with_the_memory_they_take():
+    """Up to 1024 cells by bitsets while a workspace's configuration bitsets stay within
+    16 MB each; at a million rows back to 256 (the workspace no larger than before)."""
+    assert _k.bitset_cells(5000) == 1024
+    assert _k.bitset_cells(10**6) == 256
+    for n in (1, 64, 5000, 50_000, 10**6):
+        ws = _k.new_workspace(n, 2 * n + 64)
+        assert ws[_k._PBITS].shape[0] == ws[_k._MBITS].shape[0] == _k.bitset_cells(n)
+        assert ws[_k._PBITS].nbytes <= max(1 << 24, 256 * 8 * ((n + 63) // 64))

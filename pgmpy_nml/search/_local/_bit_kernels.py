@@ -1,8 +1,8 @@
-"""Compiled popcounts of row bitsets: the count table of a pair of variables.
+"""Compiled row bitsets of the variables' states, and the count table of a pair from them.
 
 Shared by the family counting of :mod:`._kernels` and the mutual-information
 screen of :mod:`._screen_kernels`. A variable's state bitsets are those of
-:func:`._kernels.state_bits` (row ``t`` in bit ``t % 64`` of word ``t // 64``).
+:func:`state_bits` (row ``t`` in bit ``t % 64`` of word ``t // 64``).
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import numpy as np
 
 from ..._jit import njit
 
-__all__ = ["pair_cells"]
+__all__ = ["pair_cells", "state_bits"]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -47,3 +47,17 @@ def pair_cells(bits, u, v, r_u, r_v, marginals, cells):
             cells[a * r_v + b] = c
             rest -= c
         cells[a * r_v + r_v - 1] = rest
+
+
+@njit(cache=True, nogil=True)
+def state_bits(codes, arities):
+    """``bits[i, a]``: the rows where variable ``i`` is in state ``a``, as a bitset
+    (``uint64`` words, row ``t`` in bit ``t % 64`` of word ``t // 64``).
+
+    An empty array turns the bitset counting of :func:`._kernels.item_statistics` off."""
+    n_vars, n = codes.shape
+    bits = np.zeros((n_vars, max(1, arities.max()), (n + 63) // 64), dtype=np.uint64)
+    for i in range(n_vars):
+        for t in range(n):
+            bits[i, codes[i, t], t >> 6] |= np.uint64(1) << np.uint64(t & 63)
+    return bits
