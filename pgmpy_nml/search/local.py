@@ -102,9 +102,9 @@ class LocalSearch(_StructureSearch):
       never counted nor scanned, which is where the full search spends its
       ``n^2`` cost. Measured with ``benchmarks/bench_local_candidates.py``
       (hill climbing, BDeu(1), N = 5000, one thread, CPU seconds), ``"auto"``
-      against the full search: alarm 0.04 s / 0.04 s, score 0.28% higher;
-      andes 0.34 s / 0.44 s, 0.03% higher; pigs 1.0 s / 1.5 s, 0.09% higher;
-      link 2.4 s / 6.3 s, 1.7% higher; munin 5.8 s / 11.8 s, 0.51% lower. The
+      against the full search: alarm 0.05 s / 0.04 s, score 0.28% higher;
+      andes 0.31 s / 0.38 s, 0.03% higher; pigs 1.0 s / 1.5 s, 0.09% higher;
+      link 2.3 s / 5.6 s, 1.7% higher; munin 4.9 s / 9.6 s, 0.51% lower. The
       restricted search takes another path to another local optimum, up to
       0.5% apart here, about as far as the full search itself moves when only
       its tie-breaking changes (columns reversed: 0.04-2.3%); not within 0.1%
