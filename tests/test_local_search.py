@@ -153,7 +153,7 @@ def test_rows_of_local_scores_equal_local_score(
                 )
                 assert table[v, u] == pytest.approx(expected, rel=1e-10, abs=1e-9)
                 cells = rows.arities[[*members, v]].prod()
-                small = cells <= _k.BITSET_CELLS
+                small = cells <= _k.bitset_cells(rows.n_rows)
                 paths.add(
                     "refined"
                     if cells > rows.direct_cells
@@ -658,3 +658,48 @@ def test_find_structure_runs_both_local_searches(network_sample):
         find_structure(score, data, "auto", restarts=2)
     with pytest.raises(ValueError, match="'tabu'"):
         find_structure(score, data, "annealing")
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_pair_tables_from_popcounts_equal_the_general_counting(seed, monkeypatch, make_test_score):
+    """Rows of children with no parent or one (tables of one variable or a pair, from the
+    marginal counts and pair popcounts) equal those of the histogram counting within
+    1e-9 relative: random arities, constant columns, unobserved states, sizes around
+    the 64-row words."""
+    rng = np.random.default_rng(seed)
+    n_rows = int(rng.choice([1, 2, 63, 64, 65, 700]))
+    n_vars = int(rng.integers(2, 8))
+    arities = rng.integers(1, 7, n_vars)
+    data = pd.DataFrame({f"V{i}": rng.integers(0, r, n_rows) for i, r in enumerate(arities)})
+    names = {c: list(range(int(arities[i]) + int(rng.integers(0, 2)))) for i, c in enumerate(data)}
+    name = ["bdeu", "fnml", "pgmpy-bic", "qnml"][seed % 4]
+    score = make_test_score(name, data) if name != "bdeu" else BDeu(data, state_names=names)
+    parents = np.zeros((n_vars, n_vars), dtype=np.uint8)
+    for v in range(1, n_vars):  # one parent each: removing it leaves v alone
+        parents[v, rng.integers(v)] = 1
+    tables = []
+    for bitsets in (True, False):
+        if not bitsets:
+            monkeypatch.setattr(_StatisticRows, "BITSET_BYTES", 0)
+        rows = _StatisticRows(contract_for(score), 1)
+        assert (rows.bits.shape[0] > 0) == bitsets
+        engine = _Engine(rows, Constraints.from_knowledge(rows.variables), [0.0] * 3, 0.0)
+        found = [rows.compute(np.arange(n_vars), engine)]
+        engine.set_parents(parents)
+        found.append(rows.compute(np.arange(n_vars), engine))
+        tables.append(found)
+    for fast, general in zip(*tables, strict=True):
+        assert np.array_equal(np.isfinite(fast), np.isfinite(general))
+        finite = np.isfinite(general)
+        np.testing.assert_allclose(fast[finite], general[finite], rtol=1e-9, atol=1e-9)
+
+
+def test_bitset_tables_grow_with_the_memory_they_take():
+    """Up to 1024 cells by bitsets while a workspace's configuration bitsets stay within
+    16 MB each; at a million rows back to 256 (the workspace no larger than before)."""
+    assert _k.bitset_cells(5000) == 1024
+    assert _k.bitset_cells(10**6) == 256
+    for n in (1, 64, 5000, 50_000, 10**6):
+        ws = _k.new_workspace(n, 2 * n + 64)
+        assert ws[_k._PBITS].shape[0] == ws[_k._MBITS].shape[0] == _k.bitset_cells(n)
+        assert ws[_k._PBITS].nbytes <= max(1 << 24, 256 * 8 * ((n + 63) // 64))

@@ -5,7 +5,7 @@ Variables are positions in the data's column order; the network is a matrix
 ``parents[v, u] = 1`` iff ``u -> v``.
 
 A family's count table is computed by popcounts of ANDed row bitsets when it
-has at most ``BITSET_CELLS`` cells, by a histogram over the rows of mixed-radix
+has at most :func:`bitset_cells` cells, by a histogram over the rows of mixed-radix
 keys (those of the current parents computed once per child) when it has a few
 more, and otherwise by the exact search's :func:`._kernels._count_step` (refine
 the configurations of a variable set by one more variable);
@@ -29,11 +29,13 @@ import numpy as np
 
 from ..._counting.subsets import _count_step, _reduce
 from ..._jit import njit
+from ._bit_kernels import _popcount, pair_cells, state_bits
 
 __all__ = [
     "CURRENT",
     "MINUS",
     "PLUS",
+    "bitset_cells",
     "item_statistics",
     "new_workspace",
     "plan_items",
@@ -68,15 +70,26 @@ CURRENT, PLUS, MINUS = 0, 1, 2
     _BASE_LOG_Q,  # (1,)
     _KEYS,  # (n,): configuration keys of the parents of row _KEYED[0]
     _KEYED,  # (1,)
-    _PBITS,  # (BITSET_CELLS, words): row bitsets of the configurations of those parents
+    _PBITS,  # (bitset_cells, words): row bitsets of the configurations of those parents
     _PBITS_ROW,  # (1,): the row they belong to
-    _MBITS,  # (BITSET_CELLS, words): the same for the parents less one
+    _MBITS,  # (bitset_cells, words): the same for the parents less one
     _WBITS,  # (words,): scratch bitset
 ) = range(22)
 
 #: Tables of at most this many cells are counted with bitsets (one popcount pass
-#: over ``n / 64`` words per cell), larger ones with a histogram over the rows.
-BITSET_CELLS = 256
+#: over ``n / 64`` words per cell), larger ones with a histogram over the rows: on
+#: munin (N = 5000) bitsets are faster up to 1024 cells at least (the rows of the
+#: children with parents: 3.9 s with 256, 3.3 s with 1024, 4.8 s with 64) ...
+BITSET_CELLS = 1024
+#: ... unless the configurations' bitsets of a workspace (two arrays of that many
+#: bitsets) would take more than this many bytes each; never fewer than 256 cells.
+BITSET_CONFIG_BYTES = 1 << 24
+
+
+def bitset_cells(n_samples: int) -> int:
+    """The largest table counted with bitsets for ``n_samples`` rows (see ``BITSET_CELLS``)."""
+    words = (n_samples + 63) // 64
+    return max(256, min(BITSET_CELLS, BITSET_CONFIG_BYTES // (8 * words)))
 
 
 def new_workspace(
@@ -90,7 +103,7 @@ def new_workspace(
     n = n_samples
     top = n if total is None else int(total)
     words = (n + 63) // 64
-    configs = BITSET_CELLS if bitsets else 0
+    configs = bitset_cells(n) if bitsets else 0
     return (
         np.zeros((3, n), dtype=np.int64),
         np.zeros((3, n), dtype=np.int64),
@@ -137,7 +150,7 @@ def take_requests(ws) -> np.ndarray:
 
 
 # -- statistics of the families one edge away --------------------------------------------
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _reduce_side(counts, n_obs, singles, log_q, side, col, ws):
     """:func:`._kernels._reduce` into column ``col`` of one side.
 
@@ -328,28 +341,6 @@ def _histogram(keys, key_scale, codes_u, u_scale, codes_v, n_cells, cells, weigh
 
 
 @njit(cache=True, nogil=True)
-def state_bits(codes, arities):
-    """``bits[i, a]``: the rows where variable ``i`` is in state ``a``, as a bitset
-    (``uint64`` words, row ``t`` in bit ``t % 64`` of word ``t // 64``).
-
-    An empty array turns the bitset counting of :func:`item_statistics` off."""
-    n_vars, n = codes.shape
-    bits = np.zeros((n_vars, max(1, arities.max()), (n + 63) // 64), dtype=np.uint64)
-    for i in range(n_vars):
-        for t in range(n):
-            bits[i, codes[i, t], t >> 6] |= np.uint64(1) << np.uint64(t & 63)
-    return bits
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
-
-
-@njit(cache=True, nogil=True)
 def _config_bits(out, bits, arities, members, skip, n):
     """Bitsets of the configurations of ``members`` without ``skip`` into ``out``
     (mixed radix, the last member fastest); returns their number."""
@@ -409,12 +400,13 @@ def _bit_counts(configs, q, u_bits, r_u, v_bits, r_v, cells, scratch):
             cells[base + r_v - 1] = rest
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _direct_statistics(
     codes,
     arities,
     log_arities,
     bits,
+    marginals,
     members,
     kind,
     u,
@@ -430,10 +422,12 @@ def _direct_statistics(
 
     ``S`` is ``members`` (CURRENT), ``members + u`` (PLUS) or ``members - u``
     (MINUS); the table must fit in the thread's ``cells`` (all zero on entry and
-    on exit). Tables of at most ``BITSET_CELLS`` cells are counted from the
+    on exit). Tables of at most :func:`bitset_cells` cells are counted from the
     variables' state bitsets ``bits``, larger ones with a histogram over the rows
     (and every table of counted data, whose rows weigh their ``weights``: the
-    caller gives no bitsets then).
+    caller gives no bitsets then); with bitsets, a table of ``v`` alone or of a
+    pair ``u, v`` (``S`` empty or ``{u}``) comes from the ``marginals`` counts and
+    :func:`._bit_kernels.pair_cells`.
     The keys and configuration bitsets of ``members`` are computed once per row
     ``r`` and kept in the workspace. Returns whether both statistics could be
     written.
@@ -454,7 +448,17 @@ def _direct_statistics(
         n_cells = q * arities[u] * r_v
     else:
         n_cells = q * r_v
-    if n_cells <= BITSET_CELLS and bits.shape[0]:
+    k = members.shape[0]
+    pair = kind == PLUS and k == 0  # S = {u}
+    alone = kind != PLUS and k == (1 if kind == MINUS else 0)  # S empty
+    if bits.shape[0] and (alone or (pair and n_cells <= ws[_PBITS].shape[0])):
+        if pair:  # S = {u}
+            pair_cells(bits, u, v, arities[u], r_v, marginals, cells)
+            q, log_q = arities[u], log_arities[u]
+        else:  # S empty: the marginal counts of v
+            cells[:r_v] = marginals[v, :r_v]
+            q, log_q = 1, 0.0
+    elif n_cells <= ws[_PBITS].shape[0] and bits.shape[0]:
         if kind == MINUS:
             q = _config_bits(ws[_MBITS], bits, arities, members, u, n)
             log_q -= log_arities[u]
@@ -516,6 +520,7 @@ def item_statistics(
     arities,
     log_arities,
     bits,
+    marginals,
     children,
     members,
     n_members,
@@ -544,7 +549,8 @@ def item_statistics(
     and ``v`` for PLUS, by ``v`` for CURRENT; MINUS refines ``P - u`` from scratch.
 
     ``weights``: each row's count for counted data (then ``bits`` must be empty),
-    or an empty array for one per row.
+    or an empty array for one per row; ``marginals[x, a]``: the rows where variable
+    ``x`` is in state ``a`` (read with bitsets only).
     """
     n_vars = codes.shape[0]
     rows, ids, work = ws[_ROWS], ws[_IDS], ws[_WORK]
@@ -562,8 +568,8 @@ def item_statistics(
         plist = members[r, : n_members[r]]
         if item_direct[i]:
             complete[i] = _direct_statistics(
-                codes, arities, log_arities, bits, plist, kind, u, v, r, ws, side_parents,
-                side_family, col, weights,
+                codes, arities, log_arities, bits, marginals, plist, kind, u, v, r, ws,
+                side_parents, side_family, col, weights,
             )  # fmt: skip
             continue
         if kind == MINUS:

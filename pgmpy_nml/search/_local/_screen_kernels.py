@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..._jit import njit
-from ._kernels import _popcount
+from ._bit_kernels import pair_cells
 from ._move_kernels import ADD, REVERSE, _is_tabu, _moved_hash, is_legal, move_delta
 
 __all__ = ["best_move_restricted", "pair_information", "reach_add"]
@@ -34,8 +34,8 @@ def pair_information(codes, arities, bits, weights):
 
     ``bits`` are the variables' state bitsets of :func:`._kernels.state_bits`
     (an empty array: count with a histogram over the rows instead). With bitsets
-    only the cells of the first ``r_u - 1`` by ``r_v - 1`` states are popcounts;
-    the last row and column follow from the marginal counts. The diagonal is 0.
+    the cells are those of :func:`._bit_kernels.pair_cells` (popcounts, the last
+    row and column from the marginal counts). The diagonal is 0.
     Counted data: ``weights`` holds each row's count (and ``bits`` is empty); an
     empty array is one per row.
     """
@@ -58,27 +58,12 @@ def pair_information(codes, arities, bits, weights):
     mi = np.zeros((n_vars, n_vars))
     cells = np.zeros(max_arity * max_arity, dtype=np.int64)
     use_bits = bits.shape[0] > 0
-    words = bits.shape[2] if use_bits else 0
     for u in range(n_vars):
         r_u = arities[u]
         for v in range(u + 1, n_vars):
             r_v = arities[v]
             if use_bits:
-                for a in range(r_u):
-                    rest = marginal[u, a]
-                    for b in range(r_v - 1):
-                        c = 0
-                        if rest and marginal[v, b]:
-                            if a < r_u - 1:
-                                for i in range(words):
-                                    c += _popcount(bits[u, a, i] & bits[v, b, i])
-                            else:  # the last state of u: the column's remainder
-                                c = marginal[v, b]
-                                for a2 in range(r_u - 1):
-                                    c -= cells[a2 * r_v + b]
-                        cells[a * r_v + b] = c
-                        rest -= c
-                    cells[a * r_v + r_v - 1] = rest
+                pair_cells(bits, u, v, r_u, r_v, marginal, cells)
             else:
                 for c in range(r_u * r_v):
                     cells[c] = 0

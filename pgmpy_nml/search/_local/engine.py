@@ -17,6 +17,7 @@ from ...models import dag_from_parents
 from ..constraints import Constraints, check_start_dag
 from . import _kernels as _k
 from . import _move_kernels as _m
+from . import _scan_kernels as _sc
 from . import _screen_kernels as _sk
 
 __all__ = ["Engine", "start_engine", "start_parents", "to_dag"]
@@ -62,7 +63,9 @@ class Engine:
     ``local[v, v]`` is the local score of ``v`` with its current parents and
     ``local[v, u]`` the one with ``u`` added to or removed from them; a move
     marks the children whose parent set changed, and only their rows are
-    recomputed (or taken from a cache of rows by parent set).
+    recomputed (or taken from a cache of rows by parent set). :meth:`best` scans
+    the moves from a cache of every child's best addition
+    (:mod:`._scan_kernels`), which the moves mark stale (``_stale``) and reset.
     """
 
     def __init__(self, rows, constraints: Constraints, offsets, prior):
@@ -96,6 +99,23 @@ class Engine:
         self._cache_limit = max(1, ROW_CACHE_BYTES // (8 * n))
         self.row_seconds = 0.0
         self.rows_computed = 0
+        # the move scan's cache (:mod:`._scan_kernels`): rows bound, value; arg, exact,
+        # stale, has_nan; every row stale until the first scan
+        self._scan_f = np.full((2, n), -np.inf)
+        self._scan_i = np.zeros((4, n), dtype=np.int64)
+        self._scan_i[2] = 1
+        self._scan_reset = True
+        self.full_scans = 0  # scans the cache left to the definition's full scan
+
+    #: Whether :meth:`best` scans from the cache (False: every pair, the definition).
+    use_move_cache = True
+
+    def _stale(self, *children) -> None:
+        """The move cache's rows of ``children`` (all if none given) must be recomputed."""
+        if children:
+            self._scan_i[2, list(children)] = 1
+        else:
+            self._scan_i[2] = 1
 
     # -- state ---------------------------------------------------------------------------
     def set_parents(self, parents) -> None:
@@ -109,6 +129,7 @@ class Engine:
         self.hash = h
         self._set_edges()
         self.dirty[:] = True
+        self._stale()
 
     def _set_edges(self) -> None:
         tails, heads = np.nonzero(self.parents.T)
@@ -127,6 +148,7 @@ class Engine:
         self._cache.clear()
         self.local[:, :] = -np.inf
         self.dirty[:] = True
+        self._stale()
 
     def gains(self) -> np.ndarray:
         """``gains[v, u]``: the change of ``v``'s local score if ``u`` were added to its
@@ -154,6 +176,7 @@ class Engine:
         self.hash, self.prior = h, prior
         self._set_edges()
         self.dirty[:] = False
+        self._stale()
 
     def total(self) -> float:
         return float(np.trace(self.local)) + self.prior
@@ -177,6 +200,7 @@ class Engine:
         todo = np.flatnonzero(self.dirty)
         if not len(todo):
             return
+        self._stale(*todo)
         missing = []
         for v in todo:
             row = self._cache.get((int(v), self.parents[v].tobytes()))
@@ -201,7 +225,14 @@ class Engine:
     def best(self, tabu, rtol, neutral=0.0):
         state: tuple = (self.parents, self.n_parents, self.reach, self.local, self.forbidden)
         state += (self.required, self.max_parents, self.offsets, self.keys, self.hash)
-        if self.add_start is None:
+        if self.use_move_cache:
+            cache = (self._scan_f, self._scan_i, self._scan_reset, _sc.BAND_RTOL)
+            kind, u, v, delta, full = _sc.cached_best_move(
+                *state, tabu, rtol, neutral, self.edges, *cache
+            )
+            self._scan_reset = False
+            self.full_scans += bool(full)
+        elif self.add_start is None:
             kind, u, v, delta = _m.best_move(*state, tabu, rtol, neutral)
         else:  # candidates: scan only their additions and the present edges
             kind, u, v, delta = _sk.best_move_restricted(
@@ -228,6 +259,8 @@ class Engine:
             self.n_parents[v] -= 1
         self.hash ^= self.keys[u, v]
         self.dirty[v] = True
+        self._stale(u, v)
+        self._scan_reset = self._scan_reset or kind != _m.ADD
         if kind == _m.REVERSE:
             self.parents[u, v] = 1
             self.n_parents[u] += 1

@@ -127,7 +127,12 @@ class StatisticRows:
         bitsets = bitsets and not enc.counted
         if bitsets:
             self.bits = _k.state_bits(self.codes, self.arities)
+            # rows per state of each variable: tables of one variable or a pair from them
+            self.marginals = np.zeros((n_vars, max_arity), dtype=np.int64)
+            for i, row in enumerate(self.codes):
+                self.marginals[i, : self.arities[i]] = np.bincount(row, minlength=self.arities[i])
         else:
+            self.marginals = np.zeros((0, 0), dtype=np.int64)
             self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
         self.workspaces = [
             _k.new_workspace(n_rows, self.direct_cells, bitsets, total=n) for _ in range(n_threads)
@@ -273,7 +278,8 @@ class StatisticRows:
         family_keys, parent_keys = signature
         stats_parents = np.zeros((len(parent_keys), n_rows * n_vars))
         stats_family = np.zeros((len(family_keys), n_rows * n_vars))
-        common: tuple = (self.codes, self.arities, self.log_arities, self.bits, children, members)
+        common: tuple = (self.codes, self.arities, self.log_arities, self.bits, self.marginals)
+        common += (children, members)
         common += (n_members,)
         weights = self.weights
         items = (item_row, item_u, item_kind, item_direct)
