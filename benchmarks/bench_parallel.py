@@ -110,9 +110,9 @@ def _timed(call) -> dict:
     out = _machine()
     children = _children_cpu()
     cpu, wall = time.process_time(), time.perf_counter()
-    digest = call()
+    digest, *extra = call()
     out.update(wall=time.perf_counter() - wall, cpu=time.process_time() - cpu)
-    out.update(workers_cpu=_children_cpu() - children, digest=digest)
+    out.update(workers_cpu=_children_cpu() - children, digest=digest, **dict(extra))
     return out
 
 
@@ -125,7 +125,7 @@ def _local(data, n_jobs):
 
     def call():
         search = LocalSearch(score, method="hill", n_jobs=n_jobs, show_progress=False).fit()
-        return _digest(float(search.score_).hex(), sorted(search.causal_graph_.edges()))
+        return (_digest(float(search.score_).hex(), sorted(search.causal_graph_.edges())),)
 
     return [dict(_timed(call), build=built)]
 
@@ -141,7 +141,7 @@ def _candidates(data, n_jobs):
         parts = [candidates.variables]
         for v in range(len(candidates.variables)):
             parts += [candidates.parent_sets[v], candidates.scores[v].tobytes()]
-        return _digest(*parts)
+        return _digest(*parts), ("phases", report.timings)
 
     return [_timed(call)]
 
@@ -153,7 +153,7 @@ def _bootstrap(data, n_jobs):
         frame = bootstrap_strength(
             data, method="hill", n_bootstrap=20, random_state=0, n_jobs=n_jobs
         )
-        return _digest(frame.to_csv().encode())
+        return (_digest(frame.to_csv().encode()),)
 
     return [_timed(call), _timed(call)]
 
@@ -164,7 +164,7 @@ def _cv(data, n_jobs):
     def call():
         result = cross_validate(data, method="hill", k=5, random_state=0, n_jobs=n_jobs)
         folds = result.folds.drop(columns="seconds")
-        return _digest(folds.to_csv().encode())
+        return (_digest(folds.to_csv().encode()),)
 
     return [_timed(call), _timed(call)]
 

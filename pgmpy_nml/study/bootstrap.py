@@ -479,9 +479,10 @@ def bootstrap_strength(
     from joblib import delayed
 
     from .._data import encode_data
-    from .._progress import Progress, run_counted
+    from .._progress import Progress
     from ._counted_resample import check_counted, counted_resample, learn_counted
     from ._procedure import apply_missing_policy, as_procedure, score_of
+    from ._workers import run_tasks
     from .scoring import is_score_equivalent
 
     replace = as_bool(replace, "replace")
@@ -529,7 +530,7 @@ def bootstrap_strength(
         jobs = (delayed(_learn_structure)(procedure, data.iloc[r]) for r in rows)
     kind = "resamples" if replace else "subsamples"
     with Progress(n_bootstrap, "bootstrap", kind, show=show_progress) as progress:
-        networks = run_counted(jobs, n_jobs, progress)
+        networks = run_tasks(jobs, n_bootstrap, n_jobs, progress)
     frame = custom_strength(networks, list(encoded.variables), cpdag=cpdag)
     frame.attrs.update({"sample_size": m, "replace": bool(replace), "cpdag": cpdag})
     return (frame, networks) if return_networks else frame

@@ -357,7 +357,8 @@ def _procedure_type():
 def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models, show_progress):
     from joblib import delayed
 
-    from .._progress import Progress, run_counted
+    from .._progress import Progress
+    from ._workers import run_tasks
 
     tasks = [(name, split) for split in splits for name in procedures]
     jobs = (
@@ -370,7 +371,7 @@ def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models, 
     if len(procedures) > 1:
         desc += f" ({len(procedures)} procedures x {len(splits)} splits)"
     with Progress(len(tasks), desc, "fits", show=show_progress) as progress:
-        outputs = run_counted(jobs, n_jobs, progress)
+        outputs = run_tasks(jobs, len(tasks), n_jobs, progress)
     results: dict[str, list] = {name: [] for name in procedures}
     for (name, _), out in zip(tasks, outputs, strict=True):
         results[name].append(out)
