@@ -293,6 +293,9 @@ def cross_validate(
         Logarithm base of the log-loss (2 for bits).
     n_jobs : int, optional
         joblib workers over the splits (or a backend from ``joblib.parallel_config``).
+        With joblib's process backends the first split runs here and is timed; the
+        others go to worker processes (about 3 s each to start) only if they would take
+        more than 10 s here, and otherwise run here too, with the same result.
     return_models : bool, default False
         Keep the fitted network of every split in ``models``.
     show_progress : bool, default False

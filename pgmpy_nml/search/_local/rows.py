@@ -86,6 +86,8 @@ class StatisticRows:
     PREFIX = 256
     #: largest memory for the variables' row bitsets (else small tables use histograms)
     BITSET_BYTES = 1 << 28
+    #: counting work (families x data rows) per thread below which a call stays on one
+    THREAD_WORK = 2_000_000
 
     def __init__(self, contract, n_threads: int):
         self.contract = contract
@@ -291,7 +293,7 @@ class StatisticRows:
 
             # threads only where the counting outweighs their start-up
             n_todo = len(range(len(item_row))[todo])
-            threads = min(self.n_threads, max(1, n_todo * self.n_rows // 2_000_000))
+            threads = min(self.n_threads, max(1, n_todo * self.n_rows // self.THREAD_WORK))
             self._run(count, n_todo, threads)
             requested = self._requests()
             if len(requested):
