@@ -650,9 +650,7 @@ def test_progress_bar_shows_the_score(capsys, network_sample):
         (BDeu, True, "tabu"),
     ],
 )
-def test_threads_give_the_same_network(
-    score_class, counted, method, network_sample, monkeypatch
-):
+def test_threads_give_the_same_network(score_class, counted, method, network_sample, monkeypatch):
     import pgmpy_nml._counted as counted_module
 
     _, data = network_sample("child", 3000, seed=0)
