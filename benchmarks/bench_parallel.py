@@ -35,16 +35,19 @@ pgmpy and loads the compiled kernels), then again with the workers started
 (``..., started`` rows: a later call in the same session).
 
 Each process prints its wall time (``time.perf_counter``) and CPU time: its own
-(``time.process_time``, every thread) plus that of its worker processes
-(``psutil``, summed over the live children before and after the call). Before each
-call: the load average (1 minute) and the share of the machine's CPU busy in the
-preceding 0.5 s (``psutil.cpu_percent``; BLAS and OpenMP use one thread, numba's
-threads are left at the number of cores): the machine is shared, and a second
-thread only helps when a core is free. The repetitions run interleaved (every case
-and ``n_jobs`` once, then again); the table gives the fastest wall time of each
-setting with its CPU time, the speed-up ``wall(n_jobs=1) / wall(n_jobs=2)`` and the
-highest load seen among that case's runs. A result that differs between ``n_jobs=1``
-and ``n_jobs=2`` (or between repetitions) stops the run.
+(``time.process_time``, every thread) plus that of its worker processes (``psutil``,
+summed over the live children before and after the call). BLAS and OpenMP use one
+thread; numba's threads are left at the number of cores. The machine is shared and a
+second thread only helps when a core is free, so before each call the child records
+the load average (1 minute) and the share of the machine's CPU busy in the preceding
+0.5 s (``psutil.cpu_percent``), and the parent first waits up to ``--max-wait``
+seconds (20) for the machine to be under ``--quiet-below`` % busy (30).
+
+The repetitions run interleaved (every case and ``n_jobs`` once, then again); the
+table gives the fastest wall time of each setting with its CPU time, the speed-up
+``wall(n_jobs=1) / wall(n_jobs=2)``, and the load and busy share before those two
+runs (the higher of each). A result that differs between ``n_jobs=1`` and
+``n_jobs=2`` (or between repetitions) stops the run.
 """
 
 from __future__ import annotations
@@ -206,7 +209,17 @@ def targets(args) -> list:
     return out
 
 
+def wait_quiet(args) -> None:
+    """Wait (at most ``--max-wait`` s) until under ``--quiet-below`` % of the CPU is busy."""
+    import psutil
+
+    deadline = time.monotonic() + args.max_wait
+    while psutil.cpu_percent(interval=1.0) >= args.quiet_below and time.monotonic() < deadline:
+        pass
+
+
 def run_child(args, case, network, rows, n_jobs) -> list:
+    wait_quiet(args)
     command = [sys.executable, __file__, "--child", "--case", case, "--network", network]
     command += ["--rows", str(rows), "--n-jobs", str(n_jobs), "--cache", str(args.cache)]
     done = subprocess.run(command, capture_output=True, text=True)
@@ -217,8 +230,7 @@ def run_child(args, case, network, rows, n_jobs) -> list:
 
 def _row(label, runs) -> str:
     one, two = min(runs[1], key=lambda r: r["wall"]), min(runs[2], key=lambda r: r["wall"])
-    load = max(r["load"] for j in (1, 2) for r in runs[j])
-    busy = max(r["busy"] for j in (1, 2) for r in runs[j])
+    load, busy = max(one["load"], two["load"]), max(one["busy"], two["busy"])
 
     def cell(r):
         cpu = r["cpu"] + r["workers_cpu"]
@@ -237,6 +249,8 @@ def main() -> None:
     parser.add_argument("--networks", nargs="+", default=["alarm", "andes"])
     parser.add_argument("--reps", type=int, default=3)
     parser.add_argument("--cache", type=Path, default=None)
+    parser.add_argument("--quiet-below", type=float, default=30.0, help="busy %% to wait for")
+    parser.add_argument("--max-wait", type=float, default=20.0, help="seconds, per run")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--case", help=argparse.SUPPRESS)
     parser.add_argument("--network", help=argparse.SUPPRESS)
