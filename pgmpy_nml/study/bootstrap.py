@@ -392,12 +392,9 @@ def bootstrap_strength(
 
     The networks are learned in parallel with joblib: ``n_jobs`` processes, or any
     backend set with ``joblib.parallel_config`` (``"dask"`` with a
-    ``dask.distributed`` client spreads them over a cluster). Worker processes cost
-    about 3 s each to start (they import pgmpy), so with joblib's process backends
-    the first resample is learned here and timed, and the others go to the workers
-    only if they would take more than 10 s in this process (then ``n_jobs=2`` gains
-    at least about 1.3x); otherwise they are learned here too. The result is the same
-    either way.
+    ``dask.distributed`` client spreads them over a cluster). With joblib's process
+    backends the first resample is learned here and timed, and the others go to the
+    workers (about 3 s each to start) only if they would take over 10 s here.
 
     A Dask DataFrame is counted where it lives (each partition's distinct rows
     and their counts, merged on the driver) and resampled as counts: resample
@@ -450,8 +447,7 @@ def bootstrap_strength(
         (with a warning that says how many); or kept for a score that handles them
         (``"pnal"``).
     n_jobs : int, optional
-        joblib workers (None: joblib's default, one unless set by ``parallel_config``);
-        short runs stay in this process (see above).
+        joblib workers (None: one unless set by ``parallel_config``; see above).
     random_state : int or numpy Generator, optional
     return_networks : bool, default False
         Also return the learned networks.
