@@ -29,10 +29,10 @@ kernels are loaded, worker processes are not started), then times one call:
   alarm, N = 1000 (joblib's processes; fNML). Same result: the losses, edges and
   parameters of the folds.
 
-For the two joblib cases the child times the call twice: first with the worker
-processes still to start (what a script's first call costs: each worker imports
-pgmpy and loads the compiled kernels), then again with the workers started
-(``..., started`` rows: a later call in the same session).
+For the two joblib cases the child times the call twice: first as a script's first
+call (worker processes, if the call uses them, still to start: each imports pgmpy and
+loads the compiled kernels), then again (``..., started`` rows: a later call in the
+same session, with the workers of the first call running).
 
 Each process prints its wall time (``time.perf_counter``) and CPU time: its own
 (``time.process_time``, every thread) plus that of its worker processes (``psutil``,
