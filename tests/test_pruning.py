@@ -536,34 +536,6 @@ def test_solver_over_candidates_is_optimal():
 # -- determinism, parallel runs, the report ---------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    "make",
-    [FNML, QNML, lambda d: TextbookBDeu(d, equivalent_sample_size=1.0), BIC],
-    ids=["fnml", "qnml", "bdeu", "pgmpy-bic"],
-)
-def test_threads_over_variables_change_nothing(make, monkeypatch):
-    # with n_jobs=2 the lattices of a level are scored on two threads: the same
-    # candidates, scores and counts as one thread, and the threads really ran
-    import threading
-
-    _, data = sample_network("child", 800, random_state=4)
-    score = make(data)
-    one, report_one = candidate_parent_sets(score, max_parents=3, n_jobs=1)
-    seen = set()
-    level = _tasks._Task._level
-
-    def spy(self, *args):
-        seen.add(threading.get_ident())
-        return level(self, *args)
-
-    monkeypatch.setattr(_tasks._Task, "_level", spy)
-    two, report_two = candidate_parent_sets(score, max_parents=3, n_jobs=2)
-    assert one == two
-    for field in ("n_admissible", "n_scored", "n_dominated", "n_kept"):
-        np.testing.assert_array_equal(getattr(report_one, field), getattr(report_two, field))
-    assert len(seen) == 2 and threading.get_ident() not in seen
-
-
 def test_deterministic_and_independent_of_threads():
     _, data = sample_network("child", 500, random_state=0)
     score = QNML(data)

@@ -17,9 +17,7 @@ workers (:func:`~pgmpy_nml.search.candidates._pruning.candidate_parent_sets`).
 from __future__ import annotations
 
 import math
-import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
@@ -91,8 +89,6 @@ class _Task:
             constraints, children, problem.to_internal, self.binom, problem.tol_abs
         )
         self.seconds = {"scoring": 0.0, "bounds and dominance": 0.0}
-        self.n_threads = n_threads
-        self._lock = threading.Lock()  # the phases' seconds, summed over the threads
         # N H(u) of each variable, bounding the likelihood gain of adding it
         singles = np.arange(n_vars, dtype=np.int64)[:, None]
         self.store.ensure([singles, np.zeros((1, 0), dtype=np.int64)])
@@ -145,8 +141,8 @@ class _Task:
             ll = family_stats[self.h] - parent_stats[self.h]
             supersets = lat.supersets(problem.arities, self.gains, ll, self.ll_top[i])
             bounds = problem.contract.superset_bound(families, supersets)
-        self._add("scoring", mid - start)
-        self._add("bounds and dominance", time.perf_counter() - mid)
+        self.seconds["scoring"] += mid - start
+        self.seconds["bounds and dominance"] += time.perf_counter() - mid
         return scores, bounds, {k: family[k] for k in problem.monotone}
 
     def screen(self, i: int, parents: np.ndarray) -> None:
@@ -165,11 +161,7 @@ class _Task:
         families = self._families(i, parents, family, self.store.get(parents))
         upper = np.broadcast_to(self.problem.contract.local_from_statistics(families), (m,))
         lat.screen(upper, family)
-        self._add("bounds and dominance", time.perf_counter() - start)
-
-    def _add(self, phase: str, seconds: float) -> None:
-        with self._lock:
-            self.seconds[phase] += seconds
+        self.seconds["bounds and dominance"] += time.perf_counter() - start
 
     #: bytes per parent set of a level: statistics of the set and its family, rows, scores
     BYTES_PER_SET = 256
@@ -191,47 +183,33 @@ class _Task:
                 "enumeration on these data. Give max_parents (3 or 4 is usual)."
             )
 
-    def _level(self, i: int, parents: np.ndarray, families: np.ndarray) -> bool:
-        """Score lattice ``i``'s sets of this level, record them; whether it grows."""
-        scores, bounds, monotone = self.evaluate(i, parents, families)
-        start = time.perf_counter()
-        lattice = self.lattices[i]
-        lattice.record(scores, bounds, monotone)
-        grows = lattice.advance()
-        self._add("bounds and dominance", time.perf_counter() - start)
-        return grows
-
-    def _each(self, pool, work, active) -> list:
-        """``work(i)`` for the lattices ``active``, in order: on the threads of ``pool``
-        (the lattices are independent, and their numpy work releases the GIL) or here."""
-        if pool is None or len(active) < 2:
-            return [work(i) for i in active]
-        return list(pool.map(work, active))
-
     def run(self, show_progress: bool) -> None:
         lattices = self.lattices
         active = list(range(len(lattices)))
         bar = progress_bar(show_progress, "candidate sets", leave=False, unit=" levels")
-        pool = ThreadPoolExecutor(self.n_threads) if self.n_threads > 1 else None
-        try:
-            while active:
-                self._check_memory(active)
-                if self.problem.monotone:
-                    self.store.ensure([lattices[i].parents() for i in active])
-                    self._each(pool, lambda i: self.screen(i, lattices[i].parents()), active)
-                sets = {i: lattices[i].scored_parents() for i in active}
-                sets = {i: (p, lattices[i].families(p)) for i, p in sets.items()}
-                self.store.ensure([block for pair in sets.values() for block in pair])
-                grows = self._each(pool, lambda i, sets=sets: self._level(i, *sets[i]), active)
-                active = [i for i, g in zip(active, grows, strict=True) if g]
-                if active:
-                    smallest = min(len(lattices[i].required) + lattices[i].level for i in active)
-                    self.store.forget_below(smallest)
-                bar.update(1)
-        finally:
-            if pool is not None:
-                pool.shutdown()
-            bar.close()
+        while active:
+            self._check_memory(active)
+            if self.problem.monotone:
+                self.store.ensure([lattices[i].parents() for i in active])
+                for i in active:
+                    self.screen(i, lattices[i].parents())
+            sets = {i: lattices[i].scored_parents() for i in active}
+            sets = {i: (p, lattices[i].families(p)) for i, p in sets.items()}
+            self.store.ensure([block for pair in sets.values() for block in pair])
+            still = []
+            for i in active:
+                scores, bounds, monotone = self.evaluate(i, *sets[i])
+                start = time.perf_counter()
+                lattices[i].record(scores, bounds, monotone)
+                if lattices[i].advance():
+                    still.append(i)
+                self.seconds["bounds and dominance"] += time.perf_counter() - start
+            active = still
+            if active:
+                smallest = min(len(lattices[i].required) + lattices[i].level for i in active)
+                self.store.forget_below(smallest)
+            bar.update(1)
+        bar.close()
 
 
 def _statistic_task(problem: _StatisticProblem, children, n_threads, show_progress) -> dict:
