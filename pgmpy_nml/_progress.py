@@ -32,14 +32,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = [
-    "PROGRESS_INTERVAL",
-    "PeriodicLines",
-    "Progress",
-    "keep_alive",
-    "progress_bar",
-    "run_counted",
-]
+__all__ = ["PROGRESS_INTERVAL", "PeriodicLines", "Progress", "keep_alive", "progress_bar"]
 
 #: Seconds between two progress lines when the output is not a terminal (the
 #: environment variable ``PGMPY_NML_PROGRESS_SECONDS`` overrides it).
@@ -338,15 +331,3 @@ class Progress:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-def run_counted(tasks, n_jobs: int | None, progress: Progress) -> list:
-    """Run joblib ``tasks`` (``delayed`` calls) with ``n_jobs`` workers, in order,
-    counting each finished one on ``progress``; returns their results."""
-    from joblib import Parallel
-
-    results = []
-    for result in Parallel(n_jobs=n_jobs, return_as="generator")(tasks):
-        results.append(result)
-        progress.update()
-    return results

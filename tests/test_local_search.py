@@ -640,12 +640,45 @@ def test_progress_bar_shows_the_score(capsys, network_sample):
     assert "hill search" in err and "score" in err
 
 
-def test_threads_give_the_same_network(network_sample):
+@pytest.mark.parametrize(
+    "score_class, counted, method",
+    [
+        (FNML, False, "hill"),  # fNML defers large counts: requests from both threads
+        (QNML, False, "tabu"),
+        (BDeu, False, "hill"),
+        (FNML, True, "hill"),  # counted data: weighted histograms
+        (BDeu, True, "tabu"),
+    ],
+)
+def test_threads_give_the_same_network(score_class, counted, method, network_sample, monkeypatch):
+    import pgmpy_nml._counted as counted_module
+
     _, data = network_sample("child", 3000, seed=0)
-    one = search(FNML(data), n_jobs=1)
-    two = search(FNML(data), n_jobs=2)
-    assert set(one.causal_graph_.edges()) == set(two.causal_graph_.edges())
-    assert one.score_ == pytest.approx(two.score_, rel=1e-12)
+    if counted:  # repeated rows counted once, however few rows
+        monkeypatch.setattr(counted_module, "COUNT_MIN_ROWS", 0)
+        monkeypatch.setattr(counted_module, "worth_counting", lambda n, d: d < n)
+    runs = []
+    # every call on two threads (THREAD_WORK 1), then the default split
+    for work in (1, _StatisticRows.THREAD_WORK):
+        monkeypatch.setattr(_StatisticRows, "THREAD_WORK", work)
+        calls = []
+        original = _StatisticRows._run
+
+        def spy(self, task, n_items, threads, original=original, calls=calls):
+            calls.append(threads)
+            return original(self, task, n_items, threads)
+
+        monkeypatch.setattr(_StatisticRows, "_run", spy)
+        one = search(score_class(data), method=method, n_jobs=1)
+        two = search(score_class(data), method=method, n_jobs=2)
+        monkeypatch.setattr(_StatisticRows, "_run", original)
+        if work == 1:
+            assert calls.count(2) == len(calls) // 2  # every call of the n_jobs=2 fit
+        assert set(one.causal_graph_.edges()) == set(two.causal_graph_.edges())
+        assert one.score_ == two.score_  # the same counts, the same arithmetic
+        np.testing.assert_array_equal(one.history_, two.history_)
+        runs.append(two.score_)
+    assert runs[0] == runs[1]
 
 
 def test_find_structure_runs_both_local_searches(network_sample):

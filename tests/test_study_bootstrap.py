@@ -83,7 +83,13 @@ def test_bootstrap_matches_a_hand_computed_one(tiny):
         assert row.direction == pytest.approx(arcs[(u, v)] / both if both else 0.0, abs=1e-15)
 
 
-def test_resamples_do_not_depend_on_the_number_of_workers():
+@pytest.mark.parametrize("workers", [False, True])
+def test_resamples_do_not_depend_on_the_number_of_workers(workers, monkeypatch):
+    from pgmpy_nml.study import _workers
+
+    # short fits stay in this process; a zero threshold sends them to the workers
+    if workers:
+        monkeypatch.setattr(_workers, "MIN_PARALLEL_SECONDS", 0.0)
     _, data = sample_network("cancer", 300, random_state=3)
     one = bootstrap_strength(data, scoring_method="qnml", n_bootstrap=4, random_state=5, n_jobs=1)
     two = bootstrap_strength(data, scoring_method="qnml", n_bootstrap=4, random_state=5, n_jobs=2)

@@ -346,3 +346,20 @@ def test_a_parent_limit_applies_to_a_procedure_too(random_data):
     free = cross_validate(data, method=procedure, k=2, random_state=0, return_models=True)
     in_degree = lambda models: max(max(dict(m.in_degree()).values()) for m in models)  # noqa: E731
     assert in_degree(limited.models) <= 1 < in_degree(free.models)
+
+
+@pytest.mark.parametrize("workers", [False, True])
+def test_folds_do_not_depend_on_the_number_of_workers(cancer, workers, monkeypatch):
+    from pgmpy_nml.study import _workers
+
+    # short fits stay in this process; a zero threshold sends them to the workers
+    if workers:
+        monkeypatch.setattr(_workers, "MIN_PARALLEL_SECONDS", 0.0)
+    _, data = cancer
+    one = cross_validate(data, method="hill", k=4, random_state=2, n_jobs=1)
+    two = cross_validate(data, method="hill", k=4, random_state=2, n_jobs=2)
+    columns = ["run", "fold", "n_train", "n_test", "loss", "n_edges", "n_parameters"]
+    pd.testing.assert_frame_equal(one.folds[columns], two.folds[columns])
+    cmp_one = compare_procedures(data, {"a": "fnml", "b": "qnml"}, k=2, random_state=1, n_jobs=1)
+    cmp_two = compare_procedures(data, {"a": "fnml", "b": "qnml"}, k=2, random_state=1, n_jobs=2)
+    pd.testing.assert_frame_equal(cmp_one.summary, cmp_two.summary)

@@ -392,7 +392,9 @@ def bootstrap_strength(
 
     The networks are learned in parallel with joblib: ``n_jobs`` processes, or any
     backend set with ``joblib.parallel_config`` (``"dask"`` with a
-    ``dask.distributed`` client spreads them over a cluster).
+    ``dask.distributed`` client spreads them over a cluster). With joblib's process
+    backends the first resample is learned here and timed, and the others go to the
+    workers (about 3 s each to start) only if they would take over 10 s here.
 
     A Dask DataFrame is counted where it lives (each partition's distinct rows
     and their counts, merged on the driver) and resampled as counts: resample
@@ -445,7 +447,7 @@ def bootstrap_strength(
         (with a warning that says how many); or kept for a score that handles them
         (``"pnal"``).
     n_jobs : int, optional
-        joblib workers (None: joblib's default, one unless set by ``parallel_config``).
+        joblib workers (None: one unless set by ``parallel_config``; see above).
     random_state : int or numpy Generator, optional
     return_networks : bool, default False
         Also return the learned networks.
@@ -479,9 +481,10 @@ def bootstrap_strength(
     from joblib import delayed
 
     from .._data import encode_data
-    from .._progress import Progress, run_counted
+    from .._progress import Progress
     from ._counted_resample import check_counted, counted_resample, learn_counted
     from ._procedure import apply_missing_policy, as_procedure, score_of
+    from ._workers import run_tasks
     from .scoring import is_score_equivalent
 
     replace = as_bool(replace, "replace")
@@ -529,7 +532,7 @@ def bootstrap_strength(
         jobs = (delayed(_learn_structure)(procedure, data.iloc[r]) for r in rows)
     kind = "resamples" if replace else "subsamples"
     with Progress(n_bootstrap, "bootstrap", kind, show=show_progress) as progress:
-        networks = run_counted(jobs, n_jobs, progress)
+        networks = run_tasks(jobs, n_bootstrap, n_jobs, progress)
     frame = custom_strength(networks, list(encoded.variables), cpdag=cpdag)
     frame.attrs.update({"sample_size": m, "replace": bool(replace), "cpdag": cpdag})
     return (frame, networks) if return_networks else frame

@@ -293,6 +293,9 @@ def cross_validate(
         Logarithm base of the log-loss (2 for bits).
     n_jobs : int, optional
         joblib workers over the splits (or a backend from ``joblib.parallel_config``).
+        With joblib's process backends the first split runs here and is timed; the
+        others go to worker processes (about 3 s each to start) only if they would take
+        more than 10 s here, and otherwise run here too, with the same result.
     return_models : bool, default False
         Keep the fitted network of every split in ``models``.
     show_progress : bool, default False
@@ -357,7 +360,8 @@ def _procedure_type():
 def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models, show_progress):
     from joblib import delayed
 
-    from .._progress import Progress, run_counted
+    from .._progress import Progress
+    from ._workers import run_tasks
 
     tasks = [(name, split) for split in splits for name in procedures]
     jobs = (
@@ -370,7 +374,7 @@ def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models, 
     if len(procedures) > 1:
         desc += f" ({len(procedures)} procedures x {len(splits)} splits)"
     with Progress(len(tasks), desc, "fits", show=show_progress) as progress:
-        outputs = run_counted(jobs, n_jobs, progress)
+        outputs = run_tasks(jobs, len(tasks), n_jobs, progress)
     results: dict[str, list] = {name: [] for name in procedures}
     for (name, _), out in zip(tasks, outputs, strict=True):
         results[name].append(out)

@@ -86,6 +86,11 @@ class StatisticRows:
     PREFIX = 256
     #: largest memory for the variables' row bitsets (else small tables use histograms)
     BITSET_BYTES = 1 << 28
+    #: counting work (families x data rows) each thread must get, else a call stays on
+    #: one: about 0.35 ms of bitset counting (0.7 ns per family and row, andes), against
+    #: 15-40 us to hand a call to the pool's threads (2,000,000 before: andes at
+    #: N = 5000, 1.1e6 per call, never used the second thread)
+    THREAD_WORK = 500_000
 
     def __init__(self, contract, n_threads: int):
         self.contract = contract
@@ -295,9 +300,9 @@ class StatisticRows:
                 chunk = tuple(x[todo][part] for x in items)
                 _k.item_statistics(*common, *chunk, ws, *sides, complete[todo][part], weights)
 
-            # threads only where the counting outweighs their start-up
+            # threads only where the counting outweighs handing it to them
             n_todo = len(range(len(item_row))[todo])
-            threads = min(self.n_threads, max(1, n_todo * self.n_rows // 2_000_000))
+            threads = min(self.n_threads, max(1, n_todo * self.n_rows // self.THREAD_WORK))
             self._run(count, n_todo, threads)
             requested = self._requests()
             if len(requested):
