@@ -314,7 +314,13 @@ def _codes(name, column: pd.Series, states: list, declared: bool) -> np.ndarray:
             f"Column {name!r} and state_names[{name!r}] = {states!r} mix booleans and "
             "numbers, and True and 1 would be one state; use one type for both."
         )
-    codes = pd.Index(states).get_indexer(column.to_numpy())
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        # each category looked up once, not each cell (a cell's category code -1 is missing)
+        lookup = pd.Index(states).get_indexer(column.cat.categories)
+        categories = column.cat.codes.to_numpy()
+        codes = np.where(categories >= 0, lookup[categories], -1)
+    else:
+        codes = pd.Index(states).get_indexer(column.to_numpy())
     if declared and (codes < 0).any():
         bad = pd.unique(column.to_numpy()[codes < 0])
         n_bad = int((codes < 0).sum())

@@ -176,3 +176,40 @@ def test_object_columns_of_floats_are_checked_as_continuous():
         encode_data(data)
     whole = pd.DataFrame({"A": pd.Series([1.0, 2, 1], dtype=object)})
     assert encode_data(whole).arities.tolist() == [2]
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_categorical_columns_encode_as_their_values_do(seed):
+    """A Categorical column is encoded from its categories (each looked up once), which must
+    give the codes of the same values in an object column: unused categories, categories in
+    any order, declared states in another order, missing cells kept as -1."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 60))
+    pool = ["a", "b", "c", "d", 1, 2, 3.5][: int(rng.integers(2, 5))]
+    values = rng.choice(np.array(pool, dtype=object), n)
+    categories = list(rng.permutation(np.array(pool + ["unused"], dtype=object)))
+    frame = pd.DataFrame(
+        {
+            "C": pd.Categorical(values, categories=categories),
+            "D": pd.Categorical(rng.integers(0, 3, n)),
+        }
+    )
+    plain = frame.astype(object)
+    plain["C"] = pd.Categorical(values, categories=categories).astype(object)
+    encoded = encode_data(frame)
+    assert encoded.state_names["C"] == categories  # a Categorical declares its categories
+    reference = encode_data(plain, state_names={"C": categories, "D": encoded.state_names["D"]})
+    np.testing.assert_array_equal(encoded.codes, reference.codes)
+    shuffled = list(rng.permutation(np.array(categories, dtype=object)))
+    np.testing.assert_array_equal(
+        encode_data(frame, state_names={"C": shuffled}).codes,
+        encode_data(plain, state_names={"C": shuffled, "D": encoded.state_names["D"]}).codes,
+    )
+    holes = frame.copy()
+    hole = rng.random(n) < 0.3
+    hole[0] = False  # a column with no value left is refused (tested elsewhere)
+    holes.loc[hole, "C"] = np.nan
+    got = encode_data(holes, missing="available").codes[0]
+    missing = holes["C"].isna().to_numpy()
+    assert (got[missing] == -1).all()
+    np.testing.assert_array_equal(got[~missing], encoded.codes[0][~missing])
