@@ -39,8 +39,8 @@ MEMORY_SHARE = 0.8
 #: arrays of one value per set that a score's formula (and, times the bound's cases,
 #: its superset bound) may allocate at once; the scores of this package stay below
 #: (tests/test_memory_guard.py)
-FORMULA_ARRAYS = 24
-BOUND_ARRAYS = 12
+FORMULA_ARRAYS = 16
+BOUND_ARRAYS = 8
 
 #: bytes of a step's small objects (Python lists and dicts, array headers): a step, a
 #: lattice taking part in it (about 2 KB are seen, tests/test_memory_guard.py)
@@ -170,9 +170,12 @@ def check(need: int, what: str) -> None:
     still available."""
     room = MEMORY_SHARE * available_memory()
     if need > room:
+        need_text, room_text = format_bytes(need), format_bytes(room)
+        if need_text == room_text:  # close: say how far apart
+            need_text, room_text = f"{need / 2**20:.0f} MB", f"{room / 2**20:.0f} MB"
         raise SearchMemoryError(
-            f"The candidate search would need about {format_bytes(need)} for {what}, and "
-            f"{format_bytes(room)} is available to it: the score's bounds do not stop the "
+            f"The candidate search would need about {need_text} for {what}, and "
+            f"{room_text} is available to it: the score's bounds do not stop the "
             "enumeration on these data. Give max_parents a smaller value (3 or 4 is "
             "usual), or learn on fewer variables."
         )

@@ -73,12 +73,12 @@ class _Store:
             self.by_size[size] = table
         return table
 
-    def ensure(self, blocks, then: int = 0) -> None:
+    def ensure(self, blocks, then: int = 0, what: str = "") -> None:
         """Count the subsets of ``blocks`` (arrays of rows of one size) not counted yet.
 
         Once the new subsets are known, and before they are counted, the memory of
-        their counting plus ``then`` bytes (what the caller allocates after it) is
-        checked (:func:`._budget.counting_bytes`)."""
+        their counting plus ``then`` bytes (what the caller allocates after it, for
+        ``what``) is checked (:func:`._budget.counting_bytes`)."""
         start = time.perf_counter()
         merged = self._new_subsets(blocks)
         if merged:
@@ -86,7 +86,8 @@ class _Store:
             width = max(max(merged), 1)
             _budget.check(
                 _budget.counting_bytes(self, n_new, width, set(merged)) + then,
-                f"the {n_new} new subsets of up to {width} variables it has to count",
+                f"{what or 'the variables'} ({n_new} new subsets of up to {width} "
+                "variables to count)",
             )
             all_rows = np.full((n_new, width), -1)
             sizes = np.empty(n_new, dtype=np.int64)

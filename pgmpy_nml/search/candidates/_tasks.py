@@ -91,7 +91,9 @@ class _Task:
         # N H(u) of each variable, bounding the likelihood gain of adding it
         singles = np.arange(n_vars, dtype=np.int64)[:, None]
         self.store.ensure(
-            [singles, np.zeros((1, 0), dtype=np.int64)], then=_budget.start_bytes(problem)
+            [singles, np.zeros((1, 0), dtype=np.int64)],
+            _budget.start_bytes(problem),
+            f"the start of the search on {n_vars} variables",
         )
         self.gains = n * math.log(n) - self.store.get(singles)[self.h]
         # the log-likelihood given every admissible parent at once
@@ -192,15 +194,16 @@ class _Task:
         while active:
             n_sets = sum(lattices[i].X.shape[0] for i in active)
             rows = _budget.rows_bytes(self, active)
-            _budget.check(rows, f"the {n_sets} parent sets of size {self._set_size(active)}")
+            what = f"the {n_sets} parent sets of size {self._set_size(active)}"
+            _budget.check(rows, what)
             if self.problem.monotone:
-                self.store.ensure([lattices[i].parents() for i in active], then=rows)
+                self.store.ensure([lattices[i].parents() for i in active], rows, what)
                 for i in active:
                     self.screen(i, lattices[i].parents())
             sets = {i: lattices[i].scored_parents() for i in active}
             sets = {i: (p, lattices[i].families(p)) for i, p in sets.items()}
             blocks = [block for pair in sets.values() for block in pair]
-            self.store.ensure(blocks, then=_budget.scoring_bytes(self, active))
+            self.store.ensure(blocks, _budget.scoring_bytes(self, active), what)
             for i in active:
                 scores, bounds, monotone = self.evaluate(i, *sets[i])
                 start = time.perf_counter()
