@@ -43,9 +43,9 @@ def step_peaks(score, **options) -> list[tuple[int, int]]:
             out.append((state["need"], tracemalloc.get_traced_memory()[1] - state["held"]))
             state.clear()
 
-    def spy(need, what):
+    def spy(need, what, constraints):
         close()
-        check(need, what)
+        check(need, what, constraints)
         state["need"] = need
         tracemalloc.reset_peak()
         state["held"] = tracemalloc.get_traced_memory()[0]
@@ -112,9 +112,9 @@ def test_a_problem_that_does_not_fit_is_refused_before_allocating(monkeypatch, r
     steps = []
     check = _budget.check
 
-    def spy(need, what):
+    def spy(need, what, constraints):
         steps.append(need)
-        check(need, what)
+        check(need, what, constraints)
 
     monkeypatch.setattr(_budget, "check", spy)
     tracemalloc.start()
@@ -132,6 +132,7 @@ def test_a_problem_that_does_not_fit_is_refused_before_allocating(monkeypatch, r
     assert err.value.limit_parameter is None  # only a smaller problem helps
     message = str(err.value)
     assert "parent sets of size" in message and "is available to it" in message
+    assert "Give max_parents (3 or 4 is usual)" in message  # no limit was given
 
 
 def test_the_exact_search_passes_the_refusal_on(monkeypatch, random_data):
@@ -181,7 +182,7 @@ def test_the_cli_prints_the_advice_when_the_pruning_would_not_fit(tmp_path, rand
     )
     assert result.returncode == 2, result.stderr[-2000:]
     message = result.stderr.strip().splitlines()[-1]
-    assert "candidate search would need" in message
+    assert "candidate search would need" in message and "below 4" in message
     assert "--max-parents" in message and "Traceback" not in result.stderr
 
 

@@ -88,8 +88,8 @@ def rows_bytes(task, active) -> int:
 
     Kept, every lattice at once: the parent rows, their copy and the family rows
     (:math:`8(3s + 1)` a set); for each of the two rows of a set (parents, family),
-    its colex rank, position and sorted copy while the new subsets are listed
-    (:math:`8 \cdot 6`); with a screen (:math:`k_m` statistics, the score's
+    its colex rank, position, sorted copy and block while the new subsets are listed
+    (:math:`8 \cdot 8`); with a screen (:math:`k_m` statistics, the score's
     ``monotone_family_statistics``), its statistics and mask (:math:`8 k_m + 1`).
     Meanwhile, one lattice at a time: the ranks and lookups of one block
     (:math:`8 \cdot 6` a row) and the screen's arithmetic (:math:`8 ((w + 1) k_m +
@@ -102,7 +102,7 @@ def rows_bytes(task, active) -> int:
         lat = task.lattices[i]
         m, w = lat.X.shape[0], lat.level
         s = len(lat.required) + w
-        held += 8 * m * (3 * s + 1) + 2 * m * 8 * 6 + (m * (8 * k_m + 1) if k_m else 0)
+        held += 8 * m * (3 * s + 1) + 2 * m * 8 * 8 + (m * (8 * k_m + 1) if k_m else 0)
         screen = 8 * m * ((w + 1) * k_m + k + 2 * s + FORMULA_ARRAYS) if k_m else 0
         transient = max(transient, 2 * m * 8 * 6, screen)
     return held + transient + STEP_OVERHEAD + LATTICE_OVERHEAD * len(active)
@@ -164,18 +164,22 @@ def scoring_bytes(task, active) -> int:
     return held + transient + STEP_OVERHEAD + LATTICE_OVERHEAD * len(active)
 
 
-def check(need: int, what: str) -> None:
+def check(need: int, what: str, constraints) -> None:
     """Raise :class:`~pgmpy_nml.exceptions.SearchMemoryError` when a step that would
     allocate ``need`` bytes (for ``what``) does not fit in its share of the memory
-    still available."""
+    still available; the advice depends on the parent limit of ``constraints``."""
     room = MEMORY_SHARE * available_memory()
     if need > room:
         need_text, room_text = format_bytes(need), format_bytes(room)
         if need_text == room_text:  # close: say how far apart
             need_text, room_text = f"{need / 2**20:.0f} MB", f"{room / 2**20:.0f} MB"
+        limit = constraints.max_parents
+        if limit < len(constraints.variables) - 1:
+            advice = f"Give max_parents a value below {limit}"
+        else:
+            advice = "Give max_parents (3 or 4 is usual)"
         raise SearchMemoryError(
             f"The candidate search would need about {need_text} for {what}, and "
             f"{room_text} is available to it: the score's bounds do not stop the "
-            "enumeration on these data. Give max_parents a smaller value (3 or 4 is "
-            "usual), or learn on fewer variables."
+            f"enumeration on these data. {advice}, or learn on fewer variables."
         )

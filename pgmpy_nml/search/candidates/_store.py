@@ -88,6 +88,7 @@ class _Store:
                 _budget.counting_bytes(self, n_new, width, set(merged)) + then,
                 f"{what or 'the variables'} ({n_new} new subsets of up to {width} "
                 "variables to count)",
+                self.problem.constraints,
             )
             all_rows = np.full((n_new, width), -1)
             sizes = np.empty(n_new, dtype=np.int64)
@@ -135,9 +136,11 @@ class _Store:
                 continue
             offsets = np.cumsum([0] + [len(r) for _, r, _ in parts])
             block = np.searchsorted(offsets, first, side="right") - 1
+            by_block = np.argsort(block, kind="stable")
+            cuts = np.searchsorted(block[by_block], np.arange(len(parts) + 1))
             rows = np.empty((len(ranks), size), dtype=np.int64)
             for b, (block_rows, _, new) in enumerate(parts):
-                here = np.flatnonzero(block == b)
+                here = by_block[cuts[b] : cuts[b + 1]]
                 rows[here] = block_rows[new[first[here] - offsets[b]]]
             merged[size] = (ranks, rows)
         return merged

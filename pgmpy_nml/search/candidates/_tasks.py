@@ -181,7 +181,9 @@ class _Task:
         n_sets = sum(m for m, _ in sizes.values())
         size = self._set_size(growing, 1)
         _budget.check(
-            _budget.advance_bytes(self, sizes), f"the {n_sets} parent sets of size {size} next"
+            _budget.advance_bytes(self, sizes),
+            f"the {n_sets} parent sets of size {size} next",
+            self.problem.constraints,
         )
         still = [i for i in growing if self.lattices[i].advance()]
         self.seconds["bounds and dominance"] += time.perf_counter() - start
@@ -195,7 +197,7 @@ class _Task:
             n_sets = sum(lattices[i].X.shape[0] for i in active)
             rows = _budget.rows_bytes(self, active)
             what = f"the {n_sets} parent sets of size {self._set_size(active)}"
-            _budget.check(rows, what)
+            _budget.check(rows, what, self.problem.constraints)
             if self.problem.monotone:
                 self.store.ensure([lattices[i].parents() for i in active], rows, what)
                 for i in active:
