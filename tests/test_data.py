@@ -187,7 +187,7 @@ def test_categorical_columns_encode_as_their_values_do(seed):
     n = int(rng.integers(1, 60))
     pool = ["a", "b", "c", "d", 1, 2, 3.5][: int(rng.integers(2, 5))]
     values = rng.choice(np.array(pool, dtype=object), n)
-    categories = list(rng.permutation(np.array(pool + ["unused"], dtype=object)))
+    categories = list(rng.permutation(np.array([*pool, "unused"], dtype=object)))
     frame = pd.DataFrame(
         {
             "C": pd.Categorical(values, categories=categories),

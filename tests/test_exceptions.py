@@ -13,7 +13,7 @@ import pgmpy_nml
 from pgmpy_nml import FNML, ExactSearch, exceptions
 from pgmpy_nml.models import dag_from_parents
 from pgmpy_nml.scores import BDeu, resolve_score
-from pgmpy_nml.search.candidates import _tasks, candidate_parent_sets
+from pgmpy_nml.search.candidates import _budget, candidate_parent_sets
 
 PACKAGE = Path(pgmpy_nml.__file__).resolve().parent
 
@@ -57,7 +57,7 @@ def test_the_exact_search_and_the_pruning_raise_the_same_memory_error(monkeypatc
         ExactSearch("fnml", max_memory=10_000, show_progress=False).fit(data)
     assert dp.value.limit_parameter == "max_memory"  # raising max_memory would allow it
     small = random_data(30, (2, 2, 2, 2), seed=1)
-    monkeypatch.setattr(_tasks._Task, "BYTES_PER_SET", 1 << 50)
+    monkeypatch.setattr(_budget, "available_memory", lambda: 0)
     with pytest.raises(exceptions.SearchMemoryError, match="max_parents") as pruning:
         candidate_parent_sets(FNML(small))
     assert pruning.value.limit_parameter is None  # its limit is the memory available

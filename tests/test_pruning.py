@@ -22,7 +22,7 @@ from pgmpy_nml.scores.fnml import fnml_superset_bound
 from pgmpy_nml.scores.pgmpy_adapters import contract_for
 from pgmpy_nml.search._dp import _kernels as _dp_kernels
 from pgmpy_nml.search._dp.plans import StatisticPlan
-from pgmpy_nml.search.candidates import CandidateParentSets, _lattice, _tasks
+from pgmpy_nml.search.candidates import CandidateParentSets, _budget, _lattice, _tasks
 from pgmpy_nml.search.candidates._pruning import PruningReport, candidate_parent_sets
 
 BOUNDED = {
@@ -598,7 +598,7 @@ def test_tasks_travel_to_process_workers(name, random_data):
 
 def test_refuses_a_level_that_would_not_fit_in_memory(monkeypatch, random_data):
     data = random_data(30, (2, 2, 2, 2), seed=1)
-    monkeypatch.setattr(_tasks._Task, "BYTES_PER_SET", 1 << 50)
+    monkeypatch.setattr(_budget, "available_memory", lambda: 0)
     with pytest.raises(MemoryError, match="max_parents"):
         candidate_parent_sets(FNML(data))
 

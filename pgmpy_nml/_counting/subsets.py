@@ -20,6 +20,7 @@ __all__ = [
     "listed_subset_statistics",
     "subset_roots",
     "subset_statistics",
+    "workspace_bytes",
 ]
 
 
@@ -173,6 +174,11 @@ def _workspace(n, levels, max_r, weighted):
     active[0] = n if n > 1 or weighted else 0
     singles[0] = n - active[0]
     return rows, ids, active, singles, log_q, lookup, stamp, work, hist
+
+
+def workspace_bytes(n: int, levels: int, max_r: int) -> int:
+    """Bytes of one :func:`_workspace` (a counting thread's buffers)."""
+    return 8 * (2 * levels * n + 3 * levels + 2 * (n * max_r + 1) + 3 * n + n + 1)
 
 
 @njit(cache=True, nogil=True)

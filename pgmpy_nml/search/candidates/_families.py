@@ -89,7 +89,7 @@ def _last_line(desc: str, result: SearchResult, seconds: float) -> None:
     line = PeriodicLines(desc, every=0.0)
     line.start -= seconds
     line.postfix = (
-        f"score {result.score:.6g}  bound {result.bound:.6g}  gap {100 * result.gap:.4f}%  "
+        f"score {result.score:.6g}  bound {result.bound:.6g}  gap {100 * _gap(result.score, result.bound):.4f}%  "
         f"network by {result.engine}"
     )
     line.close()

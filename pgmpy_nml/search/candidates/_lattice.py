@@ -86,6 +86,8 @@ _TIE = 1e-12
 #: sets of a size with at most this many possible members get a direct rank -> row table
 _DENSE_SLOTS = 1 << 23
 
+_NO_KEYS = np.zeros(0, dtype=np.int64)
+
 
 def _binomials(n: int, depth: int) -> np.ndarray:
     """``B[x, t] = C(x, t)`` for ``x <= n``, ``t <= depth`` (int64, for colex ranks)."""
@@ -168,8 +170,8 @@ class _Lattice:
     monotone_family: dict = field(init=False, repr=False)  # the last recorded level's, screening
     to_score: np.ndarray = field(init=False)  # rows not shown dominated by the screen
     optimistic_family: dict | None = field(default=None)  # the screen's upper statistics, all rows
-    kept_sets: list = field(default_factory=list)
-    kept_scores: list = field(default_factory=list)
+    kept_sets: list = field(default_factory=list)  # arrays of the kept sets, a level each
+    kept_scores: list = field(default_factory=list)  # and their scores
     n_scored: int = 0
     n_dominated: int = 0
     _parents: np.ndarray | None = field(default=None, repr=False)
@@ -237,8 +239,8 @@ class _Lattice:
         scores[mask] = scored
         keep = mask & (scores > self.best_sub)
         self.n_dominated += int(mask.sum() - keep.sum())
-        self.kept_sets.extend(map(tuple, self.parents()[keep].tolist()))
-        self.kept_scores.extend(scores[keep].tolist())
+        self.kept_sets.append(self.parents()[keep])  # arrays: 8 bytes a parent, not a tuple
+        self.kept_scores.append(scores[keep])
         self.best = np.where(mask, np.maximum(scores, self.best_sub), self.best_sub)
         if monotone_family is not None:
             full = {}
@@ -262,6 +264,9 @@ class _Lattice:
             self.open = ~(bound <= self.best + (_TIE * np.abs(self.best) + self.tol_abs))
         else:
             self.open = np.zeros(m, dtype=bool)
+        if not self.open.any():  # no next level: advance needs no index of this one
+            self.slot, self.keys, self.key_order = None, _NO_KEYS, _NO_KEYS
+            return
         keys = _kernels.colex_ranks(self.X, self.binom)
         n_possible = math.comb(len(self.allowed), self.level)
         if n_possible <= _DENSE_SLOTS:
@@ -271,6 +276,14 @@ class _Lattice:
             self.slot = None
             self.key_order = np.argsort(keys, kind="stable")
             self.keys = keys[self.key_order]
+
+    def next_size(self) -> tuple[int, int]:
+        """``(sets, open)``: how many sets :meth:`advance` generates (before its tests
+        drop any) from how many open ones, counted before anything is allocated."""
+        if not self.open.any():
+            return 0, 0
+        last = self.X[self.open, -1] if self.level else np.full(1, -1)
+        return int((len(self.allowed) - 1 - last).sum()), int(last.shape[0])
 
     def advance(self) -> bool:
         """Move to the next level: the sets whose every subset one smaller is open and
@@ -341,13 +354,14 @@ class _Lattice:
         return Supersets(q_min, q_max, ll_max, (ll_cases, q_cases))
 
     def result(self) -> dict:
+        sets = [tuple(p) for block in self.kept_sets for p in block.tolist()]
         return {
-            "parent_sets": self.kept_sets,
-            "scores": self.kept_scores,
+            "parent_sets": sets,
+            "scores": [x for block in self.kept_scores for x in block.tolist()],
             "admissible": self.n_admissible,
             "scored": self.n_scored,
             "dominated": self.n_dominated,
-            "kept": len(self.kept_scores),
+            "kept": len(sets),
         }
 
 

@@ -67,6 +67,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..._memory import available_memory
 from ..._progress import keep_alive, progress_bar
 from ..._validate import as_gap_limit, as_integer, as_time_limit
 from ._clusters import _pair_clusters, _set_packing
@@ -135,7 +136,9 @@ def solve(
         included: on 1.2 million candidates the model takes a minute); without it
         the search runs until optimal.
         When it runs out, the best network so far is returned with a proven
-        upper bound and the gap.
+        upper bound and the gap. So is it when SCIP's search would outgrow the
+        memory available (``status="memlimit"``): SCIP's memory limit is set to
+        what the model holds plus 80% of the memory still available.
     initial : dict or sequence, optional
         A DAG to start from: ``{variable: parents}`` (names) or one parent
         collection per variable in ``candidates.variables`` order; every family
@@ -219,6 +222,7 @@ def _branch_and_cut(candidates, initial, time_limit, gap_limit, seed, bar) -> Se
     if time_limit is not None:  # the limit covers the first network and the model too
         spent = timings["first network"] + timings["model"]
         model.setRealParam("limits/time", max(time_limit - spent, 1e-3))
+    model.setRealParam("limits/memory", _memory_limit_mb(model))
 
     start = time.perf_counter()
     model.optimizeNogil()  # SCIP without the GIL: keep_alive's thread can run
@@ -244,6 +248,21 @@ def _branch_and_cut(candidates, initial, time_limit, gap_limit, seed, bar) -> Se
     if bar is not None:  # the display's last line is the result's
         bar.set_postfix_str(_progress_text(result.score, result.bound, model.getNNodes()))
     return result
+
+
+#: share of the memory still available that SCIP's search may take (the rest: the order
+#: search, the result and the other processes)
+_SCIP_MEMORY_SHARE = 0.8
+
+
+def _memory_limit_mb(model) -> float:
+    """SCIP's ``limits/memory`` (MB): what SCIP holds now (the model) plus a share of the
+    memory still available (:func:`~pgmpy_nml._memory.available_memory`, which counts
+    what this process already holds as taken). A search that outgrows it stops like a
+    time limit does (status ``"memlimit"``: the best network, a proven bound, the gap)
+    instead of being killed by the system."""
+    held = model.getMemUsed() + model.getMemExternEstim()
+    return (held + _SCIP_MEMORY_SHARE * available_memory()) / 2**20
 
 
 def _scip_version() -> str:

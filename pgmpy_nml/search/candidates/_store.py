@@ -14,6 +14,7 @@ import time
 import numpy as np
 
 from ..._counting import subsets as _kernels
+from . import _budget
 from ._lattice import _DENSE_SLOTS
 
 __all__: list[str] = []
@@ -72,27 +73,25 @@ class _Store:
             self.by_size[size] = table
         return table
 
-    def ensure(self, blocks) -> None:
-        """Count the subsets of ``blocks`` (arrays of rows of one size) not counted yet."""
+    def ensure(self, blocks, then: int = 0, what: str = "") -> None:
+        """Count the subsets of ``blocks`` (arrays of rows of one size) not counted yet.
+
+        Once the new subsets are known, and before they are counted, the memory of
+        their counting plus ``then`` bytes (what the caller allocates after it, for
+        ``what``) is checked (:func:`._budget.counting_bytes`)."""
         start = time.perf_counter()
-        merged: dict = {}  # size -> (ranks, rows) still to count
-        for rows in blocks:
-            if rows.shape[0] == 0:
-                continue
-            size = rows.shape[1]
-            ranks = _kernels.colex_ranks(rows, self.binom)
-            new = self._table(size).find(ranks) < 0
-            if size in merged:
-                r0, w0 = merged[size]
-                ranks, rows = np.concatenate([r0, ranks[new]]), np.concatenate([w0, rows[new]])
-            else:
-                ranks, rows = ranks[new], rows[new]
-            merged[size] = (ranks, rows)
-        merged = {size: _unique_rows(*pair) for size, pair in merged.items() if len(pair[0])}
+        merged = self._new_subsets(blocks)
         if merged:
+            n_new = sum(len(r) for r, _ in merged.values())
             width = max(max(merged), 1)
-            all_rows = np.full((sum(len(r) for r, _ in merged.values()), width), -1)
-            sizes = np.empty(all_rows.shape[0], dtype=np.int64)
+            _budget.check(
+                _budget.counting_bytes(self, n_new, width, set(merged)) + then,
+                f"{what or 'the variables'} ({n_new} new subsets of up to {width} "
+                "variables to count)",
+                self.problem.constraints,
+            )
+            all_rows = np.full((n_new, width), -1)
+            sizes = np.empty(n_new, dtype=np.int64)
             at = 0
             for size, (ranks, rows) in merged.items():
                 all_rows[at : at + len(ranks), :size] = rows
@@ -119,6 +118,33 @@ class _Store:
             self.n_counted += len(order)
         self.seconds += time.perf_counter() - start
 
+    def _new_subsets(self, blocks) -> dict:
+        """``{size: (ranks, rows)}`` of the subsets of ``blocks`` not counted yet, each
+        once; no row is copied before it is known to be new and the first of its rank."""
+        listed: dict = {}  # size -> [(rows, ranks of the new ones, their positions)]
+        for rows in blocks:
+            if rows.shape[0] == 0:
+                continue
+            size = rows.shape[1]
+            ranks = _kernels.colex_ranks(rows, self.binom)
+            new = np.flatnonzero(self._table(size).find(ranks) < 0)
+            listed.setdefault(size, []).append((rows, ranks[new], new))
+        merged = {}
+        for size, parts in listed.items():
+            ranks, first = np.unique(np.concatenate([r for _, r, _ in parts]), return_index=True)
+            if not len(ranks):
+                continue
+            offsets = np.cumsum([0] + [len(r) for _, r, _ in parts])
+            block = np.searchsorted(offsets, first, side="right") - 1
+            by_block = np.argsort(block, kind="stable")
+            cuts = np.searchsorted(block[by_block], np.arange(len(parts) + 1))
+            rows = np.empty((len(ranks), size), dtype=np.int64)
+            for b, (block_rows, _, new) in enumerate(parts):
+                here = by_block[cuts[b] : cuts[b + 1]]
+                rows[here] = block_rows[new[first[here] - offsets[b]]]
+            merged[size] = (ranks, rows)
+        return merged
+
     def get(self, rows: np.ndarray) -> np.ndarray:
         """Statistics of counted subsets (rows of one size): shape (n_stats, m)."""
         if rows.shape[0] == 0:
@@ -129,8 +155,3 @@ class _Store:
     def forget_below(self, size: int) -> None:
         for s in [s for s in self.by_size if s < size]:
             del self.by_size[s]
-
-
-def _unique_rows(ranks: np.ndarray, rows: np.ndarray):
-    ranks, first = np.unique(ranks, return_index=True)
-    return ranks, rows[first]

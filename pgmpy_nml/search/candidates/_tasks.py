@@ -22,13 +22,12 @@ import time
 import numpy as np
 
 from ..._counting import subsets as _kernels
-from ..._memory import available_memory
 from ..._progress import keep_alive, progress_bar
-from ...exceptions import SearchMemoryError
 from ...scores.contract import Families, StatisticScore, entropy_statistic
 from ...scores.pgmpy_adapters import PgmpyScoreAdapter
 from .._dp.plans import StatisticPlan
 from ..constraints import Constraints
+from . import _budget
 from ._lattice import _TIE, _binomials, _lattices
 from ._store import _Store
 
@@ -91,7 +90,11 @@ class _Task:
         self.seconds = {"scoring": 0.0, "bounds and dominance": 0.0}
         # N H(u) of each variable, bounding the likelihood gain of adding it
         singles = np.arange(n_vars, dtype=np.int64)[:, None]
-        self.store.ensure([singles, np.zeros((1, 0), dtype=np.int64)])
+        self.store.ensure(
+            [singles, np.zeros((1, 0), dtype=np.int64)],
+            _budget.start_bytes(problem),
+            f"the start of the search on {n_vars} variables",
+        )
         self.gains = n * math.log(n) - self.store.get(singles)[self.h]
         # the log-likelihood given every admissible parent at once
         start = time.perf_counter()
@@ -163,54 +166,61 @@ class _Task:
         lat.screen(upper, family)
         self.seconds["bounds and dominance"] += time.perf_counter() - start
 
-    #: bytes per parent set of a level: statistics of the set and its family, rows, scores
-    BYTES_PER_SET = 256
-
-    def _check_memory(self, active) -> None:
-        """Refuse a level that would not fit in memory (weak bounds, no parent limit)."""
-
+    def _set_size(self, lattice_ids, added: int = 0) -> int:
+        """The largest parent set of the lattices' current level (``added``: more)."""
         lattices = self.lattices
-        n_sets = sum(lattices[i].X.shape[0] for i in active)
-        per_set = self.BYTES_PER_SET + 16 * len(self.problem.keys)
-        need = n_sets * per_set
-        limit = 0.5 * available_memory()
-        if need > limit:
-            size = max(len(lattices[i].required) + lattices[i].level for i in active)
-            raise SearchMemoryError(
-                f"The candidate search would need about {need / 2**30:.1f} GB for the "
-                f"{n_sets} parent sets of size {size} it has left to score (half the memory "
-                f"available is {limit / 2**30:.1f} GB): the score's bounds do not stop the "
-                "enumeration on these data. Give max_parents (3 or 4 is usual)."
-            )
+        return max(len(lattices[i].required) + lattices[i].level + added for i in lattice_ids)
+
+    def _advance(self, growing) -> list:
+        """Move the ``growing`` lattices to their next level, once it is known to fit in
+        memory; those that have sets left."""
+        if not growing:
+            return []
+        start = time.perf_counter()
+        sizes = {i: self.lattices[i].next_size() for i in growing}
+        n_sets = sum(m for m, _ in sizes.values())
+        size = self._set_size(growing, 1)
+        _budget.check(
+            _budget.advance_bytes(self, sizes),
+            f"the {n_sets} parent sets of size {size} next",
+            self.problem.constraints,
+        )
+        still = [i for i in growing if self.lattices[i].advance()]
+        self.seconds["bounds and dominance"] += time.perf_counter() - start
+        return still
 
     def run(self, show_progress: bool) -> None:
         lattices = self.lattices
         active = list(range(len(lattices)))
         bar = progress_bar(show_progress, "candidate sets", leave=False, unit=" levels")
-        with keep_alive(bar):  # a level can take minutes: lines at their period
-            while active:
-                self._check_memory(active)
-                if self.problem.monotone:
-                    self.store.ensure([lattices[i].parents() for i in active])
+        try:
+            with keep_alive(bar):  # a level can take minutes: lines at their period
+                while active:
+                    n_sets = sum(lattices[i].X.shape[0] for i in active)
+                    rows = _budget.rows_bytes(self, active)
+                    what = f"the {n_sets} parent sets of size {self._set_size(active)}"
+                    _budget.check(rows, what, self.problem.constraints)
+                    if self.problem.monotone:
+                        self.store.ensure([lattices[i].parents() for i in active], rows, what)
+                        for i in active:
+                            self.screen(i, lattices[i].parents())
+                    sets = {i: lattices[i].scored_parents() for i in active}
+                    sets = {i: (p, lattices[i].families(p)) for i, p in sets.items()}
+                    blocks = [block for pair in sets.values() for block in pair]
+                    self.store.ensure(blocks, _budget.scoring_bytes(self, active), what)
                     for i in active:
-                        self.screen(i, lattices[i].parents())
-                sets = {i: lattices[i].scored_parents() for i in active}
-                sets = {i: (p, lattices[i].families(p)) for i, p in sets.items()}
-                self.store.ensure([block for pair in sets.values() for block in pair])
-                still = []
-                for i in active:
-                    scores, bounds, monotone = self.evaluate(i, *sets[i])
-                    start = time.perf_counter()
-                    lattices[i].record(scores, bounds, monotone)
-                    if lattices[i].advance():
-                        still.append(i)
-                    self.seconds["bounds and dominance"] += time.perf_counter() - start
-                active = still
-                if active:
-                    smallest = min(len(lattices[i].required) + lattices[i].level for i in active)
-                    self.store.forget_below(smallest)
-                bar.update(1)
-        bar.close()
+                        scores, bounds, monotone = self.evaluate(i, *sets[i])
+                        start = time.perf_counter()
+                        lattices[i].record(scores, bounds, monotone)
+                        self.seconds["bounds and dominance"] += time.perf_counter() - start
+                    del sets
+                    active = self._advance([i for i in active if lattices[i].open.any()])
+                    if active:
+                        sizes = [len(lattices[i].required) + lattices[i].level for i in active]
+                        self.store.forget_below(min(sizes))
+                    bar.update(1)
+        finally:  # a SearchMemoryError ends the display too
+            bar.close()
 
 
 def _statistic_task(problem: _StatisticProblem, children, n_threads, show_progress) -> dict:
