@@ -88,10 +88,8 @@ def _last_line(desc: str, result: SearchResult, seconds: float) -> None:
     (each engine's own lines said how far that engine got, not what they proved together)."""
     line = PeriodicLines(desc, every=0.0)
     line.start -= seconds
-    line.postfix = (
-        f"score {result.score:.6g}  bound {result.bound:.6g}  gap {100 * _gap(result.score, result.bound):.4f}%  "
-        f"network by {result.engine}"
-    )
+    text = _progress_text(result.score, result.bound, 0).rsplit("  nodes", 1)[0]
+    line.postfix = f"{text}  network by {result.engine}"
     line.close()
 
 
