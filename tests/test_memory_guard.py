@@ -10,6 +10,7 @@ a clear SearchMemoryError before allocating, never an OS kill.
 
 from __future__ import annotations
 
+import json
 import resource
 import sys
 import tracemalloc
@@ -190,7 +191,7 @@ def test_scip_stops_at_its_memory_limit_with_a_sound_bound(monkeypatch, random_d
     candidates, _ = candidate_parent_sets(FNML(random_data(300, 12, 3)), max_parents=2)
     monkeypatch.setattr(_solver, "available_memory", lambda: 0)  # SCIP gets what it holds
     result = solve(candidates, show_progress=False)
-    assert result.status == "memlimit"
+    assert result.status == "memorylimit"
     assert result.optimal is False
     assert np.isfinite(result.bound) and result.bound >= result.score
     assert result.bound <= candidates.upper_bound() + 1e-9
@@ -210,3 +211,28 @@ def test_scip_gets_a_memory_limit(monkeypatch, random_data):
     result = solve(candidates, show_progress=False)
     assert result.optimal
     assert 0 < seen["limit"] <= available_memory() / 2**20 + 1024
+
+
+def test_exact_search_and_the_cli_say_the_search_ended_on_memory(
+    monkeypatch, random_data, tmp_path, capsys
+):
+    """``status_`` says why the search ended, and ``learn`` gives the advice that fits a
+    memory limit (it said "when --time-limit ran out" before)."""
+    from pgmpy_nml.cli import main
+
+    data = random_data(300, 12, 3)
+    dp = ExactSearch("fnml", method="dp", max_parents=2, show_progress=False).fit(data)
+    assert dp.status_ == "optimal"
+    monkeypatch.setattr(_solver, "available_memory", lambda: 0)
+    search = ExactSearch("fnml", method="solver", max_parents=2, show_progress=False).fit(data)
+    assert search.status_ == "memorylimit" and not search.optimal_
+    path = tmp_path / "data.csv"
+    data.to_csv(path, index=False)
+    summary = tmp_path / "summary.json"
+    code = main(
+        ["learn", str(path), "--method", "solver", "--max-parents", "2", "--json", str(summary)]
+    )
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "reached the memory available" in out and "ran out" not in out
+    assert json.loads(summary.read_text())["status"] == "memorylimit"

@@ -184,21 +184,28 @@ def _exact_search(args, data, knowledge, max_parents):
         ) from None
     except MemoryError as err:
         raise UserError(f"{err} Set --max-parents, or use --method tabu.") from None
+    gap = f"gap {100 * search.gap_:.3g}% to the bound {search.bound_:.4f}"
     if search.optimal_:
         proof = f"proven optimal ({search.method_})"
+    elif search.status_ == "memorylimit":
+        proof = (
+            f"not proven optimal: {gap} when the search reached the memory available; "
+            "lower --max-parents, or run where there is more memory"
+        )
     elif default_limit:
         proof = (
-            f"not proven optimal: gap {100 * search.gap_:.3g}% to the bound {search.bound_:.4f} "
-            f"when the default time limit of {EXACT_TIME_LIMIT:g} s ran out; search longer with "
-            "--time-limit SECONDS (or --time-limit inf), or lower --max-parents"
+            f"not proven optimal: {gap} when the default time limit of {EXACT_TIME_LIMIT:g} s "
+            "ran out; search longer with --time-limit SECONDS (or --time-limit inf), or lower "
+            "--max-parents"
         )
     else:
         proof = (
-            f"not proven optimal: gap {100 * search.gap_:.3g}% to the bound {search.bound_:.4f} "
-            "when --time-limit ran out; search longer with a larger --time-limit"
+            f"not proven optimal: {gap} when --time-limit ran out; search longer with a larger "
+            "--time-limit"
         )
     search_info = {
         "exact_method": search.method_,
+        "status": search.status_,
         "optimal": bool(search.optimal_),
         "gap": float(search.gap_),
         "bound": float(search.bound_),

@@ -309,6 +309,12 @@ class ExactSearch(_StructureSearch):
     )
     bound_ = fitted_attribute("bound", "float: a proven upper bound on the optimal score.")
     gap_ = fitted_attribute("gap", "float: ``(bound_ - score_) / |score_|``; 0 when optimal.")
+    status_ = fitted_attribute(
+        "status",
+        'str: why the search ended: "optimal", "timelimit", "gaplimit" (``gap_limit`` '
+        'reached) or "memorylimit" (A* or SCIP at its memory limit; the best network found '
+        "and a proven bound).",
+    )
     optimal_ = property(
         lambda self: self.gap_ == 0.0, doc="bool: whether ``causal_graph_`` is proven optimal."
     )
@@ -375,6 +381,7 @@ class ExactSearch(_StructureSearch):
             bound=total,
             gap=0.0,
             memory_estimate=need,
+            status="optimal",
         )
 
     def _fit_candidates(self, score, method, settings) -> SearchResult:

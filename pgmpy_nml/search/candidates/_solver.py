@@ -137,7 +137,7 @@ def solve(
         the search runs until optimal.
         When it runs out, the best network so far is returned with a proven
         upper bound and the gap. So is it when SCIP's search would outgrow the
-        memory available (``status="memlimit"``): SCIP's memory limit is set to
+        memory available (``status="memorylimit"``): SCIP's memory limit is set to
         what the model holds plus 80% of the memory still available.
     initial : dict or sequence, optional
         A DAG to start from: ``{variable: parents}`` (names) or one parent
@@ -259,7 +259,7 @@ def _memory_limit_mb(model) -> float:
     """SCIP's ``limits/memory`` (MB): what SCIP holds now (the model) plus a share of the
     memory still available (:func:`~pgmpy_nml._memory.available_memory`, which counts
     what this process already holds as taken). A search that outgrows it stops like a
-    time limit does (status ``"memlimit"``: the best network, a proven bound, the gap)
+    time limit does (status ``"memorylimit"``: the best network, a proven bound, the gap)
     instead of being killed by the system."""
     held = model.getMemUsed() + model.getMemExternEstim()
     return (held + _SCIP_MEMORY_SHARE * available_memory()) / 2**20
@@ -341,9 +341,13 @@ def _progress_bar(show_progress: bool):
     return progress_bar(True, "exact search", total=None, bar_format="{desc}: {elapsed} {postfix}")
 
 
+#: SCIP's statuses in the package's words (A*'s and the solver's results say the same)
+_STATUS = {"memlimit": "memorylimit"}
+
+
 def _solution(model, fam: _Families, xvars, time_limit):
     """SCIP's final status and its best network (global family indices), checked."""
-    status = model.getStatus()
+    status = _STATUS.get(model.getStatus(), model.getStatus())
     if status == "infeasible":
         raise ValueError(
             "No DAG can be built from these candidates: every choice of one parent set per "
