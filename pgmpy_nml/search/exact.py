@@ -201,6 +201,10 @@ class ExactSearch(_StructureSearch):
         ``(bound_ - score_) / |score_|``: 0 when proven optimal.
     optimal_ : bool
         ``gap_ == 0``.
+    status_ : str
+        Why the search ended: ``"optimal"``, ``"timelimit"``, ``"gaplimit"`` (``gap_limit``
+        reached) or ``"memorylimit"`` (A* or SCIP at its memory limit: the best network
+        found and a proven bound).
     candidates_ : CandidateParentSets or None
         The solver's candidate parent sets (write them in GOBNILP's format with
         ``candidates_.to_file(path)``).
