@@ -254,8 +254,10 @@ def main() -> None:
         return
     modes = args.modes or ["rows", "counted"] + ([] if args.no_dask else ["dask"])
     print(f"## {args.network}: hill climbing, BDeu(1), one thread, a fresh process per fit")
-    print("| rows | path | CPU (wall) s | data | extra peak | distinct rows | edges | load |")
-    print("|---|---|---|---|---|---|---|---|")
+    print(
+        "| rows | path | CPU (wall) s | data | extra peak | distinct rows | edges | score | load |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
     for rows in args.rows:
         ours = None
         for mode in modes:
@@ -264,7 +266,7 @@ def main() -> None:
             print(
                 f"| {rows:.0e} | {mode} | {r['cpu']:.1f} ({r['wall']:.1f}) | "
                 f"{r['data_bytes'] / 1e9:.2f} GB | {r['extra_peak'] / 1e9:.2f} GB | "
-                f"{r['distinct']:,} | {r['edges']} | {r['load']:.2f} |"
+                f"{r['distinct']:,} | {r['edges']} | {r['score']:.1f} | {r['load']:.2f} |"
             )
             if r["dask"]:
                 t = r["dask"]
@@ -291,7 +293,7 @@ def _print_agrum(r: dict | None, ours: dict, mode: str, rows: int) -> None:
     else:
         print(
             f"| {rows:.0e} | pyAgrum {r['version']} | {r['cpu']:.1f} ({r['wall']:.1f}) | | "
-            f"{r['extra_peak'] / 1e9:.2f} GB | | {r['edges']} | {r['load']:.2f} |"
+            f"{r['extra_peak'] / 1e9:.2f} GB | | {r['edges']} | (bits) | {r['load']:.2f} |"
         )
         print(f"|  | CPU ratio pyAgrum / ours ({mode}) | {r['cpu'] / ours['cpu']:.1f}x | |")
 
