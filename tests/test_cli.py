@@ -448,6 +448,20 @@ def test_hill_climbing_is_reproducible_whatever_the_hash_seed(files, cli_summary
     assert {edges(h, "--seed", "7") for h in ("1", "3")} == {(edges("5", "--seed", "7")[0], 7)}
 
 
+@pytest.mark.parametrize("method", ["solver", "astar"])
+def test_a_named_engine_reports_its_own_parent_limit(files, cli, method):
+    """On few variables the limit comes from the engine, not from the variable count (the
+    line said "the default above 20 variables" for 8)."""
+    code, out, err = cli(
+        "learn", files["votes"], "--dropna", "--method", method, "--params", "none"
+    )
+    assert code == 0, err
+    assert (
+        f"with at most {SOLVER_DEFAULT_MAX_PARENTS} parents per variable (--method {method}'s "
+        "default; set --max-parents)"
+    ) in out
+
+
 def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, tmp_path, cli):
     summary = tmp_path / "s.json"
     code, out, err = cli("learn", files["wide"], "--params", "none", "--json", summary)

@@ -111,9 +111,13 @@ def _choose_method(args, n_vars):
         return "exact", None, "exact search (globally optimal)"
     described = "exact search (proven optimal unless the time limit runs out)"
     if args.max_parents is None:
+        whose = (
+            f"--method {args.method}'s default"
+            if args.method in ("astar", "solver")
+            else f"the default above {AUTO_EXACT_MAX_VARIABLES} variables"
+        )
         described += (
-            f", with at most {choice.max_parents} parents per variable (the default above "
-            f"{AUTO_EXACT_MAX_VARIABLES} variables; set --max-parents)"
+            f", with at most {choice.max_parents} parents per variable ({whose}; set --max-parents)"
         )
     return "exact", choice.max_parents, described
 
