@@ -257,6 +257,41 @@ def test_the_solver_process_ends_when_its_parent_is_killed(tmp_path):
     assert not out.exists()  # it ended by itself, not by finishing its search
 
 
+def test_the_solver_process_ends_when_its_parent_dies_while_it_starts(tmp_path):
+    """A parent killed before its child has even imported its modules: the child learns
+    its parent's id from the command line, not from ``os.getppid()`` (by then the
+    process it was handed to), and ends."""
+    import pickle
+    import signal
+
+    task, out = tmp_path / "task.pkl", tmp_path / "solver"
+    settings = {"deadline": None, "initial": None, "show_progress": False, "gap_limit": 0.0}
+    with open(task, "wb") as stream:
+        pickle.dump((_hard(0, n=60, k=150), {**settings, "seed": 0}), stream)
+    code = (
+        "import sys, time; from pgmpy_nml.search.candidates import _portfolio as pf; "
+        f"child = pf._launch('solver', {str(task)!r}, {str(out)!r}); "
+        "print(child.pid, flush=True); time.sleep(600)"
+    )
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    pid = int(parent.stdout.readline())
+    parent.send_signal(signal.SIGKILL)  # at once: the child is still importing
+    parent.wait()
+
+    def alive():
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                return stat.read().split(")")[-1].split()[0] != "Z"
+        except FileNotFoundError:
+            return False
+
+    deadline = time.time() + 60
+    while alive() and time.time() < deadline:
+        time.sleep(0.2)
+    assert not alive()
+    assert not out.exists()
+
+
 def test_the_last_progress_line_is_the_combined_result(capsys, monkeypatch):
     """Each engine prints its own lines; the last one is the portfolio's, and agrees with
     the result (issue 17: the display's last line and the summary agree)."""

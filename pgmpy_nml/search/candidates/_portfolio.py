@@ -124,7 +124,7 @@ def portfolio(
 def _launch(engine: str, task: str, out: str) -> subprocess.Popen:
     """A child process that runs ``engine`` on the task and writes its report to ``out``."""
     return subprocess.Popen(
-        [sys.executable, "-m", __name__, engine, task, out],
+        [sys.executable, "-m", __name__, engine, task, out, str(os.getpid())],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         env=os.environ.copy(),
@@ -227,17 +227,21 @@ def _run_solver(candidates, settings: dict) -> dict:
 
 
 def _orphan_watch(parent: int, every: float = 1.0) -> None:
-    """End this process when its parent is gone (killed, a notebook's kernel restarted):
-    a solver without a time limit would otherwise hold a core for ever."""
+    """End this process when its parent (the process id ``parent``) is gone (killed, a
+    notebook's kernel restarted): a solver without a time limit would otherwise hold a
+    core for ever. The id comes from the parent itself, on the command line: a parent
+    killed while this process was still starting (its imports take seconds on a loaded
+    machine) has already handed it to another process, so ``os.getppid()`` read here
+    would name that one and the watch would never end it."""
     while os.getppid() == parent:
         time.sleep(every)
     os._exit(1)
 
 
-def _child_main(engine: str, task: str, out: str) -> int:
+def _child_main(engine: str, task: str, out: str, parent: str) -> int:
     import threading
 
-    threading.Thread(target=_orphan_watch, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_orphan_watch, args=(int(parent),), daemon=True).start()
     sys.stderr = _Lines(sys.stderr)
     try:
         with open(task, "rb") as stream:
@@ -256,4 +260,4 @@ def _child_main(engine: str, task: str, out: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_child_main(*sys.argv[1:4]))
+    sys.exit(_child_main(*sys.argv[1:5]))
