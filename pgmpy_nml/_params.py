@@ -75,7 +75,7 @@ __all__ = [
 #: The search selector ``method``, one vocabulary for every estimator and tool: the
 #: exact engines (``"auto"`` chooses among them, :func:`~pgmpy_nml.search.choose_search`)
 #: and the local searches.
-EXACT_METHODS = ("auto", "dp", "astar", "solver", "astar|solver")
+EXACT_METHODS = ("auto", "dp", "astar", "solver", "astar|solver", "solver|solver")
 LOCAL_METHODS = ("hill", "tabu")
 METHODS = EXACT_METHODS + LOCAL_METHODS
 

@@ -202,8 +202,9 @@ def test_scip_gets_a_memory_limit(monkeypatch, random_data):
     seen = {}
     original = _solver._memory_limit_mb
 
-    def spy(model):
-        seen["limit"] = original(model)
+    def spy(model, share):
+        seen["limit"] = original(model, share)
+        seen["share"] = share
         return seen["limit"]
 
     monkeypatch.setattr(_solver, "_memory_limit_mb", spy)
@@ -211,6 +212,7 @@ def test_scip_gets_a_memory_limit(monkeypatch, random_data):
     result = solve(candidates, show_progress=False)
     assert result.optimal
     assert 0 < seen["limit"] <= available_memory() / 2**20 + 1024
+    assert seen["share"] == _solver._SCIP_MEMORY_SHARE
 
 
 def test_exact_search_and_the_cli_say_the_search_ended_on_memory(

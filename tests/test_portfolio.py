@@ -19,6 +19,7 @@ from pgmpy_nml.search.candidates import CandidateParentSets, solve
 from pgmpy_nml.search.candidates import _portfolio as pf
 from pgmpy_nml.search.candidates._astar import astar
 from pgmpy_nml.search.candidates._families import _checked_families
+from pgmpy_nml.search.candidates._heuristics import _greedy
 
 pytest.importorskip("pyscipopt")
 
@@ -43,14 +44,16 @@ def _all_reaped(children):
     return all(child.returncode is not None for child in children)
 
 
-def _against_brute_force(local):
+def _against_brute_force(local, method="astar|solver"):
     candidates = CandidateParentSets.from_dict(local)
     optimum = best_network(local, list(local))
-    result = pf.portfolio(candidates, show_progress=False)
-    assert result.method == "astar|solver" and result.optimal and result.gap == 0.0
+    result = pf.portfolio(candidates, method=method, show_progress=False)
+    assert result.method == method and result.optimal and result.gap == 0.0
     assert result.score == pytest.approx(optimum, rel=1e-9, abs=1e-9)
     assert result.bound == result.score
-    assert result.engine == "astar" or result.engine.startswith("scip")
+    assert result.engine.startswith("scip") or (
+        method == "astar|solver" and result.engine == "astar"
+    )
     assert candidates.score(result.parents) == pytest.approx(result.score, rel=1e-12)
     alone = [astar(candidates, show_progress=False), solve(candidates, show_progress=False)]
     assert all(r.score == pytest.approx(result.score, rel=1e-9, abs=1e-9) for r in alone)
@@ -58,24 +61,27 @@ def _against_brute_force(local):
 
 # each run starts two Python processes (2 s of CPU each): a few cases by default, many
 # with -m slow; the combination itself is checked on many cases below, without processes
+@pytest.mark.parametrize("method", list(pf.PORTFOLIOS))
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(candidate_sets())
-def test_the_portfolio_finds_the_brute_force_optimum(local):
-    _against_brute_force(local)
+@given(local=candidate_sets())
+def test_the_portfolio_finds_the_brute_force_optimum(method, local):
+    _against_brute_force(local, method)
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("method", list(pf.PORTFOLIOS))
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(candidate_sets())
-def test_the_portfolio_finds_the_brute_force_optimum_many(local):
-    _against_brute_force(local)
+@given(local=candidate_sets())
+def test_the_portfolio_finds_the_brute_force_optimum_many(method, local):
+    _against_brute_force(local, method)
 
 
+@pytest.mark.parametrize("method", list(pf.PORTFOLIOS))
 @pytest.mark.parametrize("seed", range(2))
-def test_stopped_by_the_time_limit_the_bound_is_sound(seed, launched):
+def test_stopped_by_the_time_limit_the_bound_is_sound(seed, method, launched):
     cands = _hard(seed)
     optimum = solve(cands, show_progress=False).score
-    result = pf.portfolio(cands, time_limit=1e-3, show_progress=False)
+    result = pf.portfolio(cands, method=method, time_limit=1e-3, show_progress=False)
     assert math.isfinite(result.bound)
     assert result.bound >= optimum - 1e-9 * abs(optimum) and result.score <= optimum + 1e-9
     assert result.bound <= cands.upper_bound() + 1e-9
@@ -108,7 +114,7 @@ def test_combining_two_reports_keeps_the_better_network_and_the_smaller_bound(se
     greedy = astar(cands, show_progress=False, time_limit=1e-9, group_size=1)
     networks = [[fam.start[v] + c for v, c in enumerate(r.choice)] for r in (greedy, best)]
     reports = {}
-    for engine in pf.ENGINES:
+    for engine in ("astar", "solver"):
         bound = best.score + float(rng.choice([0.0, rng.uniform(0, 30)]))
         choice = networks[int(rng.integers(2))]
         reports[engine] = _report(choice, bound, "timelimit", engine)
@@ -198,6 +204,82 @@ def test_a_first_proof_by_the_solver_stops_astar(monkeypatch, tmp_path):
     assert _all_reaped(children)
 
 
+def test_a_first_proof_by_the_second_solver_stops_the_first(monkeypatch):
+    """``"solver|solver"``: the other process reports first; the calling process's solver
+    stops at its next SCIP event, long before its own proof (about 110 s alone)."""
+    import pgmpy_nml.search.candidates._solver as solver_module
+
+    cands = _hard(0, n=80, k=200)
+    fam = _checked_families(cands)
+    choice = [int(f) for f in _greedy(fam)]
+    report = _report(choice, fam.total(choice), "optimal", "fake")  # stands for a proof
+    children = []
+
+    def launch(engine, task, out):  # a second solver that reports after a second
+        code = f"import pickle, time; time.sleep(1); pickle.dump({report!r}, open({out!r}, 'wb'))"
+        children.append(subprocess.Popen([sys.executable, "-c", code]))
+        return children[-1]
+
+    statuses = []
+    real = solver_module._solve
+
+    def recording(*args, **kwargs):
+        result = real(*args, **kwargs)
+        statuses.append(result.status)
+        return result
+
+    monkeypatch.setattr(pf, "_launch", launch)
+    monkeypatch.setattr(solver_module, "_solve", recording)
+    begin = time.perf_counter()
+    result = pf.portfolio(cands, method="solver|solver", show_progress=False)
+    assert time.perf_counter() - begin < 30
+    assert statuses == ["stopped"] and result.method == "solver|solver"
+    assert set(result.timings) == {"solver", "solver (second)", "portfolio"}
+    assert _all_reaped(children)
+
+
+def test_the_solver_stopped_returns_its_network_and_a_sound_bound():
+    from pgmpy_nml.search.candidates._solver import _solve
+
+    for seed in range(3):
+        cands = _hard(seed)
+        optimum = solve(cands, show_progress=False).score
+        calls = []
+
+        def stop(calls=calls):
+            calls.append(1)
+            return len(calls) > 2
+
+        result = _solve(cands, None, None, 0.0, 0, False, stop=stop)
+        assert result.status in ("stopped", "optimal") and calls
+        assert result.bound >= optimum - 1e-9 * abs(optimum) >= result.score - 1e-9 * abs(optimum)
+        assert cands.score(result.parents) == pytest.approx(result.score, rel=1e-12)
+
+
+def test_the_second_solver_has_another_seed_and_the_deep_root(monkeypatch):
+    import pickle
+
+    from pgmpy_nml.search.candidates._solver import _SCIP_MEMORY_SHARE
+
+    settings = []
+    launch = pf._launch
+
+    def recording(engine, task, out):
+        with open(task, "rb") as stream:
+            settings.append(pickle.load(stream)[1])
+        return launch(engine, task, out)
+
+    monkeypatch.setattr(pf, "_launch", recording)
+    cands = _hard(1)
+    pf.portfolio(cands, method="solver|solver", show_progress=False, seed=4)
+    pf.portfolio(cands, method="astar|solver", show_progress=False, seed=4)
+    share = pytest.approx(0.5 * _SCIP_MEMORY_SHARE)  # two solvers share SCIP's memory
+    assert [(s["seed"], s["deep_root"], s["memory_share"]) for s in settings] == [
+        (5, True, share),
+        (4, False, None),
+    ]
+
+
 def test_an_error_in_a_child_reaches_the_caller(launched):
     # A and B each need the other as a parent: no DAG (A* says so, the solver is killed)
     cycle = CandidateParentSets.from_dict(
@@ -216,6 +298,10 @@ def test_exact_search_runs_the_portfolio(random_data):
     assert both.method_ == "astar|solver" and both.optimal_
     assert both.score_ == pytest.approx(dp.score_, rel=1e-9)
     assert {"candidate parent sets", "portfolio"} <= set(both.timings_)
+    two = ExactSearch("bdeu", method="solver|solver", max_parents=2, show_progress=False)
+    two = two.fit(data)
+    assert two.method_ == "solver|solver" and two.optimal_
+    assert two.score_ == pytest.approx(dp.score_, rel=1e-9)
 
 
 def test_the_solver_process_ends_when_its_parent_is_killed(tmp_path):
@@ -227,6 +313,7 @@ def test_the_solver_process_ends_when_its_parent_is_killed(tmp_path):
 
     task, out = tmp_path / "task.pkl", tmp_path / "solver"
     settings = {"deadline": None, "initial": None, "show_progress": False, "gap_limit": 0.0}
+    settings.update(deep_root=False, memory_share=None)
     with open(task, "wb") as stream:  # a hard instance: the solver runs for long
         pickle.dump((_hard(0, n=60, k=150), {**settings, "seed": 0}), stream)
     code = (
@@ -266,6 +353,7 @@ def test_the_solver_process_ends_when_its_parent_dies_while_it_starts(tmp_path):
 
     task, out = tmp_path / "task.pkl", tmp_path / "solver"
     settings = {"deadline": None, "initial": None, "show_progress": False, "gap_limit": 0.0}
+    settings.update(deep_root=False, memory_share=None)
     with open(task, "wb") as stream:
         pickle.dump((_hard(0, n=60, k=150), {**settings, "seed": 0}), stream)
     code = (

@@ -45,7 +45,9 @@ EXACT_MAX_VARIABLES = 31
 #: on the data, not on the size alone: where a second core exists, both run. Above 40
 #: variables the pattern database has three groups or more and is weak: on hailfinder's
 #: first 45 and its 56 variables A* was 1.7% and 3.5% from proven after 130 and 300 s
-#: (12 GB), SCIP proved in 41 and 187 s, so the solver runs alone.
+#: (12 GB), SCIP proved in 41 and 187 s, so the solver runs above, beside a second,
+#: differently seeded solver with a deeper root where a second core exists
+#: (``"solver|solver"``, :mod:`~pgmpy_nml.search.candidates._portfolio`).
 ASTAR_AUTO_MAX_VARIABLES = 40
 #: The exact choice always takes the subset DP up to this many variables (well under a
 #: second).
@@ -53,7 +55,7 @@ DP_ALWAYS_MAX_VARIABLES = 15
 
 #: The exact engines, each globally optimal (the solver, A* and their portfolio anytime,
 #: with a gap).
-EXACT_METHODS = ("dp", "astar", "solver", "astar|solver")
+EXACT_METHODS = ("dp", "astar", "solver", "astar|solver", "solver|solver")
 #: The local searches (a local optimum).
 LOCAL_METHODS = ("hill", "tabu")
 #: Every ``method`` :func:`choose_search` takes.
@@ -66,8 +68,8 @@ class SearchChoice(NamedTuple):
     Attributes
     ----------
     method : str
-        ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"`` (exact: A* and the solver
-        side by side) or ``"hill"``, ``"tabu"`` (local).
+        ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"solver|solver"``
+        (exact: two engines side by side) or ``"hill"``, ``"tabu"`` (local).
     max_parents : int or None
         The parent limit that applies (None: no limit).
 
@@ -107,10 +109,13 @@ def choose_search(
       applies (``max_parents`` ``None`` or ``"auto"``); above, the A* search over
       the candidate parent sets up to 40 variables (:data:`ASTAR_AUTO_MAX_VARIABLES`;
       SCIP's branch and cut takes over, from A*'s best network, if A* runs out of
-      memory) and SCIP's branch and cut beyond. With ``cores`` >= 2, A* and branch and
-      cut side by side (``"astar|solver"``, the first proof wins) instead of A* alone:
-      up to 40 variables neither engine wins on every data set (see
-      :data:`ASTAR_AUTO_MAX_VARIABLES`). This is ``ExactSearch(method="auto")``.
+      memory) and SCIP's branch and cut beyond. With ``cores`` >= 2, two engines side by
+      side, the first proof wins: up to 40 variables A* and branch and cut
+      (``"astar|solver"``) instead of A* alone, since neither wins on every data set
+      (see :data:`ASTAR_AUTO_MAX_VARIABLES`); above, two differently seeded branch and
+      cuts (``"solver|solver"``, the second with a deeper root cut loop; see
+      :mod:`~pgmpy_nml.search.candidates._portfolio`) instead of one. This is
+      ``ExactSearch(method="auto")``.
     - ``method="auto"``: that exact choice up to 64 variables
       (:data:`~pgmpy_nml._limits.AUTO_SOLVER_MAX_VARIABLES`, the range of the field's
       benchmark instances) and tabu search above (the command line adds random
@@ -118,7 +123,8 @@ def choose_search(
       over (the rounds of :class:`~pgmpy_nml.analysis.ess.OptimalESS`, the sample
       sizes of :func:`~pgmpy_nml.learning_saturation`): the exact choice only up to
       20 variables, where it takes seconds, and hill climbing above.
-    - ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"hill"``, ``"tabu"``:
+    - ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"solver|solver"``,
+      ``"hill"``, ``"tabu"``:
       that search, checked against its size limit.
     - ``max_parents="auto"``: no limit for the DP and the local searches, 3
       (:data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`, GOBNILP's default) for
@@ -129,8 +135,8 @@ def choose_search(
     ----------
     n_vars : int
         Number of variables.
-    method : {"auto", "exact", "dp", "astar", "solver", "astar|solver", "hill", "tabu"}, \
-default "auto"
+    method : {"auto", "exact", "dp", "astar", "solver", "astar|solver", "solver|solver", \
+"hill", "tabu"}, default "auto"
     max_parents : int, None or "auto", default "auto"
     repeated : bool, default False
         The cheaper ``"auto"`` rule of the tools that search many times (see above).
@@ -194,7 +200,7 @@ default "auto"
             "method='solver'."
         )
     if auto_limit:
-        candidate = method in ("astar", "solver", "astar|solver")
+        candidate = method in ("astar", "solver", "astar|solver", "solver|solver")
         limit = SOLVER_DEFAULT_MAX_PARENTS if candidate else None
     return SearchChoice(method, limit)
 
@@ -203,5 +209,5 @@ def _candidate_engine(n_vars: int, cores: int) -> str:
     """The engine over candidate parent sets for ``n_vars`` variables on ``cores`` cores
     (see the measurements at :data:`ASTAR_AUTO_MAX_VARIABLES`)."""
     if n_vars > ASTAR_AUTO_MAX_VARIABLES:
-        return "solver"
+        return "solver|solver" if cores >= 2 else "solver"
     return "astar|solver" if cores >= 2 else "astar"

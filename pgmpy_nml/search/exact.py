@@ -89,11 +89,15 @@ class ExactSearch(_StructureSearch):
       first proof wins and the other engine is stopped. When ``time_limit`` runs
       out first, the better network of the two and the smaller of their proven
       bounds.
+    - ``"solver|solver"``: two solvers side by side the same way, the second with
+      another random seed and a root cut loop that goes on while it finds cuts:
+      branch and cut's time varies from seed to seed, and on networks too large to
+      prove the deeper root often gives the better bound.
     - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
       parent limit; up to 40 variables ``"astar|solver"`` with two cores or more
       (``n_jobs``; neither engine wins on every data set there) and A* alone on
       one core (branch and cut goes on from its best network if A* runs out of
-      memory); and the solver beyond, by default with
+      memory); and the solver beyond (``"solver|solver"`` on two cores), by default with
       at most 3 parents per variable (``max_parents="auto"``, the command line's
       rule too: :func:`~pgmpy_nml.search.choose_search`).
 
@@ -122,10 +126,11 @@ class ExactSearch(_StructureSearch):
         (``"fnml"``, ``"qnml"``, ``"bdeu"``, ``"bd"``, ``"k2"``, ``"min-bdeu"``,
         ``"max-bdeu"``, ``"bic-d"``, ``"aic-d"``, ``"ll-d"``, ``"bds"``; aliases
         ``"bic"``, ``"aic"``, ``"ll"``, ``"bdj"``) with its default parameters.
-    method : {"auto", "dp", "astar", "solver", "astar|solver"}, default "auto"
+    method : {"auto", "dp", "astar", "solver", "astar|solver", "solver|solver"}, \
+default "auto"
         See above; ``method_`` says which ran. With ``max_parents="auto"``,
         ``"auto"`` takes the DP up to 20 variables, A* (beside the solver, on two
-        cores or more) up to 40 and the solver beyond
+        cores or more) up to 40 and the solver (two, on two cores or more) beyond
         (:func:`~pgmpy_nml.search.choose_search`).
     max_parents : int, None or "auto", default "auto"
         Largest parent set considered; ``None`` for no limit. ``"auto"`` (the
@@ -189,8 +194,8 @@ class ExactSearch(_StructureSearch):
     plan_ : str
         ``"statistics"`` (subsets counted in bulk) or ``"generic"`` (``local_score``).
     method_ : str
-        ``"dp"``, ``"solver"``, ``"astar"``, ``"astar|solver"`` (both side by side;
-        ``engine`` of the result, ``timings_`` per engine), or ``"astar+solver"`` when
+        ``"dp"``, ``"solver"``, ``"astar"``, ``"astar|solver"``, ``"solver|solver"``
+        (two engines side by side; ``timings_`` per engine), or ``"astar+solver"`` when
         ``method="auto"``'s A* ran out of memory and branch and cut went on from
         its best network (``bound_`` is then the smaller of the two proven bounds).
     max_parents_ : int or None
@@ -305,8 +310,8 @@ class ExactSearch(_StructureSearch):
     )
     method_ = fitted_attribute(
         "method",
-        'str: "dp", "solver", "astar", "astar|solver" (both side by side) or "astar+solver" '
-        "(A* out of memory, then branch and cut), the method that ran.",
+        'str: "dp", "solver", "astar", "astar|solver", "solver|solver" (two engines side by '
+        'side) or "astar+solver" (A* out of memory, then branch and cut), the method that ran.',
     )
     max_parents_ = fitted_attribute(
         "max_parents", "int or None: the parent limit that applied (None: no limit)."

@@ -2,9 +2,9 @@
 
 The candidate parent sets (:func:`~pgmpy_nml.search.candidates.candidate_parent_sets`),
 then the best network over them: A* (``method="astar"``), SCIP's branch and cut
-(``"solver"``) or both side by side on two cores, the first proof winning
-(``"astar|solver"``, :mod:`._portfolio`). When A* runs out of memory and the method
-was chosen automatically, branch and cut goes on from A*'s best network
+(``"solver"``) or two engines side by side on two cores, the first proof winning
+(``"astar|solver"`` and ``"solver|solver"``, :mod:`._portfolio`). When A* runs out of
+memory and the method was chosen automatically, branch and cut goes on from A*'s best network
 (``"astar+solver"``), and the smaller of the two proven bounds holds. One time limit
 covers every stage.
 """
@@ -44,8 +44,8 @@ def search_candidates(
     hand_over: bool = False,
 ) -> SearchResult:
     """The best network over the candidates of ``score`` by ``method`` (``"astar"``,
-    ``"solver"`` or ``"astar|solver"``), with its proven bound; ``hand_over``: branch and
-    cut goes on when A* runs out of memory. The settings are checked ones
+    ``"solver"``, ``"astar|solver"`` or ``"solver|solver"``), with its proven bound;
+    ``hand_over``: branch and cut goes on when A* runs out of memory. The settings are checked ones
     (``ExactSearch._settings``).
 
     The result's ``method`` is the engine that finished (``"astar+solver"`` after a
@@ -65,10 +65,11 @@ def search_candidates(
     time_limit = _remaining(time_limit, timings["candidate parent sets"])
     initial = None if start_dag is None else _start_network(candidates, start_dag)
     first = None
-    if method == "astar|solver":
+    if method in ("astar|solver", "solver|solver"):
         start = time.perf_counter()
         both = portfolio(
             candidates,
+            method=method,
             time_limit=time_limit,
             initial=initial,
             show_progress=show_progress,

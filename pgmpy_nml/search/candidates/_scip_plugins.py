@@ -238,6 +238,35 @@ class Progress(Eventhdlr):
         return {}
 
 
+class Stop(Eventhdlr):
+    """Interrupt SCIP when ``stop()`` returns True (the portfolio: the other engine has
+    finished), asked at most every ``every`` seconds at a new incumbent, a solved node or
+    a better dual bound. The search then ends like at a time limit: the best network so
+    far and a proven bound (status ``"stopped"``)."""
+
+    def __init__(self, stop, every, clock=time.perf_counter):
+        self.stop = stop
+        self.every = every
+        self.clock = clock
+        self.last = -math.inf
+
+    def eventinit(self):
+        for name in _EVENTS:
+            self.model.catchEvent(getattr(SCIP_EVENTTYPE, name), self)
+
+    def eventexit(self):
+        for name in _EVENTS:
+            self.model.dropEvent(getattr(SCIP_EVENTTYPE, name), self)
+
+    def eventexec(self, event):
+        now = self.clock()
+        if now - self.last >= self.every:
+            self.last = now
+            if self.stop():
+                self.model.interruptSolve()
+        return {}
+
+
 def _set_network(model, sol, choice, xvars, avars, arrows_of):
     """Write a network (one family per variable) into ``sol``: its families and arrows."""
     for f in choice:
