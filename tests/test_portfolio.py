@@ -304,80 +304,67 @@ def test_exact_search_runs_the_portfolio(random_data):
     assert two.score_ == pytest.approx(dp.score_, rel=1e-9)
 
 
-def test_the_solver_process_ends_when_its_parent_is_killed(tmp_path):
-    """A parent killed outright (SIGKILL, a notebook kernel restarted) cannot kill its
-    child: the child watches for it and ends by itself."""
-    import os
+def _alive(pid):
+    """Whether process ``pid`` runs (a zombie counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _orphaned_solver(tmp_path, before_kill):
+    """A parent process launches the portfolio's solver process on a hard instance (about
+    12 s alone), ``before_kill(pid, out)`` runs, the parent is killed outright (SIGKILL,
+    as when a notebook's kernel restarts), and the solver's process id and report path
+    are returned. The parent is killed whatever happens."""
     import pickle
     import signal
 
     task, out = tmp_path / "task.pkl", tmp_path / "solver"
     settings = {"deadline": None, "initial": None, "show_progress": False, "gap_limit": 0.0}
-    settings.update(deep_root=False, memory_share=None)
+    settings.update(seed=0, deep_root=False, memory_share=None)
     with open(task, "wb") as stream:  # a hard instance: the solver runs for long
-        pickle.dump((_hard(0, n=60, k=150), {**settings, "seed": 0}), stream)
+        pickle.dump((_hard(0, n=60, k=150), settings), stream)
     code = (
         "import sys, time; from pgmpy_nml.search.candidates import _portfolio as pf; "
         f"child = pf._launch('solver', {str(task)!r}, {str(out)!r}); "
         "print(child.pid, flush=True); time.sleep(600)"
     )
     parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    pid = int(parent.stdout.readline())
-    time.sleep(3)
+    try:
+        pid = int(parent.stdout.readline())
+        before_kill(pid, out)
+    finally:
+        parent.send_signal(signal.SIGKILL)
+        parent.wait()
+    return pid, out
 
-    def alive():
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            return False
-        # a child of init is reaped at once; a zombie here would still count as gone
-        with open(f"/proc/{pid}/stat") as stat:
-            return stat.read().split(")")[-1].split()[0] != "Z"
 
-    assert alive() and not out.exists()  # still solving
-    parent.send_signal(signal.SIGKILL)
-    parent.wait()
-    deadline = time.time() + 20
-    while alive() and time.time() < deadline:
+def _ends_by_itself(pid, out, seconds):
+    deadline = time.time() + seconds
+    while _alive(pid) and time.time() < deadline:
         time.sleep(0.2)
-    assert not alive()
+    assert not _alive(pid)
     assert not out.exists()  # it ended by itself, not by finishing its search
+
+
+def test_the_solver_process_ends_when_its_parent_is_killed(tmp_path):
+    """A parent killed outright cannot kill its child: the child watches for it and ends
+    by itself."""
+
+    def solving(pid, out):
+        time.sleep(3)
+        assert _alive(pid) and not out.exists()  # still solving
+
+    _ends_by_itself(*_orphaned_solver(tmp_path, solving), seconds=20)
 
 
 def test_the_solver_process_ends_when_its_parent_dies_while_it_starts(tmp_path):
     """A parent killed before its child has even imported its modules: the child learns
     its parent's id from the command line, not from ``os.getppid()`` (by then the
     process it was handed to), and ends."""
-    import pickle
-    import signal
-
-    task, out = tmp_path / "task.pkl", tmp_path / "solver"
-    settings = {"deadline": None, "initial": None, "show_progress": False, "gap_limit": 0.0}
-    settings.update(deep_root=False, memory_share=None)
-    with open(task, "wb") as stream:
-        pickle.dump((_hard(0, n=60, k=150), {**settings, "seed": 0}), stream)
-    code = (
-        "import sys, time; from pgmpy_nml.search.candidates import _portfolio as pf; "
-        f"child = pf._launch('solver', {str(task)!r}, {str(out)!r}); "
-        "print(child.pid, flush=True); time.sleep(600)"
-    )
-    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
-    pid = int(parent.stdout.readline())
-    parent.send_signal(signal.SIGKILL)  # at once: the child is still importing
-    parent.wait()
-
-    def alive():
-        try:
-            with open(f"/proc/{pid}/stat") as stat:
-                return stat.read().split(")")[-1].split()[0] != "Z"
-        except FileNotFoundError:
-            return False
-
-    deadline = time.time() + 60
-    while alive() and time.time() < deadline:
-        time.sleep(0.2)
-    assert not alive()
-    assert not out.exists()
+    _ends_by_itself(*_orphaned_solver(tmp_path, lambda pid, out: None), seconds=60)
 
 
 def test_the_last_progress_line_is_the_combined_result(capsys, monkeypatch):
