@@ -201,19 +201,13 @@ REFRESH = 0.5
 _EVENTS = ("BESTSOLFOUND", "NODESOLVED", "DUALBOUNDIMPROVED")
 
 
-class Progress(Eventhdlr):
-    """Incumbent, sound bound and gap on the progress display, at most every ``every``
-    seconds (``clock``: seconds as a float, for tests).
+class _Throttled(Eventhdlr):
+    """An event handler that acts (:meth:`act`) on SCIP's :data:`_EVENTS` at most every
+    ``every`` seconds (``clock``: seconds as a float, for tests); a call within ``every``
+    seconds of the last action returns at once (one clock reading), so the events cost
+    nothing measurable."""
 
-    SCIP calls it on every new incumbent, solved node and better dual bound (after an
-    LP of the root's cut loop, too); a call within ``every`` seconds of the last update
-    returns at once (one clock reading), so the events cost nothing measurable. Between
-    events, :func:`~pgmpy_nml._progress.keep_alive` keeps the lines coming.
-    """
-
-    def __init__(self, bar, offset, every=REFRESH, clock=time.perf_counter):
-        self.bar = bar
-        self.offset = offset
+    def __init__(self, every, clock=time.perf_counter):
         self.every = every
         self.clock = clock
         self.last = -math.inf
@@ -228,43 +222,51 @@ class Progress(Eventhdlr):
 
     def eventexec(self, event):
         now = self.clock()
-        if now - self.last < self.every:
-            return {}
-        model = self.model
-        if model.getNSols() == 0:
-            return {}
-        self.last = now
-        self.bar.set_postfix_str(_model_progress(model, self.offset))
+        if now - self.last >= self.every and self.act():
+            self.last = now
         return {}
 
+    def act(self) -> bool:  # pragma: no cover - every subclass defines it
+        """Do the handler's work; False when there was nothing to do yet (the next event
+        tries again)."""
+        raise NotImplementedError
 
-class Stop(Eventhdlr):
+
+class Progress(_Throttled):
+    """Incumbent, sound bound and gap on the progress display, at most every ``every``
+    seconds.
+
+    SCIP calls it on every new incumbent, solved node and better dual bound (after an
+    LP of the root's cut loop, too). Between events,
+    :func:`~pgmpy_nml._progress.keep_alive` keeps the lines coming.
+    """
+
+    def __init__(self, bar, offset, every=REFRESH, clock=time.perf_counter):
+        super().__init__(every, clock)
+        self.bar = bar
+        self.offset = offset
+
+    def act(self) -> bool:
+        if self.model.getNSols() == 0:
+            return False
+        self.bar.set_postfix_str(_model_progress(self.model, self.offset))
+        return True
+
+
+class Stop(_Throttled):
     """Interrupt SCIP when ``stop()`` returns True (the portfolio: the other engine has
     finished), asked at most every ``every`` seconds at a new incumbent, a solved node or
     a better dual bound. The search then ends like at a time limit: the best network so
     far and a proven bound (status ``"stopped"``)."""
 
     def __init__(self, stop, every, clock=time.perf_counter):
+        super().__init__(every, clock)
         self.stop = stop
-        self.every = every
-        self.clock = clock
-        self.last = -math.inf
 
-    def eventinit(self):
-        for name in _EVENTS:
-            self.model.catchEvent(getattr(SCIP_EVENTTYPE, name), self)
-
-    def eventexit(self):
-        for name in _EVENTS:
-            self.model.dropEvent(getattr(SCIP_EVENTTYPE, name), self)
-
-    def eventexec(self, event):
-        now = self.clock()
-        if now - self.last >= self.every:
-            self.last = now
-            if self.stop():
-                self.model.interruptSolve()
-        return {}
+    def act(self) -> bool:
+        if self.stop():
+            self.model.interruptSolve()
+        return True
 
 
 def _set_network(model, sol, choice, xvars, avars, arrows_of):
