@@ -274,9 +274,9 @@ def test_the_second_solver_has_another_seed_and_the_deep_root(monkeypatch):
     pf.portfolio(cands, method="solver|solver", show_progress=False, seed=4)
     pf.portfolio(cands, method="astar|solver", show_progress=False, seed=4)
     share = pytest.approx(0.5 * _SCIP_MEMORY_SHARE)  # two solvers share SCIP's memory
-    assert [(s["seed"], s["deep_root"], s["memory_share"]) for s in settings] == [
-        (5, True, share),
-        (4, False, None),
+    assert [(s["seed"], s["deep_root"], s["memory_share"], s["label"]) for s in settings] == [
+        (5, True, share, "exact search (solver 2)"),
+        (4, False, None, "exact search"),
     ]
 
 
@@ -323,7 +323,7 @@ def _orphaned_solver(tmp_path, before_kill):
 
     task, out = tmp_path / "task.pkl", tmp_path / "solver"
     settings = {"deadline": None, "initial": None, "show_progress": False, "gap_limit": 0.0}
-    settings.update(seed=0, deep_root=False, memory_share=None)
+    settings.update(seed=0, deep_root=False, memory_share=None, label="exact search")
     with open(task, "wb") as stream:  # a hard instance: the solver runs for long
         pickle.dump((_hard(0, n=60, k=150), settings), stream)
     code = (
@@ -378,3 +378,18 @@ def test_the_last_progress_line_is_the_combined_result(capsys, monkeypatch):
     assert last.startswith("exact search (A* and the solver)") and last.endswith(")")
     assert float(last.split("gap ")[1].split("%")[0]) == pytest.approx(100 * result.gap, abs=1e-4)
     assert f"network by {result.engine}" in last
+
+
+def test_two_solvers_name_their_lines(capfd, monkeypatch):
+    """``"solver|solver"``: each solver's lines say which one speaks (the other process
+    writes to the same terminal), and the last line is the combined result."""
+    monkeypatch.setenv("PGMPY_NML_PROGRESS_SECONDS", "0")
+    cands = _hard(0, n=60, k=150)  # about 12 s for one solver: both print before the limit
+    result = pf.portfolio(cands, method="solver|solver", time_limit=4.0, show_progress=True)
+    lines = [line for line in capfd.readouterr().err.splitlines() if "exact search" in line]
+    assert any(line.startswith("exact search (solver 1):") for line in lines)
+    assert any(line.startswith("exact search (solver 2):") for line in lines)
+    assert not any(line.startswith("exact search:") for line in lines)
+    last = lines[-1]
+    assert last.startswith("exact search (two solvers)")
+    assert float(last.split("gap ")[1].split("%")[0]) == pytest.approx(100 * result.gap, abs=1e-4)

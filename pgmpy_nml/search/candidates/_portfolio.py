@@ -110,6 +110,8 @@ def portfolio(
         "deep_root": mine_name == "solver",
         # two solvers share the memory SCIP may take; A* beside one takes its own share
         "memory_share": _SCIP_MEMORY_SHARE / 2 if mine_name == "solver" else None,
+        # whose progress lines are whose, when two solvers write them
+        "label": "exact search (solver 2)" if mine_name == "solver" else "exact search",
     }
     with tempfile.TemporaryDirectory(prefix="pgmpy-nml-portfolio-") as folder:
         task = os.path.join(folder, "task.pkl")
@@ -138,6 +140,7 @@ def portfolio(
                     show_progress,
                     stop=lambda: child.poll() is not None,
                     memory_share=settings["memory_share"],
+                    label="exact search (solver 1)",
                 )
             reports = {mine_name: _report(fam, mine)}
             if mine.status not in PROOFS:  # the other's turn: finished, or until its deadline
@@ -258,6 +261,7 @@ def _run_solver(candidates, settings: dict) -> dict:
         settings["show_progress"],
         deep_root=settings["deep_root"],
         memory_share=settings["memory_share"],
+        label=settings["label"],
     )
     return _report(_checked_families(candidates), result)
 

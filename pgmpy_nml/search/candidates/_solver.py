@@ -200,14 +200,16 @@ def _solve(
     stop=None,
     deep_root=False,
     memory_share=None,
+    label="exact search",
 ) -> SearchResult:
     """:func:`solve` with checked settings. The portfolio (:mod:`._portfolio`) also
     passes ``stop`` (a call without arguments, polled at SCIP's events at most every
     :data:`_STOP_POLL` seconds: when it returns True the search ends like at a time
     limit, with status ``"stopped"``), ``deep_root`` (see :data:`DEEP_ROOT`) and
     ``memory_share`` (of the memory available, for SCIP's search; by default
-    :data:`_SCIP_MEMORY_SHARE`, half of it each when two solvers share the machine)."""
-    bar = _progress_bar(show_progress)
+    :data:`_SCIP_MEMORY_SHARE`, half of it each when two solvers share the machine)
+    and ``label``, the progress lines' name (which solver speaks, when two do)."""
+    bar = _progress_bar(show_progress, label)
     try:
         # lines at their period from the start: the first network, the model (a minute on
         # a million candidates) and SCIP's search, within one long LP too
@@ -383,11 +385,11 @@ def _add_arrows(model, fam: _Families, xvars):
     return avars, arrows_of
 
 
-def _progress_bar(show_progress: bool):
-    """The progress line (None without progress)."""
+def _progress_bar(show_progress: bool, label: str = "exact search"):
+    """The progress line named ``label`` (None without progress)."""
     if not show_progress:
         return None
-    return progress_bar(True, "exact search", total=None, bar_format="{desc}: {elapsed} {postfix}")
+    return progress_bar(True, label, total=None, bar_format="{desc}: {elapsed} {postfix}")
 
 
 #: SCIP's statuses in the package's words (A*'s and the solver's results say the same)
