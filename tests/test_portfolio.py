@@ -204,6 +204,27 @@ def test_a_first_proof_by_the_solver_stops_astar(monkeypatch, tmp_path):
     assert _all_reaped(children)
 
 
+@pytest.mark.parametrize("ended", ["timelimit", "memorylimit", "gaplimit"])
+def test_a_stopped_engine_reports_why_the_other_ended(ended):
+    """The engine stopped because the other ended has the better network: the result's
+    status is the other's (why the run ended), never ``"stopped"``."""
+    cands = _hard(1, n=8, k=6)
+    fam = _checked_families(cands)
+    best = solve(cands, show_progress=False)
+    good = [fam.start[v] + c for v, c in enumerate(best.choice)]
+    worse = [int(f) for f in _greedy(fam)]
+    if fam.total(worse) == fam.total(good):
+        pytest.skip("the greedy network is optimal here")
+    bound = best.score + 5.0
+    for mine in ("astar", "solver"):
+        reports = {
+            mine: _report(good, bound, "stopped", "scip"),
+            "solver (second)": _report(worse, bound, ended, "scip"),
+        }
+        result = pf._combine(fam, cands, reports, "solver|solver")
+        assert result.score == best.score and result.status == ended and not result.optimal
+
+
 def test_a_first_proof_by_the_second_solver_stops_the_first(monkeypatch):
     """``"solver|solver"``: the other process reports first; the calling process's solver
     stops at its next SCIP event, long before its own proof (about 110 s alone)."""

@@ -209,14 +209,18 @@ def _report(fam, result) -> dict:
 
 
 def _combine(fam, candidates, reports: dict, method: str = "astar|solver") -> SearchResult:
-    """One result from the engines' reports: the better network, the smaller bound."""
+    """One result from the engines' reports: the better network, the smaller bound, and
+    why the run ended: ``"optimal"`` when a proof holds, else the status of the engine
+    that ended it (an engine ``"stopped"`` only because the other one had ended, at its
+    time or memory limit, say)."""
     best = max(reports.values(), key=lambda r: fam.total(r["choice"]))
     score = fam.total(best["choice"])
     bound = min(r["bound"] for r in reports.values())
+    ended = [r["status"] for r in reports.values() if r["status"] != "stopped"]
     if best["status"] == "optimal" or bound <= score:
         status, bound = "optimal", score
     else:
-        status = best["status"]
+        status = ended[0] if ended else best["status"]
     timings = {e: r["seconds"] for e, r in reports.items()}
     result = _network_result(
         fam,
