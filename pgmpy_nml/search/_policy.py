@@ -165,7 +165,7 @@ def choose_search(
     >>> tuple(choose_search(70)), tuple(choose_search(25, repeated=True))
     (('tabu', None), ('hill', None))
     >>> tuple(choose_search(36, cores=2)), tuple(choose_search(45, "exact", cores=2))
-    (('astar|solver', 3), ('solver', 3))
+    (('astar|solver', 3), ('solver|solver', 3))
     """
     as_choice(method, "method", SEARCH_METHODS)
     auto_limit = isinstance(max_parents, str)

@@ -126,8 +126,7 @@ class ExactSearch(_StructureSearch):
         (``"fnml"``, ``"qnml"``, ``"bdeu"``, ``"bd"``, ``"k2"``, ``"min-bdeu"``,
         ``"max-bdeu"``, ``"bic-d"``, ``"aic-d"``, ``"ll-d"``, ``"bds"``; aliases
         ``"bic"``, ``"aic"``, ``"ll"``, ``"bdj"``) with its default parameters.
-    method : {"auto", "dp", "astar", "solver", "astar|solver", "solver|solver"}, \
-default "auto"
+    method : {"auto", "dp", "astar", "solver", "astar|solver", "solver|solver"}, default "auto"
         See above; ``method_`` says which ran. With ``max_parents="auto"``,
         ``"auto"`` takes the DP up to 20 variables, A* (beside the solver, on two
         cores or more) up to 40 and the solver (two, on two cores or more) beyond
