@@ -44,12 +44,13 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from ..._memory import available_memory
+from . import _solver
 from ._families import _checked_families, _last_line, _network_result
 
 if TYPE_CHECKING:
@@ -58,8 +59,47 @@ if TYPE_CHECKING:
 
 __all__: list[str] = []
 
-#: The portfolios: the calling process's engine, then the other process's.
-PORTFOLIOS = {"astar|solver": ("astar", "solver"), "solver|solver": ("solver", "solver")}
+
+@dataclass(frozen=True)
+class _Pair:
+    """One portfolio: the engine in the calling process and how each side's solver runs
+    (:func:`._solver._solve`'s ``deep_root``, ``memory_share`` and ``label``)."""
+
+    #: The calling process's engine, ``"astar"`` or ``"solver"``.
+    mine: str
+    #: The last progress line's name for the two.
+    both: str
+    #: The solver process's name in the result's ``timings``.
+    theirs: str
+    #: Added to ``seed`` for the solver process.
+    seed_shift: int = 0
+    #: The calling process's solver settings (``mine == "solver"``).
+    my_solver: dict = field(default_factory=dict)
+    #: The solver process's settings.
+    their_solver: dict = field(
+        default_factory=lambda: {"deep_root": False, "memory_share": None, "label": "exact search"}
+    )
+
+
+#: Two solvers share the memory SCIP may take (A* beside one takes its own share).
+_HALF_SCIP_MEMORY = _solver._SCIP_MEMORY_SHARE / 2
+
+#: The portfolios, by ``method``.
+PORTFOLIOS = {
+    "astar|solver": _Pair("astar", "A* and the solver", "solver"),
+    "solver|solver": _Pair(
+        "solver",
+        "two solvers",
+        "solver (second)",
+        seed_shift=1,
+        my_solver={"memory_share": _HALF_SCIP_MEMORY, "label": "exact search (solver 1)"},
+        their_solver={
+            "deep_root": True,
+            "memory_share": _HALF_SCIP_MEMORY,
+            "label": "exact search (solver 2)",
+        },
+    ),
+}
 #: The statuses that end the portfolio at once.
 PROOFS = ("optimal", "gaplimit")
 #: Seconds a child may take beyond the time limit to report: its start (Python, numpy,
@@ -94,24 +134,18 @@ def portfolio(
     ``"portfolio"`` (the whole).
     """
     from ._astar import astar
-    from ._solver import _SCIP_MEMORY_SHARE, _solve
 
-    mine_name, _ = PORTFOLIOS[method]
+    pair = PORTFOLIOS[method]
     begin = time.perf_counter()
     fam = _checked_families(candidates)
-    memory = _ASTAR_MEMORY_SHARE * available_memory() if max_memory is None else max_memory
     deadline = None if time_limit is None else time.time() + time_limit
     settings = {
         "deadline": deadline,
         "initial": initial,
         "show_progress": show_progress,
         "gap_limit": gap_limit,
-        "seed": seed if mine_name == "astar" else seed + 1,
-        "deep_root": mine_name == "solver",
-        # two solvers share the memory SCIP may take; A* beside one takes its own share
-        "memory_share": _SCIP_MEMORY_SHARE / 2 if mine_name == "solver" else None,
-        # whose progress lines are whose, when two solvers write them
-        "label": "exact search (solver 2)" if mine_name == "solver" else "exact search",
+        "seed": seed + pair.seed_shift,
+        **pair.their_solver,
     }
     with tempfile.TemporaryDirectory(prefix="pgmpy-nml-portfolio-") as folder:
         task = os.path.join(folder, "task.pkl")
@@ -120,18 +154,20 @@ def portfolio(
         out = os.path.join(folder, "solver")
         child = _launch("solver", task, out)
         try:
-            if mine_name == "astar":
+            if pair.mine == "astar":
+                if max_memory is None:
+                    max_memory = _ASTAR_MEMORY_SHARE * available_memory()
                 mine = astar(
                     candidates,
                     time_limit=time_limit,
                     initial=initial,
                     show_progress=show_progress,
                     gap_limit=gap_limit,
-                    max_memory=memory,
+                    max_memory=max_memory,
                     stop=lambda: child.poll() is not None,
                 )
             else:
-                mine = _solve(
+                mine = _solver._solve(
                     candidates,
                     initial,
                     time_limit,
@@ -139,22 +175,20 @@ def portfolio(
                     seed,
                     show_progress,
                     stop=lambda: child.poll() is not None,
-                    memory_share=settings["memory_share"],
-                    label="exact search (solver 1)",
+                    **pair.my_solver,
                 )
-            reports = {mine_name: _report(fam, mine)}
+            reports = {pair.mine: _report(fam, mine)}
             if mine.status not in PROOFS:  # the other's turn: finished, or until its deadline
                 theirs = _wait(child, out, deadline)
                 if theirs is not None:
-                    reports["solver" if mine_name == "astar" else "solver (second)"] = theirs
+                    reports[pair.theirs] = theirs
         finally:
             _end(child)
     result = _combine(fam, candidates, reports, method)
     timings = dict(result.timings or {})
     timings["portfolio"] = time.perf_counter() - begin
     if show_progress:
-        both = "A* and the solver" if mine_name == "astar" else "two solvers"
-        _last_line(f"exact search ({both})", result, timings["portfolio"])
+        _last_line(f"exact search ({pair.both})", result, timings["portfolio"])
     return replace(result, timings=timings)
 
 
@@ -252,11 +286,9 @@ class _Lines:
 
 
 def _run_solver(candidates, settings: dict) -> dict:
-    from ._solver import _solve
-
     deadline = settings["deadline"]
     time_limit = None if deadline is None else max(deadline - time.time(), 1e-3)
-    result = _solve(
+    result = _solver._solve(
         candidates,
         settings["initial"],
         time_limit,
