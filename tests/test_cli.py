@@ -448,10 +448,11 @@ def test_hill_climbing_is_reproducible_whatever_the_hash_seed(files, cli_summary
     assert {edges(h, "--seed", "7") for h in ("1", "3")} == {(edges("5", "--seed", "7")[0], 7)}
 
 
-@pytest.mark.parametrize("method", ["solver", "astar"])
+@pytest.mark.parametrize("method", ["solver", "astar", "astar|solver", "solver|solver"])
 def test_a_named_engine_reports_its_own_parent_limit(files, cli, method):
     """On few variables the limit comes from the engine, not from the variable count (the
-    line said "the default above 20 variables" for 8)."""
+    line said "the default above 20 variables" for 8). The portfolios are reachable by
+    name, as in the Python API, and the summary says which ran."""
     code, out, err = cli(
         "learn", files["votes"], "--dropna", "--method", method, "--params", "none"
     )
@@ -460,6 +461,20 @@ def test_a_named_engine_reports_its_own_parent_limit(files, cli, method):
         f"with at most {SOLVER_DEFAULT_MAX_PARENTS} parents per variable (--method {method}'s "
         "default; set --max-parents)"
     ) in out
+    assert f"proven optimal ({method})" in out
+
+
+def test_every_search_method_of_the_library_is_a_cli_choice():
+    """``learn`` and ``cv`` share the argument; the CLI's parser does not import the
+    search policy (``--help`` answers at once), so this keeps the two lists in step."""
+    import argparse
+
+    from pgmpy_nml.cli._parser import _method_arg
+    from pgmpy_nml.search._policy import SEARCH_METHODS
+
+    parser = argparse.ArgumentParser()
+    _method_arg(parser)
+    assert sorted(parser._option_string_actions["--method"].choices) == sorted(SEARCH_METHODS)
 
 
 def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, tmp_path, cli):

@@ -138,12 +138,16 @@ def _cut_points_arg(parser):
 def _method_arg(parser):
     parser.add_argument(
         "--method",
-        choices=["auto", "exact", "dp", "astar", "solver", "hill", "tabu"],
+        choices=[
+            *("auto", "exact", "dp", "astar", "solver", "astar|solver", "solver|solver"),
+            *("hill", "tabu"),
+        ],
         default="auto",
         help=f"exact (globally optimal: subset DP, or A* or integer programming over candidate "
         f"parent sets with --max-parents, default {SOLVER_DEFAULT_MAX_PARENTS} above "
-        f"{AUTO_EXACT_MAX_VARIABLES} variables; dp, astar or solver name the engine), hill "
-        "climbing or tabu search (heuristic); auto: exact up to "
+        f"{AUTO_EXACT_MAX_VARIABLES} variables; dp, astar or solver name the engine, and "
+        "'astar|solver' or 'solver|solver' run two engines on two cores, the first proof "
+        "wins), hill climbing or tabu search (heuristic); auto: exact up to "
         f"{AUTO_SOLVER_MAX_VARIABLES} variables, tabu with restarts above",
     )
     parser.add_argument(

@@ -83,6 +83,10 @@ def _knowledge(required, forbidden, tiers, label=None):
     )
 
 
+#: ``--method`` values that name an engine over candidate parent sets (or two of them)
+_CANDIDATE_ENGINES = ("astar", "solver", "astar|solver", "solver|solver")
+
+
 def _choose_method(args, n_vars):
     """The search to run (``"exact"``, ``"hill"`` or ``"tabu"``), its parent limit, and the
     sentence that says what it is: the library's policy (``choose_search``) for
@@ -113,7 +117,7 @@ def _choose_method(args, n_vars):
     if args.max_parents is None:
         whose = (
             f"--method {args.method}'s default"
-            if args.method in ("astar", "solver")
+            if args.method in _CANDIDATE_ENGINES
             else f"the default above {AUTO_EXACT_MAX_VARIABLES} variables"
         )
         described += (
@@ -125,7 +129,7 @@ def _choose_method(args, n_vars):
 def _exact_engine(args):
     """``ExactSearch``'s ``method``: the engine ``--method`` names, else ``"auto"`` (the
     exact search chooses, as ``--method exact`` and ``auto`` promise)."""
-    return args.method if args.method in ("dp", "astar", "solver") else "auto"
+    return args.method if args.method in ("dp", *_CANDIDATE_ENGINES) else "auto"
 
 
 def _restarts(args):
