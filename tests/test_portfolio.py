@@ -76,6 +76,35 @@ def test_the_portfolio_finds_the_brute_force_optimum_many(method, local):
     _against_brute_force(local, method)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(local=candidate_sets())
+def test_the_bound_first_solver_finds_the_brute_force_optimum(local):
+    """The second solver of ``"solver|solver"``, in this process: its SCIP settings change
+    the order of the search, never its result."""
+    from pgmpy_nml.search.candidates import _solver as solver_module
+
+    models = []
+    real = solver_module._model
+
+    def recording(*args):
+        built = real(*args)
+        models.append(built[0])
+        return built
+
+    candidates = CandidateParentSets.from_dict(local)
+    optimum = best_network(local, list(local))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(solver_module, "_model", recording)
+        result = solver_module._solve(candidates, None, None, 0.0, 1, False, bound_first=True)
+    assert result.optimal and result.score == pytest.approx(optimum, rel=1e-9, abs=1e-9)
+    assert result.bound == result.score
+    assert candidates.score(result.parents) == pytest.approx(result.score, rel=1e-12)
+    (model,) = models
+    assert {name: model.getParam(name) for name in solver_module.BOUND_FIRST} == (
+        solver_module.BOUND_FIRST
+    )
+
+
 @pytest.mark.parametrize("method", list(pf.PORTFOLIOS))
 @pytest.mark.parametrize("seed", range(2))
 def test_stopped_by_the_time_limit_the_bound_is_sound(seed, method, launched):
@@ -277,7 +306,7 @@ def test_the_solver_stopped_returns_its_network_and_a_sound_bound():
         assert cands.score(result.parents) == pytest.approx(result.score, rel=1e-12)
 
 
-def test_the_second_solver_has_another_seed_and_the_deep_root(monkeypatch):
+def test_the_second_solver_has_another_seed_and_the_bound_first(monkeypatch):
     import pickle
 
     from pgmpy_nml.search.candidates._solver import _SCIP_MEMORY_SHARE
@@ -295,7 +324,7 @@ def test_the_second_solver_has_another_seed_and_the_deep_root(monkeypatch):
     pf.portfolio(cands, method="solver|solver", show_progress=False, seed=4)
     pf.portfolio(cands, method="astar|solver", show_progress=False, seed=4)
     share = pytest.approx(0.5 * _SCIP_MEMORY_SHARE)  # two solvers share SCIP's memory
-    assert [(s["seed"], s["deep_root"], s["memory_share"], s["label"]) for s in settings] == [
+    assert [(s["seed"], s["bound_first"], s["memory_share"], s["label"]) for s in settings] == [
         (5, True, share, "exact search (solver 2)"),
         (4, False, None, "exact search"),
     ]
@@ -344,7 +373,7 @@ def _orphaned_solver(tmp_path, before_kill):
 
     task, out = tmp_path / "task.pkl", tmp_path / "solver"
     settings = {"deadline": None, "initial": None, "show_progress": False, "gap_limit": 0.0}
-    settings.update(seed=0, deep_root=False, memory_share=None, label="exact search")
+    settings.update(seed=0, bound_first=False, memory_share=None, label="exact search")
     with open(task, "wb") as stream:  # a hard instance: the solver runs for long
         pickle.dump((_hard(0, n=60, k=150), settings), stream)
     code = (

@@ -13,7 +13,11 @@ from pgmpy_nml import FNML, QNML, ExactSearch
 from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.search._dp import _kernels
 from pgmpy_nml.search.candidates import CandidateParentSets
-from pgmpy_nml.search.candidates._clusters import _set_packing, _violated_clusters
+from pgmpy_nml.search.candidates._clusters import (
+    _cluster_families,
+    _set_packing,
+    _violated_clusters,
+)
 from pgmpy_nml.search.candidates._families import _Families
 from pgmpy_nml.search.candidates._heuristics import _greedy, _improve
 from pgmpy_nml.search.candidates._solver import _arrows, solve
@@ -310,6 +314,30 @@ def test_cluster_separation_finds_cycles_and_fractional_violations():
     # at 0.6 each, 1.8 <= 2: no violated cluster
     z = np.where(y == 0.8, 0.6, np.where(y == 0.2, 0.4, y))
     assert _violated_clusters(fam, z) == []
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_a_clusters_families_split_by_a_parent_inside(seed):
+    """The two sides of a cluster cut, against the definition read off each family's
+    parent tuple."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 9))
+    local = {}
+    for v in range(n):
+        others = [u for u in range(n) if u != v]
+        sets = {()}
+        for _ in range(int(rng.integers(0, 12))):
+            k = int(rng.integers(1, min(3, n - 1) + 1))
+            sets.add(tuple(sorted(rng.choice(others, k, replace=False).tolist())))
+        local[v] = {p: -float(rng.random()) - len(p) for p in sets}
+    fam = _Families(CandidateParentSets.from_dict(local))
+    for _ in range(10):
+        cluster = rng.choice(n, int(rng.integers(1, n + 1)), replace=False).tolist()
+        inner, outer = _cluster_families(fam, cluster)
+        mine = [f for f in range(len(fam)) if fam.child[f] in cluster]
+        expect_in = [f for f in mine if set(fam.parents[f]) & set(cluster)]
+        assert inner.tolist() == expect_in
+        assert outer.tolist() == [f for f in mine if f not in expect_in]
 
 
 def test_arrows_group_families_by_parent_and_child():
