@@ -152,10 +152,11 @@ def _cluster_families(fam: _Families, cluster):
     """Families whose child is in ``cluster``: those with a parent in it, and the others
     (each in increasing order).
 
-    Only the cluster's own families are read (a variable's families are consecutive
-    rows): on pathfinder's 89,504 candidates, reading every family's parents took 5 ms
-    a cut, a tenth of the root's time."""
-    members = np.unique(np.asarray(cluster, dtype=np.int64))
-    rows = np.concatenate([np.arange(fam.start[v], fam.start[v + 1]) for v in members])
-    hit = fam.pmask[rows][:, members].any(axis=1)
+    The parents are read from the padded parent lists of the cluster's own families, not
+    from the families-by-variables mask: on pathfinder's 89,504 candidates the mask took
+    5 ms a cut, a tenth of the root's time."""
+    inside = np.zeros(fam.n + 1, dtype=bool)  # the last entry: the padding (-1)
+    inside[np.asarray(cluster, dtype=np.int64)] = True
+    rows = np.flatnonzero(inside[fam.child])
+    hit = inside[fam.padded[rows]].any(axis=1)
     return rows[hit], rows[~hit]

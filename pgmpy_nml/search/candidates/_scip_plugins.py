@@ -72,8 +72,17 @@ class Acyclicity(Conshdlr):
         self.n_cuts = 0
 
     def _values(self, solution=None):
+        """The family variables' values in ``solution`` (None: the current LP or pseudo
+        solution)."""
         model = self.model
         return np.array([model.getSolVal(solution, v) for v in self.xvars])
+
+    def _lp_values(self):
+        """The family variables' values in the current LP solution (only where one is
+        solved: separation, LP enforcement, the heuristic after an LP). Read from the
+        columns: 4 times faster than :meth:`_values`, which pathfinder's 89,504
+        families made a tenth of the root's time."""
+        return np.array([v.getLPSol() for v in self._transformed()])
 
     def _choice(self, values):
         fam = self.fam
@@ -130,8 +139,8 @@ class Acyclicity(Conshdlr):
         ok = _cycle_free(self.fam, self._choice(values))
         return {"result": SCIP_RESULT.FEASIBLE if ok else SCIP_RESULT.INFEASIBLE}
 
-    def _enforce(self, solution=None):
-        values = self._values(solution)
+    def _enforce(self, lp):
+        values = self._lp_values() if lp else self._values()
         if _cycle_free(self.fam, self._choice(values)):
             return {"result": SCIP_RESULT.FEASIBLE}
         clusters = _violated_clusters(self.fam, np.round(values), multi=False)
@@ -140,13 +149,13 @@ class Acyclicity(Conshdlr):
         return {"result": SCIP_RESULT.INFEASIBLE}
 
     def consenfolp(self, constraints, nusefulconss, solinfeasible):
-        return self._enforce()
+        return self._enforce(lp=True)
 
     def consenfops(self, constraints, nusefulconss, solinfeasible, objinfeasible):
-        return self._enforce()
+        return self._enforce(lp=False)
 
     def conssepalp(self, constraints, nusefulconss):
-        values = self._values()
+        values = self._lp_values()
         clusters = _violated_clusters(self.fam, values)
         if clusters and self._add_clusters(clusters, as_cuts=True):
             return {"result": SCIP_RESULT.SEPARATED}
@@ -173,7 +182,7 @@ class Sinks(Heur):
         model = self.model
         if model.getLPSolstat() != SCIP_LPSOLSTAT.OPTIMAL:
             return {"result": SCIP_RESULT.DIDNOTRUN}
-        values = self.conshdlr._values()
+        values = self.conshdlr._lp_values()
         key = np.round(values, 4).tobytes()
         if key == self.last:
             return {"result": SCIP_RESULT.DIDNOTRUN}
