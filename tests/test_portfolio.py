@@ -306,7 +306,7 @@ def test_the_solver_stopped_returns_its_network_and_a_sound_bound():
         assert cands.score(result.parents) == pytest.approx(result.score, rel=1e-12)
 
 
-def test_the_second_solver_has_another_seed_and_the_bound_first(monkeypatch):
+def test_the_second_solver_has_another_seed_and_works_on_the_bound_first(monkeypatch):
     import pickle
 
     from pgmpy_nml.search.candidates._solver import _SCIP_MEMORY_SHARE

@@ -206,10 +206,9 @@ def _solve(
     passes ``stop`` (a call without arguments, polled at SCIP's events at most every
     :data:`_STOP_POLL` seconds: when it returns True the search ends like at a time
     limit, with status ``"stopped"``), ``bound_first`` (SCIP's settings
-    :data:`BOUND_FIRST`) and
-    ``memory_share`` (of the memory available, for SCIP's search; by default
-    :data:`_SCIP_MEMORY_SHARE`, half of it each when two solvers share the machine)
-    and ``label``, the progress lines' name (which solver speaks, when two do)."""
+    :data:`BOUND_FIRST`), ``memory_share`` (of the memory available, for SCIP's search;
+    by default :data:`_SCIP_MEMORY_SHARE`, half of it each when two solvers share the
+    machine) and ``label``, the progress lines' name (which solver speaks, when two do)."""
     bar = _progress_bar(show_progress, label)
     try:
         # lines at their period from the start: the first network, the model (a minute on
