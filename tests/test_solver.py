@@ -100,6 +100,8 @@ def test_random_instances_match_dp(seed):
 def test_lp_values_read_from_the_columns_are_scips_lp_solution(monkeypatch):
     """The separation, the LP enforcement and the heuristic read the LP solution from the
     columns (``_lp_values``); at every call it is what SCIP's own reading says."""
+    from pyscipopt import SCIP_LPSOLSTAT
+
     from pgmpy_nml.search.candidates import _scip_plugins as plugins
 
     compared = []
@@ -107,7 +109,7 @@ def test_lp_values_read_from_the_columns_are_scips_lp_solution(monkeypatch):
     def checked(method, owner=lambda self: self):
         def wrapper(self, *args, **kwargs):
             handler = owner(self)
-            if handler.model.getLPSolstat() == 1:  # SCIP_LPSOLSTAT.OPTIMAL
+            if handler.model.getLPSolstat() == SCIP_LPSOLSTAT.OPTIMAL:
                 np.testing.assert_array_equal(handler._lp_values(), handler._values())
                 compared.append(method.__name__)
             return method(self, *args, **kwargs)
