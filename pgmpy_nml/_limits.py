@@ -22,6 +22,10 @@ AUTO_EXACT_MAX_VARIABLES = 20
 #: 63 variables) and tabu search above (the command line adds random restarts).
 AUTO_SOLVER_MAX_VARIABLES = 64
 
+#: The exact engines over candidate parent sets, and the portfolios of two of them (one
+#: ``method`` vocabulary for the policy, the estimators and the command line's parser).
+CANDIDATE_METHODS = ("astar", "solver", "astar|solver", "solver|solver")
+
 #: Above the subset DP, the exact search over candidate parent sets (A* or the solver)
 #: takes at most this many parents per variable unless told otherwise
 #: (``max_parents="auto"``; GOBNILP's default), and says so.

@@ -37,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from ._limits import CANDIDATE_METHODS
 from ._validate import (
     InputError,
     as_bool,
@@ -75,7 +76,7 @@ __all__ = [
 #: The search selector ``method``, one vocabulary for every estimator and tool: the
 #: exact engines (``"auto"`` chooses among them, :func:`~pgmpy_nml.search.choose_search`)
 #: and the local searches.
-EXACT_METHODS = ("auto", "dp", "astar", "solver", "astar|solver", "solver|solver")
+EXACT_METHODS = ("auto", "dp", *CANDIDATE_METHODS)
 LOCAL_METHODS = ("hill", "tabu")
 METHODS = EXACT_METHODS + LOCAL_METHODS
 

@@ -12,6 +12,7 @@ import argparse
 from .._limits import (
     AUTO_EXACT_MAX_VARIABLES,
     AUTO_SOLVER_MAX_VARIABLES,
+    CANDIDATE_METHODS,
     EXACT_TIME_LIMIT,
     ID_MIN_DISTINCT,
     MAX_WHOLE_NUMBER_STATES,
@@ -138,10 +139,7 @@ def _cut_points_arg(parser):
 def _method_arg(parser):
     parser.add_argument(
         "--method",
-        choices=[
-            *("auto", "exact", "dp", "astar", "solver", "astar|solver", "solver|solver"),
-            *("hill", "tabu"),
-        ],
+        choices=["auto", "exact", "dp", *CANDIDATE_METHODS, "hill", "tabu"],
         default="auto",
         help=f"exact (globally optimal: subset DP, or A* or integer programming over candidate "
         f"parent sets with --max-parents, default {SOLVER_DEFAULT_MAX_PARENTS} above "

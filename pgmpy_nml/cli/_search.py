@@ -4,7 +4,12 @@
 
 from __future__ import annotations
 
-from .._limits import AUTO_EXACT_MAX_VARIABLES, AUTO_RESTARTS, AUTO_SOLVER_MAX_VARIABLES
+from .._limits import (
+    AUTO_EXACT_MAX_VARIABLES,
+    AUTO_RESTARTS,
+    AUTO_SOLVER_MAX_VARIABLES,
+    CANDIDATE_METHODS,
+)
 from ._common import UserError
 
 
@@ -83,10 +88,6 @@ def _knowledge(required, forbidden, tiers, label=None):
     )
 
 
-#: ``--method`` values that name an engine over candidate parent sets (or two of them)
-_CANDIDATE_ENGINES = ("astar", "solver", "astar|solver", "solver|solver")
-
-
 def _choose_method(args, n_vars):
     """The search to run (``"exact"``, ``"hill"`` or ``"tabu"``), its parent limit, and the
     sentence that says what it is: the library's policy (``choose_search``) for
@@ -117,7 +118,7 @@ def _choose_method(args, n_vars):
     if args.max_parents is None:
         whose = (
             f"--method {args.method}'s default"
-            if args.method in _CANDIDATE_ENGINES
+            if args.method in CANDIDATE_METHODS
             else f"the default above {AUTO_EXACT_MAX_VARIABLES} variables"
         )
         described += (
@@ -129,7 +130,7 @@ def _choose_method(args, n_vars):
 def _exact_engine(args):
     """``ExactSearch``'s ``method``: the engine ``--method`` names, else ``"auto"`` (the
     exact search chooses, as ``--method exact`` and ``auto`` promise)."""
-    return args.method if args.method in ("dp", *_CANDIDATE_ENGINES) else "auto"
+    return args.method if args.method in ("dp", *CANDIDATE_METHODS) else "auto"
 
 
 def _restarts(args):

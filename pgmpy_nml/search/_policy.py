@@ -17,6 +17,7 @@ from .._limits import (
     ASTAR_MAX_VARIABLES,
     AUTO_EXACT_MAX_VARIABLES,
     AUTO_SOLVER_MAX_VARIABLES,
+    CANDIDATE_METHODS,
     SOLVER_DEFAULT_MAX_PARENTS,
 )
 from .._validate import as_choice, as_integer
@@ -46,7 +47,7 @@ EXACT_MAX_VARIABLES = 31
 #: variables the pattern database has three groups or more and is weak: on hailfinder's
 #: first 45 and its 56 variables A* was 1.7% and 3.5% from proven after 130 and 300 s
 #: (12 GB), SCIP proved in 41 and 187 s, so the solver runs above, beside a second,
-#: differently seeded solver with a deeper root where a second core exists
+#: differently seeded solver that works on the bound first where a second core exists
 #: (``"solver|solver"``, :mod:`~pgmpy_nml.search.candidates._portfolio`).
 ASTAR_AUTO_MAX_VARIABLES = 40
 #: The exact choice always takes the subset DP up to this many variables (well under a
@@ -55,7 +56,7 @@ DP_ALWAYS_MAX_VARIABLES = 15
 
 #: The exact engines, each globally optimal (the solver, A* and their portfolio anytime,
 #: with a gap).
-EXACT_METHODS = ("dp", "astar", "solver", "astar|solver", "solver|solver")
+EXACT_METHODS = ("dp", *CANDIDATE_METHODS)
 #: The local searches (a local optimum).
 LOCAL_METHODS = ("hill", "tabu")
 #: Every ``method`` :func:`choose_search` takes.
@@ -200,8 +201,7 @@ def choose_search(
             "method='solver'."
         )
     if auto_limit:
-        candidate = method in ("astar", "solver", "astar|solver", "solver|solver")
-        limit = SOLVER_DEFAULT_MAX_PARENTS if candidate else None
+        limit = SOLVER_DEFAULT_MAX_PARENTS if method in CANDIDATE_METHODS else None
     return SearchChoice(method, limit)
 
 
