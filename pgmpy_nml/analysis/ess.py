@@ -392,10 +392,11 @@ class OptimalESS(ResultEstimator, BaseEstimator):
 
     Parameters
     ----------
-    method : {"auto", "dp", "astar", "solver", "hill", "tabu"}, default "auto"
+    method : str, default "auto"
         Structure search of both steps: :class:`pgmpy_nml.ExactSearch` with that
-        method (global optimum), or :class:`pgmpy_nml.LocalSearch` (``"hill"``,
-        ``"tabu"``: a local optimum, warm-started from the previous graph);
+        method (``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``,
+        ``"solver|solver"``: the global optimum), or :class:`pgmpy_nml.LocalSearch`
+        (``"hill"``, ``"tabu"``: a local optimum, warm-started from the previous graph);
         ``"auto"``: the exact search up to
         ``AUTO_EXACT_MAX_VARIABLES`` (20) variables, hill climbing beyond
         (:func:`~pgmpy_nml.search.choose_search` with ``repeated=True``).

@@ -81,10 +81,11 @@ def learning_saturation(
         ESS of the Min-/Max-BDeu scores that measure the sensitivity.
     epsilon : float, default 0.5
         Size of the contamination, in ``[0, 1)``.
-    method : {"auto", "dp", "astar", "solver", "hill", "tabu"}, default "auto"
-        An exact search with that method (globally optimal) or a local search
-        (:class:`~pgmpy_nml.LocalSearch`); "auto" is the exact search up to
-        ``AUTO_EXACT_MAX_VARIABLES`` (20) variables, hill climbing beyond
+    method : str, default "auto"
+        An exact search with that method (``"dp"``, ``"astar"``, ``"solver"``,
+        ``"astar|solver"``, ``"solver|solver"``: globally optimal) or a local search
+        (:class:`~pgmpy_nml.LocalSearch`: ``"hill"``, ``"tabu"``); "auto" is the exact
+        search up to ``AUTO_EXACT_MAX_VARIABLES`` (20) variables, hill climbing beyond
         (:func:`~pgmpy_nml.search.choose_search` with ``repeated=True``).
     max_parents : int, optional
         Parent limit of the search (the paper used 3).

@@ -47,9 +47,11 @@ def find_structure(
     score : score object
         Built on ``data``.
     data : pandas.DataFrame
-    method : {"auto", "dp", "astar", "solver", "hill", "tabu"}, default "auto"
-        An exact method (:class:`ExactSearch`'s ``method``; ``"auto"`` chooses
-        among them) or a local search (:class:`~pgmpy_nml.LocalSearch`'s).
+    method : str, default "auto"
+        An exact method (:class:`ExactSearch`'s ``method``: ``"auto"``, ``"dp"``,
+        ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"solver|solver"``; ``"auto"``
+        chooses among them) or a local search (:class:`~pgmpy_nml.LocalSearch`'s:
+        ``"hill"``, ``"tabu"``).
     max_parents : int, optional
     expert_knowledge : pgmpy ExpertKnowledge, optional
     start_dag : pgmpy DAG, optional

@@ -78,9 +78,10 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
 
     Parameters
     ----------
-    method : {"auto", "dp", "astar", "solver", "hill", "tabu"} or search object, default "auto"
-        ``"auto"``, ``"dp"``, ``"astar"``, ``"solver"``: :class:`~pgmpy_nml.ExactSearch`
-        with that ``method`` (globally optimal; ``"auto"`` chooses the engine); ``"hill"``,
+    method : str or search object, default "auto"
+        ``"auto"``, ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``,
+        ``"solver|solver"``: :class:`~pgmpy_nml.ExactSearch` with that ``method``
+        (globally optimal; ``"auto"`` chooses the engine); ``"hill"``,
         ``"tabu"``: :class:`~pgmpy_nml.LocalSearch` (a local optimum). Or any search object with
         ``fit(data)`` and a fitted ``causal_graph_`` (this package's searches, pgmpy's
         ``HillClimbSearch``, ``GES``, ...): a new one is built from its parameters for
