@@ -392,6 +392,26 @@ def test_arrows_group_families_by_parent_and_child():
         )
 
 
+def test_the_check_reads_each_variables_family_as_the_full_reading_does(monkeypatch):
+    """The feasibility check stops reading a variable's families at the first one at 1;
+    for every solution SCIP checks, the families are those of the full reading."""
+    from pgmpy_nml.search.candidates import _scip_plugins as plugins
+
+    compared = []
+    check_all = plugins.Acyclicity.conscheck
+
+    def checked(self, constraints, solution, *args):
+        full = self._choice(self._values(solution))
+        np.testing.assert_array_equal(self._chosen(solution), full)
+        compared.append(full)
+        return check_all(self, constraints, solution, *args)
+
+    monkeypatch.setattr(plugins.Acyclicity, "conscheck", checked)
+    for seed in range(30):
+        solve_as_dp(random_candidates(6 + seed % 8, seed, per_var=12))
+    assert len(compared) > 100
+
+
 def test_set_packing_constraints_are_valid_and_found():
     cands = CandidateParentSets.from_dict(
         {

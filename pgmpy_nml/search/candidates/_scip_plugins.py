@@ -132,11 +132,28 @@ class Acyclicity(Conshdlr):
             added += 1
         return added
 
+    def _chosen(self, solution):
+        """The family of each variable in ``solution``: its first family (best first) at
+        more than 0.5, else its largest value. SCIP checks integrality before this
+        handler, so the first family at 1 is found after reading a few values: on
+        pathfinder (109 variables, 89,504 candidates) reading all of them made the check
+        35 ms, a tenth of the root's time."""
+        fam, model, xvars = self.fam, self.model, self.xvars
+        choice = np.empty(fam.n, dtype=np.int64)
+        for v in range(fam.n):
+            for f in fam.families(v):
+                if model.getSolVal(solution, xvars[f]) > 0.5:
+                    choice[v] = f
+                    break
+            else:
+                values = [model.getSolVal(solution, xvars[f]) for f in fam.families(v)]
+                choice[v] = fam.start[v] + int(np.argmax(values))
+        return choice
+
     def conscheck(
         self, constraints, solution, checkintegrality, checklprows, printreason, completely
     ):
-        values = self._values(solution)
-        ok = _cycle_free(self.fam, self._choice(values))
+        ok = _cycle_free(self.fam, self._chosen(solution))
         return {"result": SCIP_RESULT.FEASIBLE if ok else SCIP_RESULT.INFEASIBLE}
 
     def _enforce(self, lp):
