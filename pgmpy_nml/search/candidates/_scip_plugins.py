@@ -134,10 +134,11 @@ class Acyclicity(Conshdlr):
 
     def _chosen(self, solution):
         """The family of each variable in ``solution``: its first family (best first) at
-        more than 0.5, else its largest value. SCIP checks integrality before this
-        handler, so the first family at 1 is found after reading a few values: on
-        pathfinder (109 variables, 89,504 candidates) reading all of them made the check
-        35 ms, a tenth of the root's time."""
+        more than 0.5, else its largest value. Where a variable's values sum to 1 (the
+        model's own rows, which SCIP checks too), that is the family of the largest value,
+        as :meth:`_choice` reads it. SCIP checks integrality before this handler, so the
+        family at 1 is found after a few values: on pathfinder (109 variables, 89,504
+        candidates) reading all of them made the check 35 ms, a tenth of the root's time."""
         fam, model, xvars = self.fam, self.model, self.xvars
         choice = np.empty(fam.n, dtype=np.int64)
         for v in range(fam.n):
