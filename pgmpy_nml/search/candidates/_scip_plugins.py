@@ -142,13 +142,12 @@ class Acyclicity(Conshdlr):
         fam, model, xvars = self.fam, self.model, self.xvars
         choice = np.empty(fam.n, dtype=np.int64)
         for v in range(fam.n):
+            values = []
             for f in fam.families(v):
-                if model.getSolVal(solution, xvars[f]) > 0.5:
-                    choice[v] = f
+                values.append(model.getSolVal(solution, xvars[f]))
+                if values[-1] > 0.5:  # the others read are at most 0.5: it is the largest
                     break
-            else:
-                values = [model.getSolVal(solution, xvars[f]) for f in fam.families(v)]
-                choice[v] = fam.start[v] + int(np.argmax(values))
+            choice[v] = fam.start[v] + int(np.argmax(values))
         return choice
 
     def conscheck(
