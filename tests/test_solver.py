@@ -18,7 +18,7 @@ from pgmpy_nml.search.candidates._clusters import (
     _set_packing,
     _violated_clusters,
 )
-from pgmpy_nml.search.candidates._families import _Families
+from pgmpy_nml.search.candidates._families import _cycle_free, _Families
 from pgmpy_nml.search.candidates._heuristics import _greedy, _improve
 from pgmpy_nml.search.candidates._solver import _arrows, solve
 
@@ -320,6 +320,36 @@ def test_greedy_and_local_search_give_dags():
         assert nx.is_directed_acyclic_graph(g)
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_local_search_ends_where_no_better_family_keeps_the_dag(seed):
+    """From any DAG, ``_improve`` returns a DAG no worse, using allowed families only
+    (and the start's), where no variable has a better allowed family whose parents
+    avoid its descendants (read off networkx, the definition)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 16))
+    cands = random_candidates(n, seed, per_var=int(rng.integers(1, 12)), with_empty=1.0)
+    fam = _Families(cands)
+    for rep in range(4):
+        start = _greedy(fam, weights=rng.random(len(fam)))
+        assert start is not None  # the empty family is always there
+        available = None if rep == 0 else rng.random(len(fam)) > 0.3
+        if available is not None:
+            available[start] = True
+        got = _improve(fam, start, available)
+        assert fam.total(got) >= fam.total(start)
+        g = nx.DiGraph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from((p, v) for v in range(n) for p in fam.parents[got[v]])
+        assert nx.is_directed_acyclic_graph(g)
+        for v in range(n):
+            assert got[v] in fam.families(v)
+            assert available is None or available[got[v]]
+            desc = nx.descendants(g, v) | {v}
+            for f in range(fam.start[v], got[v]):
+                if available is None or available[f]:
+                    assert set(fam.parents[f]) & desc, (v, f)
+
+
 def test_cluster_separation_finds_cycles_and_fractional_violations():
     cands = CandidateParentSets.from_dict(
         {
@@ -345,6 +375,88 @@ def test_cluster_separation_finds_cycles_and_fractional_violations():
     # at 0.6 each, 1.8 <= 2: no violated cluster
     z = np.where(y == 0.8, 0.6, np.where(y == 0.2, 0.4, y))
     assert _violated_clusters(fam, z) == []
+
+
+def _cluster_violation(fam, x, cluster):
+    """``x`` on the cluster's families with a parent inside, minus ``|C| - 1``: from each
+    family's parent tuple (the definition)."""
+    inside = set(cluster)
+    return sum(
+        x[f] for f in range(len(fam)) if fam.child[f] in inside and inside & set(fam.parents[f])
+    ) - (len(cluster) - 1)
+
+
+def _peel_reference(fam, x, members, keep, eps):
+    """The greedy peeling of ``_violated_clusters`` with every sum taken afresh (in the
+    same order, so that the floating-point sums agree): remove the member (not ``keep``;
+    the first in increasing order at a tie) with the least value on families with a
+    parent inside, keep the most violated cluster met."""
+    inside = sorted(members)
+    best, best_viol = None, -math.inf
+    while len(inside) >= 2:
+        inner = {}
+        for v in inside:
+            inner[v] = 0.0
+            for f in fam.families(v):
+                if x[f] > eps and set(fam.parents[f]) & set(inside):
+                    inner[v] += x[f]
+        viol = -(len(inside) - 1.0)
+        for v in inside:
+            viol += inner[v]
+        if viol > best_viol + 1e-12:
+            best, best_viol = list(inside), viol
+        r = min((v for v in inside if v != keep), key=lambda v: (inner[v], v))
+        inside.remove(r)
+    return best, best_viol
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_cluster_separation_against_a_plain_peeling_and_the_definition(seed):
+    """The incremental peeling returns exactly the clusters of the peeling that sums
+    afresh (on values in eighths, and on values that sum to 1, whose sums round); every
+    cluster returned is violated by the definition; on a network with a cycle it finds a
+    cluster (LP enforcement relies on it)."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 13))
+    cands = random_candidates(n, seed, per_var=int(rng.integers(1, 10)), with_empty=1.0)
+    fam = _Families(cands)
+    eps = 1e-6
+    for rep in range(6):
+        x = np.zeros(len(fam))
+        for v in range(n):
+            fams = np.array(fam.families(v))
+            pick = rng.choice(fams, int(rng.integers(1, fams.size + 1)), replace=False)
+            if rep == 0:  # a network: one family each
+                x[pick[0]] = 1.0
+            elif rep % 2:
+                x[pick] = rng.integers(0, 9, size=pick.size) / 8.0
+            else:
+                w = rng.random(pick.size)
+                x[pick] = w / w.sum()
+        for multi in (True, False):
+            got = _violated_clusters(fam, x, eps=eps, multi=multi)
+            for cluster in got:
+                assert _cluster_violation(fam, x, cluster) > eps
+            assert len({tuple(c) for c in got}) == len(got)
+            if rep:
+                support = [f for f in range(len(fam)) if x[f] > eps]
+                g = nx.DiGraph()
+                g.add_nodes_from(range(n))
+                g.add_edges_from((u, fam.child[f]) for f in support for u in fam.parents[f])
+                expect = {}
+                for comp in nx.strongly_connected_components(g):
+                    if len(comp) < 2:
+                        continue
+                    for keep in [-1, *sorted(comp)] if multi else [-1]:
+                        cluster, viol = _peel_reference(fam, x, comp, keep, eps)
+                        if viol > eps:
+                            expect.setdefault(tuple(cluster), viol)
+                assert {tuple(c) for c in got} == set(expect)
+        if rep == 0:
+            choice = [int(np.flatnonzero(x[fam.start[v] : fam.start[v + 1]])[0]) for v in range(n)]
+            choice = [fam.start[v] + c for v, c in enumerate(choice)]
+            if not _cycle_free(fam, choice):
+                assert _violated_clusters(fam, x, multi=False)
 
 
 @pytest.mark.parametrize("seed", range(20))

@@ -47,6 +47,8 @@ def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
     graph = csr_matrix((np.ones(rows.size), (cols, child[rows])), shape=(n, n))
     n_comp, label = connected_components(graph, directed=True, connection="strong")
 
+    ptr, idx = _by_parent(n, padded, size)
+    own = np.searchsorted(child, np.arange(n + 1))  # the support is sorted by child
     found: dict[tuple[int, ...], float] = {}
     for c in range(n_comp):
         members = np.flatnonzero(label == c)
@@ -54,54 +56,86 @@ def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
             continue
         starts = [-1, *members.tolist()] if multi else [-1]
         for keep in starts:
-            viol, inside = _peel(n, members, keep, xs, child, padded, size)
+            viol, inside = _peel(n, members, keep, xs, child, padded, size, own, ptr, idx)
             if viol > eps:
                 found.setdefault(tuple(np.flatnonzero(inside).tolist()), viol)
     return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
 
 
 @njit(cache=True)
-def _peel(n, members, keep, xs, child, parents, size):
+def _by_parent(n, parents, size):
+    """The support's families by parent, as compressed rows: those with parent ``u``
+    are ``idx[ptr[u]:ptr[u + 1]]``."""
+    ptr = np.zeros(n + 1, dtype=np.int64)
+    for s in range(size.size):
+        for t in range(size[s]):
+            ptr[parents[s, t] + 1] += 1
+    for u in range(n):
+        ptr[u + 1] += ptr[u]
+    fill = ptr[:-1].copy()
+    idx = np.empty(ptr[n], dtype=np.int64)
+    for s in range(size.size):
+        for t in range(size[s]):
+            u = parents[s, t]
+            idx[fill[u]] = s
+            fill[u] += 1
+    return ptr, idx
+
+
+@njit(cache=True)
+def _peel(n, members, keep, xs, child, parents, size, own, ptr, idx):
     """Greedy peeling of one cluster (see :func:`_violated_clusters`): the largest
-    violation met and its cluster as a mask. ``keep`` (or -1) is never removed."""
+    violation met and its cluster as a mask. ``keep`` (or -1) is never removed.
+
+    ``inner[v]`` is the value on ``v``'s families (``own[v]:own[v + 1]`` of the support)
+    with a parent in the cluster. Removing ``r`` takes one parent inside from each
+    family with ``r`` among its parents (``ptr``, ``idx``: :func:`_by_parent`), and
+    only the members left with a family at none have ``inner`` summed again, in the
+    same order as ever (so the sums, hence the clusters, are those of summing every
+    ``inner`` afresh at each step, which cost the members times the support)."""
     inside = np.zeros(n, dtype=np.bool_)
     for m in members:
         inside[m] = True
-    n_sup = xs.size
-    count = np.zeros(n_sup, dtype=np.int64)
-    fam_in = np.zeros(n_sup, dtype=np.bool_)
-    for s in range(n_sup):
-        fam_in[s] = inside[child[s]]
-        for t in range(size[s]):
-            if inside[parents[s, t]]:
-                count[s] += 1
+    count = np.zeros(xs.size, dtype=np.int64)
     inner = np.zeros(n)
+    for m in members:
+        for s in range(own[m], own[m + 1]):
+            for t in range(size[s]):
+                if inside[parents[s, t]]:
+                    count[s] += 1
+            if count[s] > 0:
+                inner[m] += xs[s]
+    dirty = np.zeros(n, dtype=np.bool_)
     best_viol = -np.inf
     best = inside.copy()
     k = members.size
     while k >= 2:
-        inner[:] = 0.0
-        for s in range(n_sup):
-            if fam_in[s] and count[s] > 0:
-                inner[child[s]] += xs[s]
         viol = -(k - 1.0)
-        for v in range(n):
+        for v in members:  # increasing order
             if inside[v]:
                 viol += inner[v]
         if viol > best_viol + 1e-12:
             best_viol = viol
             best[:] = inside
         r = -1
-        for v in range(n):
+        for v in members:  # the first of the smallest
             if inside[v] and v != keep and (r < 0 or inner[v] < inner[r]):
                 r = v
         inside[r] = False
-        for s in range(n_sup):
-            if child[s] == r:
-                fam_in[s] = False
-            for t in range(size[s]):
-                if parents[s, t] == r:
-                    count[s] -= 1
+        for j in range(ptr[r], ptr[r + 1]):
+            s = idx[j]
+            c = child[s]
+            if inside[c]:
+                count[s] -= 1
+                if count[s] == 0:
+                    dirty[c] = True
+        for v in members:
+            if dirty[v]:
+                dirty[v] = False
+                inner[v] = 0.0
+                for s in range(own[v], own[v + 1]):
+                    if count[s] > 0:
+                        inner[v] += xs[s]
         k -= 1
     return best_viol, best
 

@@ -124,36 +124,73 @@ def _greedy_kernel(start, child, parents, size, score, weights, use_weights, blo
     return choice, True
 
 
-def _descendants(fam: _Families, choice, v):
-    children: list[list[int]] = [[] for _ in range(fam.n)]
-    for u in range(fam.n):
-        for p in fam.parents[choice[u]]:
-            children[p].append(u)
-    seen = {v}
-    stack = [v]
-    while stack:
-        for c in children[stack.pop()]:
-            if c not in seen:
-                seen.add(c)
-                stack.append(c)
-    return seen
-
-
 def _improve(fam: _Families, choice, available=None):
-    """Local search: switch one variable at a time to a better family that keeps the DAG."""
-    choice = np.array(choice, dtype=np.int64)
+    """Local search: switch one variable at a time to a better family that keeps the DAG.
+
+    Variables in order, again while one switched: a variable takes its first family (best
+    first) better than its current one, allowed (``available``), whose parents are none of
+    its descendants. Compiled (:func:`_improve_kernel`): in Python it was 45% of the sink
+    heuristic's time on hailfinder (56 variables, 3,807 candidates; cProfile)."""
+    allowed = (
+        np.ones(len(fam), dtype=np.bool_)
+        if available is None
+        else np.asarray(available, dtype=np.bool_)
+    )
+    return _improve_kernel(
+        fam.start, fam.padded, fam.size, np.array(choice, dtype=np.int64), allowed
+    )
+
+
+@njit(cache=True)
+def _improve_kernel(start, parents, size, choice, allowed):
+    n = start.size - 1
+    desc = np.zeros(n, dtype=np.bool_)
+    stack = np.empty(n, dtype=np.int64)
+    ptr = np.zeros(n + 1, dtype=np.int64)  # children of u: kids[ptr[u]:ptr[u + 1]]
+    kids = np.empty(n * parents.shape[1], dtype=np.int64)
     improved = True
     while improved:
         improved = False
-        for v in range(fam.n):
+        for v in range(n):
             current = choice[v]
-            if current == fam.start[v]:
+            if current == start[v]:
                 continue  # already its best candidate
-            desc = _descendants(fam, choice, v)
-            for f in range(fam.start[v], current):  # better candidates, best first
-                if available is not None and not available[f]:
+            ptr[:] = 0
+            for u in range(n):
+                for t in range(size[choice[u]]):
+                    ptr[parents[choice[u], t] + 1] += 1
+            for u in range(n):
+                ptr[u + 1] += ptr[u]
+            for u in range(n):
+                for t in range(size[choice[u]]):
+                    p = parents[choice[u], t]
+                    kids[ptr[p]] = u
+                    ptr[p] += 1
+            for u in range(n - 1, 0, -1):  # back to the starts
+                ptr[u] = ptr[u - 1]
+            ptr[0] = 0
+            desc[:] = False
+            desc[v] = True
+            stack[0] = v
+            top = 1
+            while top > 0:
+                top -= 1
+                u = stack[top]
+                for j in range(ptr[u], ptr[u + 1]):
+                    c = kids[j]
+                    if not desc[c]:
+                        desc[c] = True
+                        stack[top] = c
+                        top += 1
+            for f in range(start[v], current):  # better candidates, best first
+                if not allowed[f]:
                     continue
-                if not any(p in desc for p in fam.parents[f]):
+                ok = True
+                for t in range(size[f]):
+                    if desc[parents[f, t]]:
+                        ok = False
+                        break
+                if ok:
                     choice[v] = f
                     improved = True
                     break
