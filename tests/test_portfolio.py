@@ -81,20 +81,26 @@ def test_the_portfolio_finds_the_brute_force_optimum_many(method, local):
 def test_the_bound_first_solver_finds_the_brute_force_optimum(local):
     """The second solver of ``"solver|solver"``, in this process: its SCIP settings change
     the order of the search, never its result."""
+    from pgmpy_nml.search.candidates import _scip_plugins as plugins
     from pgmpy_nml.search.candidates import _solver as solver_module
 
-    models = []
-    real = solver_module._model
+    models, handlers = [], []
+    real, real_plugins = solver_module._model, plugins.include_plugins
 
     def recording(*args):
         built = real(*args)
         models.append(built[0])
         return built
 
+    def recording_plugins(*args):
+        handlers.append(real_plugins(*args))
+        return handlers[-1]
+
     candidates = CandidateParentSets.from_dict(local)
     optimum = best_network(local, list(local))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(solver_module, "_model", recording)
+        patch.setattr(plugins, "include_plugins", recording_plugins)
         result = solver_module._solve(candidates, None, None, 0.0, 1, False, bound_first=True)
     assert result.optimal and result.score == pytest.approx(optimum, rel=1e-9, abs=1e-9)
     assert result.bound == result.score
@@ -103,6 +109,7 @@ def test_the_bound_first_solver_finds_the_brute_force_optimum(local):
     assert {name: model.getParam(name) for name in solver_module.BOUND_FIRST} == (
         solver_module.BOUND_FIRST
     )
+    assert [h.exact for h in handlers] == ["root"]  # the sub-IP separation at its root
 
 
 @pytest.mark.parametrize("method", list(pf.PORTFOLIOS))

@@ -15,6 +15,7 @@ from pgmpy_nml.search._dp import _kernels
 from pgmpy_nml.search.candidates import CandidateParentSets
 from pgmpy_nml.search.candidates._clusters import (
     _cluster_families,
+    _most_violated_clusters,
     _set_packing,
     _violated_clusters,
 )
@@ -86,6 +87,24 @@ def solve_as_dp(cands):
     assert result.optimal
     assert result.score == pytest.approx(ref, rel=1e-12, abs=1e-9)
     return result
+
+
+def test_the_sub_ip_separation_at_every_node_keeps_the_optimum(monkeypatch):
+    """With the sub-IP's cuts at every node (the second solver has them at its root) the
+    solver still proves the DP's optimum, and the sub-IP did find cuts of its own."""
+    from pgmpy_nml.search.candidates import _scip_plugins as plugins
+
+    handlers = []
+    real = plugins.include_plugins
+
+    def exact_everywhere(*args):
+        handlers.append(real(*args[:7], exact_separation="always"))
+        return handlers[-1]
+
+    monkeypatch.setattr(plugins, "include_plugins", exact_everywhere)
+    for seed in range(16):
+        solve_as_dp(random_candidates(8 + seed % 5, seed, per_var=8))
+    assert len(handlers) == 16 and sum(h.n_exact_cuts for h in handlers) > 0
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -318,6 +337,37 @@ def test_greedy_and_local_search_give_dags():
         }
         g = nx.DiGraph([(p, v) for v, ps in parents.items() for p in ps])
         assert nx.is_directed_acyclic_graph(g)
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_exact_separation_finds_the_most_violated_cluster(seed):
+    """Against every cluster enumerated: the sub-IP's first cluster has the largest
+    violation of all (the strongly connected components suffice), it finds one exactly
+    when one is violated, and every cluster it returns is violated."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 9))
+    cands = random_candidates(n, seed, per_var=int(rng.integers(1, 8)), with_empty=1.0)
+    fam = _Families(cands)
+    eps = 1e-6
+    for rep in range(4):
+        x = np.zeros(len(fam))
+        for v in range(n):
+            fams = np.array(fam.families(v))
+            pick = rng.choice(fams, int(rng.integers(1, fams.size + 1)), replace=False)
+            w = rng.random(pick.size) if rep else (np.arange(pick.size) == 0).astype(float)
+            x[pick] = w / w.sum()
+        best = max(
+            _cluster_violation(fam, x, cluster)
+            for k in range(2, n + 1)
+            for cluster in itertools.combinations(range(n), k)
+        )
+        got = _most_violated_clusters(fam, x, eps=eps)
+        for cluster in got:
+            assert _cluster_violation(fam, x, cluster) > eps
+        if best > eps:
+            assert got and _cluster_violation(fam, x, got[0]) == pytest.approx(best, abs=1e-7)
+        else:
+            assert got == []
 
 
 @pytest.mark.parametrize("seed", range(30))

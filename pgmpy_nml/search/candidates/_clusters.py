@@ -24,6 +24,18 @@ __all__: list[str] = []
 _CUT_EPS = 1e-6
 
 
+def _support_components(fam: _Families, x, eps):
+    """The support of ``x`` (families above ``eps``) and the strongly connected
+    components of its graph (edge ``u -> v`` when some family of ``v`` with ``u`` among
+    its parents is in the support): ``(support, n_components, label)``."""
+    n = fam.n
+    support = np.flatnonzero(x > eps)
+    rows, cols = np.nonzero(fam.pmask[support])
+    graph = csr_matrix((np.ones(rows.size), (cols, fam.child[support][rows])), shape=(n, n))
+    n_comp, label = connected_components(graph, directed=True, connection="strong")
+    return support, n_comp, label
+
+
 def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
     """Clusters whose constraint ``x`` violates by more than ``eps`` (sorted lists of variables).
 
@@ -36,16 +48,13 @@ def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
     gives up to one cut per variable instead of one per component.
     """
     n = fam.n
-    support = np.flatnonzero(x > eps)
+    support, n_comp, label = _support_components(fam, x, eps)
     if support.size == 0:
         return []
     xs = x[support].astype(np.float64)
     child = fam.child[support]
     padded = fam.padded[support]
     size = fam.size[support]
-    rows, cols = np.nonzero(fam.pmask[support])
-    graph = csr_matrix((np.ones(rows.size), (cols, child[rows])), shape=(n, n))
-    n_comp, label = connected_components(graph, directed=True, connection="strong")
 
     ptr, idx = _by_parent(n, padded, size)
     own = np.searchsorted(child, np.arange(n + 1))  # the support is sorted by child
@@ -138,6 +147,70 @@ def _peel(n, members, keep, xs, child, parents, size, own, ptr, idx):
                         inner[v] += xs[s]
         k -= 1
     return best_viol, best
+
+
+def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0):
+    r"""The most violated cluster of each strongly connected component of the support
+    graph of ``x``, by a sub-IP (GOBNILP's separation, Bartlett and Cussens 2017):
+    sorted lists of variables, each violated by more than ``eps``, most violated first.
+
+    For a component :math:`K`, with a binary :math:`I_v` per member (:math:`v \in C`)
+    and :math:`y_f \in [0, 1]` per family :math:`f = (v, P)` of the support with
+    :math:`v \in K` and a parent in :math:`K`,
+
+    .. math::
+
+        \max \sum_f x_f\, y_f - \sum_{v \in K} I_v \quad \text{s.t.} \quad
+        y_f \le I_v, \quad y_f \le \sum_{u \in P \cap K} I_u, \quad
+        \sum_{v \in K} I_v \ge 2.
+
+    At integer :math:`I`, :math:`y_f = 1` exactly on the families of :math:`C` with a
+    parent in :math:`C`, so the objective is the violation of :math:`C` minus 1, and
+    only solutions above :math:`-1 + \epsilon` are kept (SCIP's objective limit); every
+    solution SCIP found above it gives a cut, its violation checked on all of ``x``.
+
+    Why the components suffice: if a cluster :math:`C` meets two, let :math:`C_1` be
+    its part in a component that no support edge from the rest of :math:`C` enters.
+    The families of :math:`C_1`'s members with a parent in :math:`C` have it in
+    :math:`C_1`, and each other member has at most 1 on families with a parent in
+    :math:`C`, so the violation of :math:`C` is at most that of :math:`C_1`.
+
+    A component's sub-IP stops after ``time_limit`` seconds with the solutions it has.
+    The peeling (:func:`_violated_clusters`) misses clusters the sub-IP finds: on andes
+    (223 variables, 17,148 candidates) the root bound after 200 s was 253 better with
+    both than with the peeling alone.
+    """
+    from pyscipopt import Model, quicksum
+
+    support, n_comp, label = _support_components(fam, x, eps)
+    found: dict[tuple[int, ...], float] = {}
+    for c in range(n_comp):
+        members = np.flatnonzero(label == c)
+        if members.size < 2:
+            continue
+        inside = np.zeros(fam.n + 1, dtype=bool)  # the last entry: the padding (-1)
+        inside[members] = True
+        rows = support[inside[fam.child[support]]]
+        rows = rows[inside[fam.padded[rows]].any(axis=1)]
+        model = Model("cluster")
+        model.hideOutput(True)
+        model.setRealParam("limits/time", max(float(time_limit), 1e-3))
+        member = {int(v): model.addVar(vtype="B", obj=-1.0) for v in members}
+        for f in rows:
+            y = model.addVar(lb=0.0, ub=1.0, obj=float(x[f]))
+            model.addCons(y <= member[int(fam.child[f])])
+            model.addCons(y <= quicksum(member[int(u)] for u in fam.parents[f] if inside[u]))
+        model.addCons(quicksum(member.values()) >= 2)
+        model.setMaximize()
+        model.setObjlimit(-1.0 + eps)
+        model.optimize()
+        for sol in model.getSols():
+            cluster = [v for v, var in member.items() if model.getSolVal(sol, var) > 0.5]
+            inner, _ = _cluster_families(fam, cluster)
+            viol = float(x[inner].sum()) - (len(cluster) - 1)
+            if viol > eps:
+                found.setdefault(tuple(cluster), viol)
+    return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
 
 
 def _pair_clusters(fam: _Families):

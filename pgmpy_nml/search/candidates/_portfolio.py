@@ -10,8 +10,9 @@ about 2 s of CPU to start):
 - ``"astar|solver"``: A* (:mod:`._astar`) beside the solver;
 - ``"solver|solver"``: the solver (SCIP's defaults) beside a second solver that differs
   in its random seed (``seed + 1``) and works on the bound first
-  (:data:`._solver.BOUND_FIRST`: the root's cut loop goes on while it finds cuts, then
-  the open node with the best bound is taken next). Branch and cut's running time
+  (:data:`._solver.BOUND_FIRST`: the root's cut loop goes on while it finds cuts, and
+  separates the most violated clusters by sub-IP too, then the open node with the best
+  bound is taken next). Branch and cut's running time
   varies from seed to seed: hailfinder (56 variables, BDeu(1), N = 10000, 3 parents)
   took 86.7, 156 and 124 s of CPU with seeds 0, 1 and 2; a race takes the faster. Where
   the default search branches too early the second gives the better bound (hailfinder,

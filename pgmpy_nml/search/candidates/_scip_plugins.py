@@ -23,18 +23,20 @@ from pyscipopt import (
     quicksum,
 )
 
-from ._clusters import _cluster_families, _violated_clusters
+from ._clusters import _cluster_families, _most_violated_clusters, _violated_clusters
 from ._families import _cycle_free, _progress_text
 from ._heuristics import _greedy, _improve
 
 __all__: list[str] = []
 
 
-def include_plugins(model, fam, xvars, avars, arrows_of, bar=None, offset=0.0) -> Acyclicity:
-    """Add the acyclicity handler (with its one constraint), the sink heuristic and, with
-    a progress ``bar``, the progress line to ``model``; returns the handler (it counts
-    the cuts)."""
-    conshdlr = Acyclicity(fam, xvars, avars)
+def include_plugins(
+    model, fam, xvars, avars, arrows_of, bar=None, offset=0.0, exact_separation=None
+) -> Acyclicity:
+    """Add the acyclicity handler (with its one constraint; ``exact_separation``: see
+    :class:`Acyclicity`), the sink heuristic and, with a progress ``bar``, the progress
+    line to ``model``; returns the handler (it counts the cuts)."""
+    conshdlr = Acyclicity(fam, xvars, avars, exact_separation)
     model.includeConshdlr(
         conshdlr,
         "acyclicity",
@@ -61,15 +63,27 @@ def include_plugins(model, fam, xvars, avars, arrows_of, bar=None, offset=0.0) -
 
 
 class Acyclicity(Conshdlr):
-    """Cluster constraints, added lazily."""
+    """Cluster constraints, added lazily.
 
-    def __init__(self, fam, xvars, avars):
+    Each separation round adds the clusters of the greedy peeling
+    (:func:`._clusters._violated_clusters`) and, with ``exact_separation``, those of the
+    sub-IP (:func:`._clusters._most_violated_clusters`): ``"root"`` at the root node,
+    ``"always"`` at every node. A sub-IP stops after :data:`EXACT_SECONDS` or at the
+    search's own time limit, whichever comes first."""
+
+    def __init__(self, fam, xvars, avars, exact_separation=None):
+        if exact_separation not in (None, "root", "always"):
+            raise ValueError(
+                f"exact_separation: None, 'root' or 'always', not {exact_separation!r}"
+            )
         self.fam = fam
         self.xvars = xvars
         self.avars = avars
+        self.exact = exact_separation
         self.tvars = None
         self.tavars = None
         self.n_cuts = 0
+        self.n_exact_cuts = 0  # of them, those only the sub-IP found
 
     def _values(self, solution=None):
         """The family variables' values in ``solution`` (None: the current LP or pseudo
@@ -171,9 +185,20 @@ class Acyclicity(Conshdlr):
     def consenfops(self, constraints, nusefulconss, solinfeasible, objinfeasible):
         return self._enforce(lp=False)
 
+    def _sub_ip_seconds(self):
+        model = self.model
+        left = model.getParam("limits/time") - model.getSolvingTime()
+        return min(EXACT_SECONDS, max(left, 1e-3))
+
     def conssepalp(self, constraints, nusefulconss):
         values = self._lp_values()
         clusters = _violated_clusters(self.fam, values)
+        if self.exact == "always" or (self.exact == "root" and self.model.getDepth() == 0):
+            met = set(map(tuple, clusters))
+            exact = _most_violated_clusters(self.fam, values, time_limit=self._sub_ip_seconds())
+            exact = [c for c in exact if tuple(c) not in met]
+            self.n_exact_cuts += len(exact)
+            clusters += exact
         if clusters and self._add_clusters(clusters, as_cuts=True):
             return {"result": SCIP_RESULT.SEPARATED}
         return {"result": SCIP_RESULT.DIDNOTFIND}
@@ -183,6 +208,11 @@ class Acyclicity(Conshdlr):
         for f, var in enumerate(self.xvars):
             if self.fam.size[f]:
                 self.model.addVarLocksType(var, locktype, nlocksneg, nlockspos)
+
+
+#: Seconds a sub-IP of the exact separation (:class:`Acyclicity`) may take at most; on
+#: andes (223 variables, 17,148 candidates) one took 32 ms on average.
+EXACT_SECONDS = 2.0
 
 
 class Sinks(Heur):
