@@ -177,8 +177,9 @@ def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0):
 
     A component's sub-IP stops after ``time_limit`` seconds with the solutions it has.
     The peeling (:func:`_violated_clusters`) misses clusters the sub-IP finds: on andes
-    (223 variables, 17,148 candidates) the root bound after 200 s was 253 better with
-    both than with the peeling alone.
+    (223 variables, 17,148 candidates, fNML, N = 1000, 2 parents) the solver's root
+    with both was 0.922% from proven after 600 s, with the peeling alone 2.72% after
+    200 s and 2.36% after 600 s (two solvers).
     """
     from pyscipopt import Model, quicksum
 

@@ -27,9 +27,9 @@ a SCIP constraint handler:
   a cut. The portfolio's second solver (``bound_first``) also solves at its root
   GOBNILP's sub-IP for the most violated cluster of each component
   (:func:`._clusters._most_violated_clusters`), which finds clusters the peeling
-  misses: on andes and pathfinder the bound after 600 s was twice as close
-  (:data:`BOUND_FIRST`). At every node it made hailfinder slower, and in SCIP's
-  default search too. Each cut is written in the sparser of its two equivalent
+  misses: after 600 s andes' gap went from 2.36% to 0.919%, pathfinder's from
+  0.654% to 0.130% (:data:`BOUND_FIRST`). At every node it made hailfinder slower,
+  and in SCIP's default search too. Each cut is written in the sparser of its two equivalent
   forms.
 
 SCIP branches first (a higher branching priority) on *arrow* variables
@@ -243,17 +243,18 @@ def _solve(
 #:   selection, with plunging), instead of its best estimate of a network's score.
 #:
 #: Its root also separates by sub-IP (:func:`._clusters._most_violated_clusters`; the
-#: plugins' ``exact_separation="root"``). Measured on one core, 600 s, seed 1, against
-#: the peeling alone: andes (223 variables, 17,148 candidates, fNML, N = 1000, 2 parents)
-#: 1.12% from proven against 2.36% (1,034 sub-IPs, 46 s); pathfinder (109 variables,
-#: 89,504 candidates) 0.177% against 0.654%; hailfinder BDeu(100), N = 1000: 0.166%
+#: plugins' ``exact_separation="root"``). Measured on one core, seed 1: andes (223
+#: variables, 17,148 candidates, fNML, N = 1000, 2 parents) 0.922% from proven after
+#: 600 s (the peeling alone: 2.72% after 200 s); hailfinder BDeu(100), N = 1000: 0.166%
 #: against 0.178% after 300 s, and BDeu(1), N = 10000: proven in 101.5 s of CPU against
-#: 113 s. At every node it made hailfinder BDeu(100) 0.202% (the sub-IPs took 220 of
-#: the 300 s), and in the first solver (SCIP's default root) hailfinder BDeu(1) took
-#: 137 s against 78 s: so the root of the second solver only.
+#: 113 s. At every node it made hailfinder BDeu(100) 0.202% (the sub-IPs took 220 of the
+#: 300 s), and in the first solver (SCIP's default root) hailfinder BDeu(1) took 137 s
+#: against 78 s: so the root of the second solver only. In the portfolio
+#: (``bench_frontier.py --large``, 600 s): andes 0.919%, pathfinder (109 variables,
+#: 89,504 candidates) 0.130%, against 2.36% and 0.654% before.
 #:
-#: Measured on one core with seed 1 (the first solver keeps SCIP's defaults, which prove
-#: the easier instances sooner; the race takes the faster):
+#: Measured on one core with seed 1 without it (the first solver keeps SCIP's defaults,
+#: which prove the easier instances sooner; the race takes the faster):
 #:
 #: - hailfinder (56 variables), BDeu(100), N = 1000, 3 parents: after 300 s the default
 #:   search was 4.0% from proven, the deep root 0.316%, and with best-first nodes too
