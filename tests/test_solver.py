@@ -339,23 +339,41 @@ def test_greedy_and_local_search_give_dags():
         assert nx.is_directed_acyclic_graph(g)
 
 
+def _random_families(seed, max_n, max_per_var):
+    """A random generator and random candidate families of 2 to ``max_n`` variables."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, max_n + 1))
+    cands = random_candidates(n, seed, per_var=int(rng.integers(1, max_per_var)), with_empty=1.0)
+    return rng, _Families(cands)
+
+
+def _random_values(fam, rng, kind):
+    """LP-like values on random families of each variable: ``"network"`` (1 on one
+    family each), ``"eighths"`` (multiples of 1/8, exact sums) or ``"simplex"`` (each
+    variable's values sum to 1)."""
+    x = np.zeros(len(fam))
+    for v in range(fam.n):
+        fams = np.array(fam.families(v))
+        pick = rng.choice(fams, int(rng.integers(1, fams.size + 1)), replace=False)
+        if kind == "network":
+            x[pick[0]] = 1.0
+        elif kind == "eighths":
+            x[pick] = rng.integers(0, 9, size=pick.size) / 8.0
+        else:
+            w = rng.random(pick.size)
+            x[pick] = w / w.sum()
+    return x
+
+
 @pytest.mark.parametrize("seed", range(25))
 def test_exact_separation_finds_the_most_violated_cluster(seed):
     """Against every cluster enumerated: the sub-IP's first cluster has the largest
     violation of all (the strongly connected components suffice), it finds one exactly
     when one is violated, and every cluster it returns is violated."""
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(2, 9))
-    cands = random_candidates(n, seed, per_var=int(rng.integers(1, 8)), with_empty=1.0)
-    fam = _Families(cands)
-    eps = 1e-6
+    rng, fam = _random_families(seed, 8, 8)
+    n, eps = fam.n, 1e-6
     for rep in range(4):
-        x = np.zeros(len(fam))
-        for v in range(n):
-            fams = np.array(fam.families(v))
-            pick = rng.choice(fams, int(rng.integers(1, fams.size + 1)), replace=False)
-            w = rng.random(pick.size) if rep else (np.arange(pick.size) == 0).astype(float)
-            x[pick] = w / w.sum()
+        x = _random_values(fam, rng, "simplex" if rep else "network")
         best = max(
             _cluster_violation(fam, x, cluster)
             for k in range(2, n + 1)
@@ -466,23 +484,10 @@ def test_cluster_separation_against_a_plain_peeling_and_the_definition(seed):
     afresh (on values in eighths, and on values that sum to 1, whose sums round); every
     cluster returned is violated by the definition; on a network with a cycle it finds a
     cluster (LP enforcement relies on it)."""
-    rng = np.random.default_rng(seed)
-    n = int(rng.integers(2, 13))
-    cands = random_candidates(n, seed, per_var=int(rng.integers(1, 10)), with_empty=1.0)
-    fam = _Families(cands)
-    eps = 1e-6
+    rng, fam = _random_families(seed, 12, 10)
+    n, eps = fam.n, 1e-6
     for rep in range(6):
-        x = np.zeros(len(fam))
-        for v in range(n):
-            fams = np.array(fam.families(v))
-            pick = rng.choice(fams, int(rng.integers(1, fams.size + 1)), replace=False)
-            if rep == 0:  # a network: one family each
-                x[pick[0]] = 1.0
-            elif rep % 2:
-                x[pick] = rng.integers(0, 9, size=pick.size) / 8.0
-            else:
-                w = rng.random(pick.size)
-                x[pick] = w / w.sum()
+        x = _random_values(fam, rng, "network" if rep == 0 else ("eighths", "simplex")[rep % 2])
         for multi in (True, False):
             got = _violated_clusters(fam, x, eps=eps, multi=multi)
             for cluster in got:
