@@ -183,24 +183,21 @@ def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0):
     """
     from pyscipopt import Model, quicksum
 
-    support, n_comp, label = _support_components(fam, x, eps)
+    _, n_comp, label = _support_components(fam, x, eps)
     found: dict[tuple[int, ...], float] = {}
     for c in range(n_comp):
         members = np.flatnonzero(label == c)
         if members.size < 2:
             continue
-        inside = np.zeros(fam.n + 1, dtype=bool)  # the last entry: the padding (-1)
-        inside[members] = True
-        rows = support[inside[fam.child[support]]]
-        rows = rows[inside[fam.padded[rows]].any(axis=1)]
+        rows, _ = _cluster_families(fam, members)
         model = Model("cluster")
         model.hideOutput(True)
         model.setRealParam("limits/time", max(float(time_limit), 1e-3))
         member = {int(v): model.addVar(vtype="B", obj=-1.0) for v in members}
-        for f in rows:
+        for f in rows[x[rows] > eps]:  # those of the support
             y = model.addVar(lb=0.0, ub=1.0, obj=float(x[f]))
             model.addCons(y <= member[int(fam.child[f])])
-            model.addCons(y <= quicksum(member[int(u)] for u in fam.parents[f] if inside[u]))
+            model.addCons(y <= quicksum(member[u] for u in fam.parents[f] if u in member))
         model.addCons(quicksum(member.values()) >= 2)
         model.setMaximize()
         model.setObjlimit(-1.0 + eps)

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from ..._jit import njit
+from ._clusters import _by_parent
 from ._families import _Families
 
 __all__: list[str] = []
@@ -146,8 +147,6 @@ def _improve_kernel(start, parents, size, choice, allowed):
     n = start.size - 1
     desc = np.zeros(n, dtype=np.bool_)
     stack = np.empty(n, dtype=np.int64)
-    ptr = np.zeros(n + 1, dtype=np.int64)  # children of u: kids[ptr[u]:ptr[u + 1]]
-    kids = np.empty(n * parents.shape[1], dtype=np.int64)
     improved = True
     while improved:
         improved = False
@@ -155,20 +154,8 @@ def _improve_kernel(start, parents, size, choice, allowed):
             current = choice[v]
             if current == start[v]:
                 continue  # already its best candidate
-            ptr[:] = 0
-            for u in range(n):
-                for t in range(size[choice[u]]):
-                    ptr[parents[choice[u], t] + 1] += 1
-            for u in range(n):
-                ptr[u + 1] += ptr[u]
-            for u in range(n):
-                for t in range(size[choice[u]]):
-                    p = parents[choice[u], t]
-                    kids[ptr[p]] = u
-                    ptr[p] += 1
-            for u in range(n - 1, 0, -1):  # back to the starts
-                ptr[u] = ptr[u - 1]
-            ptr[0] = 0
+            # the children of u: kids[ptr[u]:ptr[u + 1]] (the chosen families by parent)
+            ptr, kids = _by_parent(n, parents[choice], size[choice])
             desc[:] = False
             desc[v] = True
             stack[0] = v

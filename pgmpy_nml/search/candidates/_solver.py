@@ -29,8 +29,8 @@ a SCIP constraint handler:
   (:func:`._clusters._most_violated_clusters`), which finds clusters the peeling
   misses: after 600 s andes' gap went from 2.36% to 0.919%, pathfinder's from
   0.654% to 0.130% (:data:`BOUND_FIRST`). At every node it made hailfinder slower,
-  and in SCIP's default search too. Each cut is written in the sparser of its two equivalent
-  forms.
+  and in SCIP's default search too. Each cut is written in the sparser of its two
+  equivalent forms.
 
 SCIP branches first (a higher branching priority) on *arrow* variables
 :math:`a_{u \to v} = \sum_{P \ni u} x_{v,P}` (an equality row each, and
