@@ -67,6 +67,12 @@ class SearchResult:
         Those engines: ``"scip <version>"`` or ``"astar"``.
     n_cuts : int or None
         The solver: cluster constraints added during the search (0 for A*).
+    interchangeable : tuple of tuple or None
+        Those engines: the classes of interchangeable variables (names), which swapping
+        maps the candidates onto themselves with the same scores, as duplicated data
+        columns do; the network is one of the equally good ones that permute each
+        class, the one whose topological order keeps the class in column order
+        (:mod:`~pgmpy_nml.search.candidates._symmetry`). Empty when there are none.
     feature_names : ndarray or None
         The data's columns, in order (``feature_names_in_``).
 
@@ -106,6 +112,7 @@ class SearchResult:
     status: str | None = None
     engine: str | None = None
     n_cuts: int | None = None
+    interchangeable: tuple | None = None
     feature_names: Any = None
 
     @property

@@ -499,9 +499,10 @@ def astar(
 
 
 def _parent_masks(fam: _Families) -> np.ndarray:
-    """Each family's parent set as a bitmask (int64)."""
+    """Each family's parent set, with the variable it must follow for symmetry breaking
+    (``preds``), as a bitmask (int64)."""
     pmask = np.zeros(len(fam), dtype=np.int64)
-    for f, parents in enumerate(fam.parents):
+    for f, parents in enumerate(fam.preds):
         for p in parents:
             pmask[f] |= np.int64(1) << p
     return pmask

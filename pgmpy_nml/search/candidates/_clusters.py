@@ -5,6 +5,10 @@ parent inside :math:`C`. The solver (:mod:`._solver`, whose notes give the model
 starts with the two-variable clusters and GOBNILP's set-packing constraints, and
 separates the others: each strongly connected component of the LP support graph
 is peeled greedily, and every violated cluster met is a cut.
+
+A family's parents here are its ``preds`` (:class:`._families._Families`): its parents
+and, where a class of interchangeable variables is kept in order, the member before
+its child, so the cuts also keep the classes in order.
 """
 
 from __future__ import annotations
@@ -197,7 +201,7 @@ def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0):
         for f in rows[x[rows] > eps]:  # those of the support
             y = model.addVar(lb=0.0, ub=1.0, obj=float(x[f]))
             model.addCons(y <= member[int(fam.child[f])])
-            model.addCons(y <= quicksum(member[u] for u in fam.parents[f] if u in member))
+            model.addCons(y <= quicksum(member[u] for u in fam.preds[f] if u in member))
         model.addCons(quicksum(member.values()) >= 2)
         model.setMaximize()
         model.setObjlimit(-1.0 + eps)
@@ -232,13 +236,14 @@ def _set_packing(fam: _Families):
     """GOBNILP's set-packing constraints on 3 and 4 variables: ``(S, families)``.
 
     In a DAG at most one variable of a set ``S`` has all the others of ``S``
-    as parents (the last of ``S`` in a topological order), so the families
+    as parents (the last of ``S`` in a topological order; parents are ``preds``
+    here, see the module notes), so the families
     ``(v, P)`` with ``v`` in ``S`` and ``S - {v}`` inside ``P`` sum to at most 1.
     Only sets met by families of two or more variables are returned (the
     others follow from one family per variable).
     """
     groups: dict[tuple[int, ...], list[int]] = {}
-    for f, parents in enumerate(fam.parents):
+    for f, parents in enumerate(fam.preds):
         if len(parents) < 2:
             continue
         v = int(fam.child[f])

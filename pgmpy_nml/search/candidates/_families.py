@@ -17,14 +17,24 @@ from ..._progress import PeriodicLines
 from ...models import dag_from_parents
 from .._result import SearchResult
 from ._files import CandidateParentSets
+from ._symmetry import interchangeable_classes, precedence_arcs
 
 __all__: list[str] = []
 
 
 class _Families:
-    """The candidates as flat arrays: one row per family."""
+    """The candidates as flat arrays: one row per family.
 
-    def __init__(self, cands: CandidateParentSets):
+    ``classes`` are classes of interchangeable variables (:mod:`._symmetry`), whose
+    members the engines keep in increasing order: each member after the first must come
+    after the one before it. ``parents`` are the families' parent sets, which the score
+    and the network read; ``preds`` are what the family's child must come after (its
+    parents and, for symmetry breaking, the member of its class before it), which
+    acyclicity reads: ``size``, ``pmask`` and ``padded`` describe ``preds``, so the
+    cluster cuts, the heuristics and A*'s order graph all keep the classes in order.
+    """
+
+    def __init__(self, cands: CandidateParentSets, classes=()):
         n = cands.n_variables
         counts = cands.n_candidates()
         self.n = n
@@ -32,16 +42,23 @@ class _Families:
         self.child = np.repeat(np.arange(n), counts)
         self.score = np.concatenate(cands.scores)
         self.parents = [p for sets in cands.parent_sets for p in sets]
-        self.size = np.array([len(p) for p in self.parents], dtype=np.int64)
-        f = len(self.parents)
+        self.classes = [list(c) for c in classes]
+        before = {v: u for u, v in precedence_arcs(self.classes)}
+        self.preds = [
+            tuple(sorted({*p, before[v]})) if v in before else p
+            for p, v in zip(self.parents, self.child.tolist(), strict=True)
+        ]
+        self.size = np.array([len(p) for p in self.preds], dtype=np.int64)
+        f = len(self.preds)
         self.pmask = np.zeros((f, n), dtype=bool)
         self.padded = np.full((f, max(1, int(self.size.max()))), -1, dtype=np.int64)
-        for k, p in enumerate(self.parents):
+        for k, p in enumerate(self.preds):
             self.pmask[k, list(p)] = True
             self.padded[k, : len(p)] = p
         self.best = np.array([cands.scores[v][0] for v in range(n)])
         # families sorted best first within each variable (CandidateParentSets order)
         self.loss = self.score - self.best[self.child]
+        self._index: dict | None = None
 
     def __len__(self):
         return len(self.parents)
@@ -52,23 +69,75 @@ class _Families:
     def total(self, choice) -> float:
         return math.fsum(float(self.score[f]) for f in choice)
 
+    def out_of_order(self) -> np.ndarray:
+        """Per family, whether one of its parents is a later member of its child's class
+        (so it closes a cycle with the precedence arcs, and no engine may choose it)."""
+        rank = np.full(self.n, -1, dtype=np.int64)
+        klass = np.full(self.n, -1, dtype=np.int64)
+        for c, members in enumerate(self.classes):
+            rank[members] = np.arange(len(members))
+            klass[members] = c
+        out = np.zeros(len(self), dtype=bool)
+        for f in np.flatnonzero(klass[self.child] >= 0):
+            v = self.child[f]
+            out[f] = any(klass[u] == klass[v] and rank[u] > rank[v] for u in self.parents[f])
+        return out
 
-def _cycle_free(fam: _Families, choice) -> bool:
-    indeg = np.array([len(fam.parents[choice[v]]) for v in range(fam.n)])
-    children: list[list[int]] = [[] for _ in range(fam.n)]
-    for v in range(fam.n):
-        for p in fam.parents[choice[v]]:
+    def index(self, v: int, parents) -> int:
+        """The family of ``v`` with parent set ``parents`` (positions, any order)."""
+        if self._index is None:
+            pairs = zip(self.child.tolist(), self.parents, strict=True)
+            self._index = {pair: f for f, pair in enumerate(pairs)}
+        return self._index[v, tuple(sorted(int(u) for u in parents))]
+
+
+def _order(n: int, parents) -> list[int] | None:
+    """A topological order of the graph in which ``parents[v]`` must come before ``v``,
+    or None when it has a directed cycle."""
+    indeg = [len(p) for p in parents]
+    children: list[list[int]] = [[] for _ in range(n)]
+    for v in range(n):
+        for p in parents[v]:
             children[p].append(v)
-    stack = [v for v in range(fam.n) if indeg[v] == 0]
-    seen = 0
+    stack = [v for v in range(n) if indeg[v] == 0]
+    order = []
     while stack:
         u = stack.pop()
-        seen += 1
+        order.append(u)
         for c in children[u]:
             indeg[c] -= 1
             if indeg[c] == 0:
                 stack.append(c)
-    return seen == fam.n
+    return order if len(order) == n else None
+
+
+def _cycle_free(fam: _Families, choice) -> bool:
+    """Whether the families ``choice`` (one per variable) form a DAG that keeps every
+    class of interchangeable variables in order (``preds``)."""
+    return _order(fam.n, [fam.preds[f] for f in choice]) is not None
+
+
+def _canonical(fam: _Families, choice):
+    """The mirror image of the DAG ``choice`` that keeps every class in order, or None
+    when ``choice`` has a directed cycle.
+
+    The proof in :mod:`._symmetry`: in a topological order of the DAG, the ``j``-th
+    member met of a class takes the place of the class's ``j``-th member (its family
+    relabelled the same way), which gives a DAG over the candidates with the same score
+    (up to the rounding :mod:`._symmetry` allows) in which every class is in order.
+    """
+    order = _order(fam.n, [fam.parents[f] for f in choice])
+    if order is None or not fam.classes:
+        return None if order is None else np.asarray(choice, dtype=np.int64)
+    position = np.empty(fam.n, dtype=np.int64)
+    position[order] = np.arange(fam.n)
+    rho = np.arange(fam.n)
+    for members in fam.classes:
+        rho[sorted(members, key=lambda v: position[v])] = members
+    image = np.empty(fam.n, dtype=np.int64)
+    for v in range(fam.n):
+        image[rho[v]] = fam.index(int(rho[v]), rho[list(fam.parents[choice[v]])])
+    return image
 
 
 def _gap(score, bound):
@@ -113,19 +182,21 @@ def _initial_choice(fam: _Families, cands: CandidateParentSets, initial):
         except ValueError as err:
             raise ValueError(f"initial: {err}") from None
         picked.append(fam.start[cands.position(v)] + k)
-    choice = np.array(picked, dtype=np.int64)
-    if not _cycle_free(fam, choice):
+    choice = _canonical(fam, np.array(picked, dtype=np.int64))
+    if choice is None:
         raise ValueError("initial is not a DAG: its parent sets form a directed cycle.")
     return choice
 
 
-def _checked_families(candidates: CandidateParentSets) -> _Families:
-    """The candidates as families, refused when no DAG can be built from them."""
+def _checked_families(candidates: CandidateParentSets, symmetry: bool = True) -> _Families:
+    """The candidates as families, with their classes of interchangeable variables kept
+    in order (:mod:`._symmetry`; not with ``symmetry=False``), refused when no DAG can
+    be built from them."""
     if not isinstance(candidates, CandidateParentSets):
         raise TypeError(
             f"candidates must be a CandidateParentSets, got {type(candidates).__name__}."
         )
-    fam = _Families(candidates)
+    fam = _Families(candidates, interchangeable_classes(candidates) if symmetry else ())
     if not np.any(fam.size == 0):
         raise ValueError(
             "No DAG can be built from these candidates: no variable keeps the empty parent "
@@ -155,5 +226,6 @@ def _network_result(fam: _Families, candidates, choice, bound, status, **fields)
         parents=parents,
         choice=tuple(int(choice[v] - fam.start[v]) for v in range(fam.n)),
         status=status,
+        interchangeable=tuple(tuple(variables[v] for v in c) for c in fam.classes),
         **fields,
     )

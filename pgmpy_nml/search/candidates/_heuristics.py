@@ -185,8 +185,9 @@ def _improve_kernel(start, parents, size, choice, allowed):
 
 
 def _topological_order(fam: _Families, choice) -> np.ndarray:
-    """An order of the variables in which every parent of ``choice`` comes first."""
-    parents = [fam.parents[f] for f in choice]
+    """An order of the variables in which every parent of ``choice`` comes first (and
+    every class of interchangeable variables is in order: ``preds``)."""
+    parents = [fam.preds[f] for f in choice]
     order: list[int] = []
     placed = np.zeros(fam.n, dtype=bool)
     while len(order) < fam.n:
