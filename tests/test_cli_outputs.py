@@ -210,3 +210,20 @@ def test_cv_above_64_variables_runs_the_restarts_it_promises(cli_summary, tmp_pa
     args = cli_module.build_parser().parse_args(["cv"])
     search = cli_cv._cv_search(args, "tabu", 1, 7)
     assert (search.restarts, search.random_state, search.method) == (10, 7, "tabu")
+
+
+# -- learn's notes ------------------------------------------------------------------------
+def test_learn_names_interchangeable_columns(cli_summary, tmp_path):
+    """A column copied under other state names: the exact search says the two are
+    interchangeable, in the summary and the JSON; a search without them says nothing."""
+    frame = load_example_data().iloc[:300].copy()
+    frame["E2"] = frame["E"].map({"high": "h", "uni": "u"})
+    frame.to_csv(tmp_path / "copied.csv", index=False)
+    out, facts = cli_summary("learn", tmp_path / "copied.csv", "--method", "solver")
+    assert "note: E, E2 are interchangeable" in out
+    assert facts["interchangeable"] == [["E", "E2"]]
+    assert facts["optimal"]
+    out, facts = cli_summary(
+        "learn", tmp_path / "copied.csv", "--drop-columns", "E2", "--method", "solver"
+    )
+    assert "interchangeable" not in out and "interchangeable" not in facts

@@ -104,6 +104,12 @@ def _learn_structure(args, data, method, max_parents, described, constraints):
     total = sum(local.values())
     print(f"edges ({dag.number_of_edges()}): {_edges_text(dag)}")
     print(f"{args.score} score: {total:.4f} ({proof}; {seconds:.1f} s)")
+    for members in search_info.get("interchangeable", []):
+        print(
+            f"note: {', '.join(map(str, members))} are interchangeable (swapping them leaves "
+            "every score as it is, as duplicated columns do): each ordering of them gives a "
+            "network as good as this one, which keeps them in column order"
+        )
     summary = {
         "variables": variables,
         "score": args.score,
@@ -212,6 +218,8 @@ def _exact_search(args, data, knowledge, max_parents):
     }
     if search.pruning_ is not None:
         search_info["candidate_parent_sets"] = int(search.pruning_.n_kept.sum())
+    if search.interchangeable_:
+        search_info["interchangeable"] = [list(c) for c in search.interchangeable_]
     return search.causal_graph_, score, proof, search_info
 
 
