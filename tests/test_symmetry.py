@@ -181,7 +181,7 @@ def _random_dag(cands, rng):
 @given(symmetric_tables())
 def test_classes_are_those_of_the_definition(case):
     cands, planted, jitter = case
-    found = interchangeable_classes(cands)
+    found = interchangeable_classes(_Families(cands))
     assert found == _definition_classes(cands)
     linked = {u for sets in cands.parent_sets for p in sets for u in p}
     linked |= {v for v, sets in enumerate(cands.parent_sets) if any(sets)}
@@ -195,7 +195,7 @@ def test_classes_are_those_of_the_definition(case):
 @given(symmetric_tables())
 def test_keeping_the_classes_in_order_loses_nothing(case):
     cands, _, _ = case
-    arcs = precedence_arcs(interchangeable_classes(cands))
+    arcs = precedence_arcs(interchangeable_classes(_Families(cands)))
     everything = _best(cands)
     assert _best(cands, arcs) == pytest.approx(everything, rel=1e-10)
 
@@ -220,7 +220,7 @@ def test_the_engines_prove_the_brute_force_optimum(case, seed):
         assert result.score == pytest.approx(optimum, rel=1e-10)
         assert result.bound >= optimum - 1e-9 * abs(optimum)
         assert result.interchangeable == tuple(
-            tuple(cands.variables[v] for v in c) for c in interchangeable_classes(cands)
+            tuple(cands.variables[v] for v in c) for c in interchangeable_classes(_Families(cands))
         )
 
 
@@ -281,9 +281,9 @@ def test_scores_apart_by_more_than_rounding_are_not_interchangeable():
             }
         )
 
-    assert interchangeable_classes(table(0.0)) == [[0, 1]]
-    assert interchangeable_classes(table(0.5 * REL_TOL)) == [[0, 1]]
-    assert interchangeable_classes(table(100 * REL_TOL)) == []
+    assert interchangeable_classes(_Families(table(0.0))) == [[0, 1]]
+    assert interchangeable_classes(_Families(table(0.5 * REL_TOL))) == [[0, 1]]
+    assert interchangeable_classes(_Families(table(100 * REL_TOL))) == []
 
 
 def test_constant_columns_are_left_alone():
@@ -291,7 +291,8 @@ def test_constant_columns_are_left_alone():
     cands = CandidateParentSets.from_dict(
         {"A": {(): -1.0}, "B": {(): -1.0}, "C": {(): -9.0, ("D",): -8.0}, "D": {(): -9.0}}
     )
-    assert interchangeable_classes(cands) == []
+    assert interchangeable_classes(_Families(cands)) == []
+    assert _checked_families(cands).preds is _checked_families(cands).parents
 
 
 @pytest.mark.parametrize("score", ["bdeu", "fnml", "qnml", "bic", "k2"])
@@ -314,3 +315,22 @@ def test_duplicated_columns_end_to_end(score):
             assert search.optimal_
             assert search.interchangeable_ == (("A", "A2"),)
             assert "A" not in nx.descendants(search.causal_graph_, "A2")  # A2 follows A
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(symmetric_tables())
+def test_the_arrays_describe_parents_and_precedence(case):
+    """``preds`` are the parents plus the class member before the child, and ``size``,
+    ``pmask`` and ``padded`` say the same, family by family."""
+    cands, _, _ = case
+    fam = _checked_families(cands)
+    before = {v: u for u, v in precedence_arcs(fam.classes)}
+    for f, parents in enumerate(fam.parents):
+        v = int(fam.child[f])
+        expect = set(parents) | ({before[v]} if v in before else set())
+        assert set(fam.preds[f]) == expect and list(fam.preds[f]) == sorted(expect)
+        assert fam.size[f] == len(expect)
+        assert set(np.flatnonzero(fam.pmask[f]).tolist()) == expect
+        assert fam.padded[f, : len(expect)].tolist() == sorted(expect)
+        assert (fam.padded[f, len(expect) :] == -1).all()
+        assert parents == cands.parent_sets[v][f - fam.start[v]]

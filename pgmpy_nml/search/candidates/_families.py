@@ -9,7 +9,9 @@ both engines return.
 
 from __future__ import annotations
 
+import itertools
 import math
+import weakref
 
 import numpy as np
 
@@ -25,16 +27,17 @@ __all__: list[str] = []
 class _Families:
     """The candidates as flat arrays: one row per family.
 
-    ``classes`` are classes of interchangeable variables (:mod:`._symmetry`), whose
-    members the engines keep in increasing order: each member after the first must come
-    after the one before it. ``parents`` are the families' parent sets, which the score
-    and the network read; ``preds`` are what the family's child must come after (its
-    parents and, for symmetry breaking, the member of its class before it), which
-    acyclicity reads: ``size``, ``pmask`` and ``padded`` describe ``preds``, so the
-    cluster cuts, the heuristics and A*'s order graph all keep the classes in order.
+    With ``symmetry``, the classes of interchangeable variables (:mod:`._symmetry`) are
+    found, and the engines keep their members in increasing order: each member after
+    the first must come after the one before it. ``parents`` are the families' parent
+    sets, which the score and the network read; ``preds`` are what the family's child
+    must come after (its parents and, for symmetry breaking, the member of its class
+    before it), which acyclicity reads: ``size``, ``pmask`` and ``padded`` describe
+    ``preds``, so the cluster cuts, the heuristics and A*'s order graph all keep the
+    classes in order. ``classes`` is empty without ``symmetry``.
     """
 
-    def __init__(self, cands: CandidateParentSets, classes=()):
+    def __init__(self, cands: CandidateParentSets, symmetry: bool = False):
         n = cands.n_variables
         counts = cands.n_candidates()
         self.n = n
@@ -42,23 +45,42 @@ class _Families:
         self.child = np.repeat(np.arange(n), counts)
         self.score = np.concatenate(cands.scores)
         self.parents = [p for sets in cands.parent_sets for p in sets]
-        self.classes = [list(c) for c in classes]
-        before = {v: u for u, v in precedence_arcs(self.classes)}
-        self.preds = [
-            tuple(sorted({*p, before[v]})) if v in before else p
-            for p, v in zip(self.parents, self.child.tolist(), strict=True)
-        ]
-        self.size = np.array([len(p) for p in self.preds], dtype=np.int64)
-        f = len(self.preds)
-        self.pmask = np.zeros((f, n), dtype=bool)
-        self.padded = np.full((f, max(1, int(self.size.max()))), -1, dtype=np.int64)
-        for k, p in enumerate(self.preds):
-            self.pmask[k, list(p)] = True
-            self.padded[k, : len(p)] = p
+        self.preds = self.parents
+        width = max(1, max(map(len, self.parents)))
+        self.size = np.zeros(len(self.parents), dtype=np.int64)
+        self.pmask = np.zeros((len(self.parents), n), dtype=bool)
+        self.padded = np.full((len(self.parents), width), -1, dtype=np.int64)
+        self._describe(range(len(self.parents)))
         self.best = np.array([cands.scores[v][0] for v in range(n)])
         # families sorted best first within each variable (CandidateParentSets order)
         self.loss = self.score - self.best[self.child]
         self._index: dict | None = None
+        self.classes = interchangeable_classes(self) if symmetry else []
+        if self.classes:
+            before = {v: u for u, v in precedence_arcs(self.classes)}
+            self.preds = list(self.parents)
+            rows = np.flatnonzero(np.isin(self.child, list(before))).tolist()
+            for f in rows:
+                self.preds[f] = tuple(sorted({*self.parents[f], before[int(self.child[f])]}))
+            wider = max(len(self.preds[f]) for f in rows) - self.padded.shape[1]
+            if wider > 0:
+                extra = np.full((len(self.preds), wider), -1, dtype=np.int64)
+                self.padded = np.hstack([self.padded, extra])
+            self._describe(rows)
+
+    def _describe(self, rows) -> None:
+        """Write ``size``, ``pmask`` and ``padded`` of the families ``rows`` from their
+        ``preds`` (vectorized: on mildew's 1,364,502 candidates, 0.3 s against 2.4 s
+        family by family)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        preds = [self.preds[k] for k in rows.tolist()]
+        sizes = np.fromiter(map(len, preds), dtype=np.int64, count=len(preds))
+        flat = np.fromiter(itertools.chain.from_iterable(preds), dtype=np.int64)
+        at = np.repeat(rows, sizes)
+        slot = np.arange(flat.size) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        self.size[rows] = sizes
+        self.pmask[at, flat] = True
+        self.padded[at, slot] = flat
 
     def __len__(self):
         return len(self.parents)
@@ -188,20 +210,32 @@ def _initial_choice(fam: _Families, cands: CandidateParentSets, initial):
     return choice
 
 
+#: The families last built from a candidates object, by ``symmetry``: ``(weak reference
+#: to the candidates, families)``. The portfolio, the engine it runs and the result
+#: read the same candidates one after the other (A* then the solver too); on mildew's
+#: 1,364,502 candidates each build takes 2 s. The families are never changed once built.
+_LAST: dict[bool, tuple] = {}
+
+
 def _checked_families(candidates: CandidateParentSets, symmetry: bool = True) -> _Families:
     """The candidates as families, with their classes of interchangeable variables kept
     in order (:mod:`._symmetry`; not with ``symmetry=False``), refused when no DAG can
-    be built from them."""
+    be built from them. The same candidates object twice in a row gives the same
+    families (:data:`_LAST`)."""
     if not isinstance(candidates, CandidateParentSets):
         raise TypeError(
             f"candidates must be a CandidateParentSets, got {type(candidates).__name__}."
         )
-    fam = _Families(candidates, interchangeable_classes(candidates) if symmetry else ())
+    last = _LAST.get(symmetry)
+    if last is not None and last[0]() is candidates:
+        return last[1]
+    fam = _Families(candidates, symmetry)
     if not np.any(fam.size == 0):
         raise ValueError(
             "No DAG can be built from these candidates: no variable keeps the empty parent "
             "set, but every DAG has a variable without parents."
         )
+    _LAST[symmetry] = (weakref.ref(candidates), fam)
     return fam
 
 

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 if TYPE_CHECKING:
-    from ._files import CandidateParentSets
+    from ._families import _Families
 
 __all__: list[str] = []
 
@@ -70,44 +70,48 @@ def _same(x: float, y: float) -> bool:
     return abs(x - y) <= REL_TOL * max(1.0, abs(x), abs(y))
 
 
-def interchangeable_classes(candidates: CandidateParentSets) -> list[list[int]]:
-    """The classes of interchangeable variables (module notes): sorted lists of variable
-    positions, two members or more, sorted by their first member.
+def interchangeable_classes(fam: _Families) -> list[list[int]]:
+    """The classes of interchangeable variables (module notes) of the candidates ``fam``
+    (read before any class is ordered: ``preds`` are the parents): sorted lists of
+    variable positions, two members or more, sorted by their first member.
 
     Only variables that take part in some family are considered (a variable whose only
     candidate is the empty set and that is no candidate's parent, such as a constant
-    column, constrains nothing).
+    column, constrains nothing). A pair is tried only when the two have as many
+    candidates, as many families with them as a parent and the same scores; the
+    1,364,502 candidates of mildew (none interchangeable) take 0.2 s.
 
     Examples
     --------
     >>> from pgmpy_nml.search.candidates import CandidateParentSets
+    >>> from pgmpy_nml.search.candidates._families import _Families
     >>> cands = CandidateParentSets.from_dict({
     ...     "A": {(): -5.0, ("C",): -4.0},
     ...     "B": {(): -5.0, ("C",): -4.0},
     ...     "C": {(): -9.0, ("A",): -8.0, ("B",): -8.0, ("A", "B"): -7.5},
     ... })
-    >>> interchangeable_classes(cands)
+    >>> interchangeable_classes(_Families(cands))
     [[0, 1]]
     """
-    n = candidates.n_variables
-    sets, scores = candidates.parent_sets, candidates.scores
-    occurs: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (v, k): u in sets[v][k]
-    linked = np.zeros(n, dtype=bool)
-    for v in range(n):
-        for k, parents in enumerate(sets[v]):
-            linked[v] |= bool(parents)
-            for u in parents:
-                occurs[u].append((v, k))
-                linked[u] = True
+    n = fam.n
+    counts = np.diff(fam.start)
+    occurs = np.bincount(fam.padded[fam.padded >= 0], minlength=n)
+    linked = occurs > 0
+    linked[fam.child[fam.size > 0]] = True
     groups = defaultdict(list)  # what a transposition must preserve: a first screen
-    takes_part = np.flatnonzero(linked).tolist()
-    for v in takes_part:
-        groups[len(sets[v]), len(occurs[v])].append(v)
-    tables: dict[int, dict[tuple[int, ...], float]] = {}
+    for v in np.flatnonzero(linked).tolist():
+        groups[int(counts[v]), int(occurs[v])].append(v)
+    rows: dict[int, np.ndarray] = {}  # the families with u among their parents
+    tables: dict[int, dict[tuple[int, ...], int]] = {}  # v's families by parent set
 
-    def table(v: int) -> dict[tuple[int, ...], float]:
+    def with_parent(u: int) -> np.ndarray:
+        if u not in rows:
+            rows[u] = np.flatnonzero((fam.padded == u).any(axis=1))
+        return rows[u]
+
+    def table(v: int) -> dict[tuple[int, ...], int]:
         if v not in tables:
-            tables[v] = dict(zip(sets[v], scores[v].tolist(), strict=True))
+            tables[v] = {fam.parents[f]: f for f in fam.families(v)}
         return tables[v]
 
     def swaps(a: int, b: int) -> bool:
@@ -118,14 +122,12 @@ def interchangeable_classes(candidates: CandidateParentSets) -> list[list[int]]:
         ``a``'s one-to-one into ``b``'s, as many (the screen), so onto them, and is its
         own inverse."""
         sigma = {a: b, b: a}
-
-        def image(parents):
-            return tuple(sorted(sigma.get(u, u) for u in parents))
-
-        moved = [(a, k) for k in range(len(sets[a]))] + occurs[a] + occurs[b]
-        for v, k in moved:
-            got = table(sigma.get(v, v)).get(image(sets[v][k]))
-            if got is None or not _same(got, float(scores[v][k])):
+        moved = np.concatenate([np.arange(fam.start[a], fam.start[a + 1]), with_parent(a)])
+        for f in np.concatenate([moved, with_parent(b)]).tolist():
+            v = int(fam.child[f])
+            image = tuple(sorted(sigma.get(u, u) for u in fam.parents[f]))
+            g = table(sigma.get(v, v)).get(image)
+            if g is None or not _same(float(fam.score[g]), float(fam.score[f])):
                 return False
         return True
 
@@ -141,11 +143,13 @@ def interchangeable_classes(candidates: CandidateParentSets) -> list[list[int]]:
         for a, b in itertools.combinations(members, 2):
             if root(a) == root(b):
                 continue  # already in one class: its transpositions generate this one
-            close = all(map(_same, scores[a].tolist(), scores[b].tolist()))
-            if close and swaps(a, b):
+            x = fam.score[fam.start[a] : fam.start[a + 1]]  # best first: sorted
+            y = fam.score[fam.start[b] : fam.start[b + 1]]
+            scale = np.maximum(1.0, np.maximum(np.abs(x), np.abs(y)))
+            if np.all(np.abs(x - y) <= REL_TOL * scale) and swaps(a, b):
                 parent[root(b)] = root(a)
     classes = defaultdict(list)
-    for v in takes_part:
+    for v in np.flatnonzero(linked).tolist():
         classes[root(v)].append(v)
     return sorted((c for c in classes.values() if len(c) > 1), key=lambda c: c[0])
 
