@@ -46,3 +46,19 @@ def test_order_search_reaches_what_the_greedy_misses():
     start = _improve(fam, _greedy(fam))
     found = _order_search(fam, start)
     assert fam.total(found) == pytest.approx(best_network(local, list(local)))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(candidate_sets(), st.integers(0, 3), st.integers(1, 40))
+def test_order_search_begins_no_round_after_its_deadline(local, seed, rounds):
+    # a deadline already passed: the local search from the start only, as with no rounds;
+    # a deadline far ahead: every round, as with none
+    import time
+
+    fam = _checked_families(CandidateParentSets.from_dict(local))
+    start = _greedy(fam)
+    now = time.perf_counter()
+    passed = _order_search(fam, start, seed=seed, rounds=rounds, deadline=now)
+    assert np.array_equal(passed, _order_search(fam, start, seed=seed, rounds=0))
+    ahead = _order_search(fam, start, seed=seed, rounds=rounds, deadline=now + 3600.0)
+    assert np.array_equal(ahead, _order_search(fam, start, seed=seed, rounds=rounds))
