@@ -210,14 +210,18 @@ def test_the_engines_prove_the_brute_force_optimum(case, seed):
         cands.variables[v]: tuple(cands.variables[u] for u in cands.parent_sets[v][k])
         for v, k in enumerate(start - _Families(cands).start[:-1])
     }
-    for result in (
-        solve(cands, show_progress=False),
-        solve(cands, show_progress=False, initial=initial),
-        astar(cands, show_progress=False),
-        astar(cands, show_progress=False, initial=initial),
+    # SCIP proves optimality within its tolerances (about 1e-9 relative, 1e-6 absolute
+    # on the objective, as the solver's notes say): with scores jittered by 1e-6 a network
+    # 5.7e-8 below the optimum of -526.548 was once proven (Python 3.13 leg of the CI);
+    # A* adds only a few ulps of rounding
+    for result, rel, abs_ in (
+        (solve(cands, show_progress=False), 1e-9, 1e-6),
+        (solve(cands, show_progress=False, initial=initial), 1e-9, 1e-6),
+        (astar(cands, show_progress=False), 1e-10, 0.0),
+        (astar(cands, show_progress=False, initial=initial), 1e-10, 0.0),
     ):
         assert result.optimal
-        assert result.score == pytest.approx(optimum, rel=1e-10)
+        assert result.score == pytest.approx(optimum, rel=rel, abs=abs_)
         assert result.bound >= optimum - 1e-9 * abs(optimum)
         assert result.interchangeable == tuple(
             tuple(cands.variables[v] for v in c) for c in interchangeable_classes(_Families(cands))
