@@ -22,7 +22,12 @@ every network satisfies
 
 and a network with family ``(v, P)`` scores at most ``L(y)`` minus the shortfall of
 ``(v, P)`` from its variable's maximum: families below the best network found can be
-dropped. The bound holds for every ``y >= 0``; the work is in finding a good one. Here
+dropped. The parents here are the families' ``preds`` and the families that put
+a later member of a class of interchangeable variables first are left out, so the bound
+is over the networks that keep those classes in order, among which some optimal one is
+(:mod:`pgmpy_nml.search.candidates._symmetry`).
+
+The bound holds for every ``y >= 0``; the work is in finding a good one. Here
 ``y`` are the cut duals of a restricted LP (a subset of the families, solved warm by
 SCIP's LP interface, SoPlex): cluster cuts are separated on it (the package's peeling,
 then its sub-IP) until none is violated, then every family is priced against ``y`` and
