@@ -34,8 +34,10 @@ then its sub-IP) until none is violated, then every family is priced against ``y
 the best ``--top`` of each variable with a positive reduced cost join the LP. The
 restricted LP starts from the top 30 families of each variable, the first network (the
 iterated order search) and, with ``--small``, every family with at most that many
-parents: without those, the duals of the restricted LP put large multipliers on clusters
-that families outside it avoid, and ``L(y)`` stays above the trivial bound.
+parents (its ``preds``, as everywhere here: a later member of a class of interchangeable
+variables counts the member before it, so its empty parent set has one): without those,
+the duals of the restricted LP put large multipliers on clusters that families outside
+it avoid, and ``L(y)`` stays above the trivial bound.
 """
 
 from __future__ import annotations
@@ -112,6 +114,9 @@ class RestrictedLP:
         self._inside = np.zeros(fam.n + 1, dtype=bool)
 
     def _avoiding(self, families, cluster):
+        # positions in ``families`` of those whose child is in ``cluster`` and whose preds
+        # avoid it: ``_clusters._cluster_families`` over a subset, which here stays a few
+        # thousand families where the whole candidate set is a million
         fam, inside = self.fam, self._inside
         inside[:] = False
         inside[cluster] = True
@@ -150,7 +155,9 @@ def main(argv=None):
     parser.add_argument("--parents", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=780.0, help="for the bound")
     parser.add_argument("--top", type=int, default=200, help="families priced in per round")
-    parser.add_argument("--small", type=int, default=1, help="-1: no small families")
+    parser.add_argument(
+        "--small", type=int, default=1, help="first LP: the families with at most this many preds"
+    )
     args = parser.parse_args(argv)
 
     from pgmpy_nml import FNML
