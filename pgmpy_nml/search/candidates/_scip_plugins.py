@@ -23,7 +23,7 @@ from pyscipopt import (
     quicksum,
 )
 
-from ._clusters import _cluster_families, _most_violated_clusters, _violated_clusters
+from ._clusters import _cluster_row, _most_violated_clusters, _violated_clusters
 from ._families import _cycle_free, _progress_text
 from ._heuristics import _greedy, _improve
 
@@ -121,10 +121,7 @@ class Acyclicity(Conshdlr):
         for cluster in clusters:
             # sum over families with a parent inside <= |C| - 1, or, the same given
             # one family per variable, sum over those without >= 1: the sparser
-            inner, outer = _cluster_families(self.fam, cluster)
-            fams, lhs, rhs = (
-                (inner, None, len(cluster) - 1) if inner.size <= outer.size else (outer, 1, None)
-            )
+            fams, lhs, rhs = _cluster_row(self.fam, cluster)
             if as_cuts:
                 row = model.createEmptyRowUnspec(
                     name=f"cluster{self.n_cuts}", lhs=lhs, rhs=rhs, local=False, removable=True
