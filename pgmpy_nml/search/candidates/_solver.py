@@ -67,6 +67,14 @@ limit stops it first, an iterated order-based local search
 (:func:`._heuristics._order_search`, after Teyssier and Koller 2005; a second or
 two) improves the best network found, for the same proven bound.
 
+On very many candidates (:data:`._pricing.PRICING_MIN_CANDIDATES`, a million on
+pathfinder with 3 parents) SCIP's root LP over every family barely moves; there the
+bound-first solver prices its root instead (:mod:`._pricing`): an LP over a few thousand
+families and the clusters separated on it gives multipliers, and from them a Lagrangian
+bound over every family, and the families no network above the first one can take are
+dropped. If the time limit leaves time after that, SCIP's branch and cut searches the
+families kept, starting from the cuts, and the result's bound is the smaller of the two.
+
 Numerics: the objective is handed to SCIP relative to each variable's best
 local score (all coefficients <= 0, the optimum near 0), which keeps SCIP's
 relative tolerances tight. SCIP's optimality is within its tolerances (about
@@ -87,16 +95,18 @@ import numpy as np
 from ..._memory import available_memory
 from ..._progress import keep_alive, progress_bar
 from ..._validate import as_gap_limit, as_integer, as_time_limit
-from ._clusters import _pair_clusters, _set_packing
+from ._clusters import _cluster_row, _pair_clusters, _set_packing
 from ._families import (
     _checked_families,
     _cycle_free,
     _Families,
+    _gap,
     _initial_choice,
     _network_result,
     _progress_text,
 )
 from ._heuristics import ORDER_ROUNDS, _greedy, _improve, _order_search
+from ._pricing import PRICING_MIN_CANDIDATES, root_pricing
 
 if TYPE_CHECKING:
     from .._result import SearchResult
@@ -291,13 +301,28 @@ _STOP_POLL = 0.05
 
 
 def _branch_and_cut(
-    candidates, initial, time_limit, gap_limit, seed, bar, stop, bound_first, memory_share
+    candidates,
+    initial,
+    time_limit,
+    gap_limit,
+    seed,
+    bar,
+    stop,
+    bound_first,
+    memory_share,
+    pricing=True,
+    clusters=(),
 ) -> SearchResult:
-    """:func:`_solve`, showing its progress on ``bar`` (or None)."""
+    """:func:`_solve`, showing its progress on ``bar`` (or None). With ``bound_first``
+    and :data:`._pricing.PRICING_MIN_CANDIDATES` candidates or more, the root is priced
+    first (:func:`_priced`; not with ``pricing=False``); ``clusters`` are cluster
+    constraints the model starts with."""
+    from pyscipopt import quicksum
+
     from . import _scip_plugins as plugins
 
     timings = {}
-    start = time.perf_counter()
+    begin = start = time.perf_counter()
     fam = _checked_families(candidates)
     first = _first_network(fam, candidates, initial)
     if bound_first and first is not None:
@@ -311,10 +336,17 @@ def _branch_and_cut(
     timings["first network"] = time.perf_counter() - start
     if bar is not None and first is not None:
         bar.set_postfix_str(_progress_text(fam.total(first), candidates.upper_bound(), 0))
+    if bound_first and pricing and first is not None and len(fam) >= PRICING_MIN_CANDIDATES:
+        args = (time_limit, gap_limit, seed, bar, stop, memory_share, timings)
+        return _priced(fam, candidates, first, begin, *args)
 
     start = time.perf_counter()
     offset = math.fsum(fam.best)
     model, xvars, avars, arrows_of = _model(fam, time_limit, gap_limit, seed)
+    for k, cluster in enumerate(clusters):
+        fams, lhs, rhs = _cluster_row(fam, cluster)
+        expr = quicksum(xvars[f] for f in fams)
+        model.addCons(expr <= rhs if lhs is None else expr >= lhs, name=f"priced{k}")
     conshdlr = plugins.include_plugins(
         model, fam, xvars, avars, arrows_of, bar, offset, "root" if bound_first else None
     )
@@ -358,6 +390,96 @@ def _branch_and_cut(
     if bar is not None:  # the display's last line is the result's
         bar.set_postfix_str(_progress_text(result.score, result.bound, model.getNNodes()))
     return result
+
+
+def _priced(
+    fam, candidates, first, begin, time_limit, gap_limit, seed, bar, stop, memory_share, timings
+) -> SearchResult:
+    """The bound-first solver on very many candidates: root pricing (:mod:`._pricing`)
+    from the first network, then, if time is left, branch and cut over the families it
+    kept, starting from its cuts. ``begin``: when the search began (``time_limit``
+    counts from it).
+
+    Sound: pricing's bound holds for every network; a network above the first one takes
+    only kept families, so the search over them bounds it, and the first network is
+    among them; the result's bound is the smaller of the two."""
+    offset = math.fsum(fam.best)
+    score = fam.total(first)
+    deadline = None if time_limit is None else begin + time_limit
+
+    def report(bound):
+        if bar is not None:
+            bar.set_postfix_str(_progress_text(score, bound + offset, 0))
+
+    start = time.perf_counter()
+    priced = root_pricing(fam, first, deadline, report, stop)
+    timings["root pricing"] = time.perf_counter() - start
+    choice, bound = np.asarray(first), priced.bound + offset
+    engine, n_cuts = f"root pricing (scip {_scip_version()})", priced.n_cuts
+    if bound <= score:
+        status = "optimal"
+    elif _gap(score, bound) <= gap_limit:
+        status = "gaplimit"
+    elif stop is not None and stop():
+        status = "stopped"
+    elif deadline is not None and time.perf_counter() >= deadline:
+        status = "timelimit"  # a better network for the same bound, as after SCIP's limit
+        start = time.perf_counter()
+        choice = _improve(fam, _order_search(fam, choice, seed=seed))
+        timings["order search"] = time.perf_counter() - start
+    else:  # branch and cut over the kept families, from the cuts
+        kept = _kept_candidates(fam, candidates, priced.kept)
+        left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+        names = candidates.variables
+        start_dag = {names[v]: [names[u] for u in fam.parents[f]] for v, f in enumerate(first)}
+        sub = _branch_and_cut(
+            kept,
+            start_dag,
+            left,
+            gap_limit,
+            seed,
+            bar,
+            stop,
+            True,
+            memory_share,
+            pricing=False,
+            clusters=priced.cuts,
+        )
+        choice = np.array(
+            [
+                fam.index(v, [candidates.position(u) for u in sub.parents[names[v]]])
+                for v in range(fam.n)
+            ]
+        )
+        bound, status, engine = min(bound, sub.bound), sub.status, sub.engine
+        n_cuts += sub.n_cuts or 0
+        timings.update({k: t for k, t in (sub.timings or {}).items() if k != "first network"})
+    result = _network_result(
+        fam,
+        candidates,
+        choice,
+        bound,
+        status,
+        method="solver",
+        engine=engine,
+        timings=timings,
+        n_cuts=n_cuts,
+    )
+    if bar is not None:  # the display's last line is the result's
+        bar.set_postfix_str(_progress_text(result.score, result.bound, 0))
+    return result
+
+
+def _kept_candidates(fam, candidates, kept) -> CandidateParentSets:
+    """The candidates of the families ``kept`` (a mask), in the same order."""
+    from ._files import CandidateParentSets
+
+    parent_sets, scores = [], []
+    for v in range(fam.n):
+        rows = fam.start[v] + np.flatnonzero(kept[fam.families(v)])
+        parent_sets.append([candidates.parent_sets[v][f - fam.start[v]] for f in rows])
+        scores.append(fam.score[rows])
+    return CandidateParentSets(candidates.variables, parent_sets, scores)
 
 
 #: share of the memory still available that SCIP's search may take (the rest: the order

@@ -1,0 +1,203 @@
+"""Root pricing (:mod:`pgmpy_nml.search.candidates._pricing`) against brute force.
+
+The bound and the fixing are promises: a bound below a network that exists, or a family
+dropped from a network above the first one, is a false proof. On many random candidate
+tables (3-6 variables, with planted classes of interchangeable variables), against every
+variable order enumerated:
+
+- for random clusters and random multipliers, ``L(y)`` is never below the best network,
+  and no family's bound is below the best network that contains it;
+- root pricing's bound is never below the best network; its fixing keeps every family of
+  every network above the first one; once it has priced every family in, its bound is
+  the LP relaxation over every family and its cuts (HiGHS, by SciPy);
+- the solver that prices at its root proves the optimum the brute force finds.
+"""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.optimize import linprog
+from test_symmetry import symmetric_tables
+
+from pgmpy_nml.search.candidates import _pricing, _solver
+from pgmpy_nml.search.candidates._families import _checked_families
+from pgmpy_nml.search.candidates._heuristics import _greedy, _improve
+
+TOL = 1e-7
+
+
+def _in_order_bests(cands, classes):
+    """``(best, per_family)``, relative to the trivial bound: the best network whose
+    graph, with each class's members in increasing order, is acyclic, and per family
+    (flat, in the candidates' order) the best such network that contains it (``-inf``
+    when none does). By every variable order: a network is acyclic with the precedence
+    arcs exactly when some order puts every parent, and every member before in a
+    class, before its child."""
+    n = cands.n_variables
+    best_of = [float(s[0]) for s in cands.scores]
+    sets = [[frozenset(p) for p in cands.parent_sets[v]] for v in range(n)]
+    loss = [np.asarray(cands.scores[v], dtype=float) - best_of[v] for v in range(n)]
+    before = {}
+    for members in classes:
+        for a, b in itertools.pairwise(sorted(members)):
+            before[b] = a
+    per_family = [np.full(len(sets[v]), -np.inf) for v in range(n)]
+    best = -np.inf
+    for order in itertools.permutations(range(n)):
+        position = {v: k for k, v in enumerate(order)}
+        if any(position[before[b]] > position[b] for b in before):
+            continue
+        allowed = [
+            np.array([all(position[u] < position[v] for u in p) for p in sets[v]]) for v in range(n)
+        ]
+        top = [float(np.max(np.where(allowed[v], loss[v], -np.inf))) for v in range(n)]
+        total = math.fsum(top)
+        best = max(best, total)
+        for v in range(n):
+            others = total - top[v]
+            here = np.where(allowed[v], loss[v] + others, -np.inf)
+            per_family[v] = np.maximum(per_family[v], here)
+    return best, np.concatenate(per_family)
+
+
+@st.composite
+def clusters_and_multipliers(draw, n):
+    k = draw(st.integers(0, 8))
+    cuts, y = [], []
+    for _ in range(k):
+        size = draw(st.integers(2, n))
+        cuts.append(sorted(draw(st.permutations(range(n)))[:size]))
+        y.append(draw(st.sampled_from([0.0, 0.0, 1.0, 5.0, 30.0, 200.0])) * draw(st.floats(0, 1)))
+    return cuts, y
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=symmetric_tables(), data=st.data())
+def test_the_lagrangian_bound_is_never_below_a_network_and_nor_is_a_familys(table, data):
+    cands, _, _ = table
+    fam = _checked_families(cands)
+    cuts, y = data.draw(clusters_and_multipliers(fam.n))
+    best, per_family = _in_order_bests(cands, fam.classes)
+    bound, adjusted, top = _pricing.lagrangian(fam, cuts, y)
+    assert bound >= best - TOL
+    bounds = _pricing.family_bounds(fam, bound, adjusted, top)
+    reachable = np.isfinite(per_family)
+    assert np.all(bounds[reachable] >= per_family[reachable] - TOL)
+    # y = 0: each variable's best family that no later member of its class is a parent
+    # of, and each family's bound its loss plus the other variables' best
+    zero, adjusted0, top0 = _pricing.lagrangian(fam, cuts, np.zeros(len(cuts)))
+    later = {v: set(c[k + 1 :]) for c in fam.classes for k, v in enumerate(c)}
+    own = np.array(
+        [
+            max(
+                s - cands.scores[v][0]
+                for p, s in zip(cands.parent_sets[v], cands.scores[v], strict=True)
+                if not later.get(v, set()) & set(p)
+            )
+            for v in range(fam.n)
+        ]
+    )
+    assert zero == pytest.approx(math.fsum(own), abs=TOL)
+    finite = np.isfinite(adjusted0)
+    expected = fam.loss + math.fsum(own) - own[fam.child]
+    assert np.allclose(_pricing.family_bounds(fam, zero, adjusted0, top0)[finite], expected[finite])
+    assert np.array_equal(finite, ~fam.out_of_order())
+
+
+def _lp_value(fam, cuts):
+    """The LP relaxation over every family (in order) and the clusters ``cuts``."""
+    out = fam.out_of_order()
+    rows, rhs = [], []
+    for cluster in cuts:
+        inside = np.zeros(fam.n, dtype=bool)
+        inside[cluster] = True
+        avoid = np.array(
+            [
+                inside[fam.child[f]] and not any(inside[u] for u in fam.preds[f])
+                for f in range(len(fam))
+            ]
+        )
+        rows.append(-avoid.astype(float))
+        rhs.append(-1.0)
+    eq = np.zeros((fam.n, len(fam)))
+    eq[fam.child, np.arange(len(fam))] = 1.0
+    bounds = [(0.0, 0.0 if out[f] else 1.0) for f in range(len(fam))]
+    res = linprog(
+        -fam.loss,
+        A_ub=np.array(rows) if rows else None,
+        b_ub=np.array(rhs) if rhs else None,
+        A_eq=eq,
+        b_eq=np.ones(fam.n),
+        bounds=bounds,
+        method="highs",
+    )
+    assert res.status == 0
+    return -res.fun
+
+
+@pytest.mark.parametrize(
+    "first_top, small, top, every, ratio",
+    [(30, 1, 200, 10.0, 0.5), (1, 0, 1, 0.0, 0.0), (2, -1, 1, 0.0, 1e9), (1, 1, 2, 0.0, 0.5)],
+)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=symmetric_tables())
+def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
+    table, first_top, small, top, every, ratio
+):
+    cands, _, _ = table
+    fam = _checked_families(cands)
+    first = _improve(fam, _greedy(fam))
+    best, per_family = _in_order_bests(cands, fam.classes)
+    priced = _pricing.root_pricing(
+        fam,
+        first,
+        top=top,
+        first_top=first_top,
+        small=small,
+        evaluate_every=every,
+        price_ratio=ratio,
+    )
+    incumbent = math.fsum(fam.loss[first])
+    assert priced.incumbent == incumbent
+    assert best - TOL <= priced.bound <= 0.0 + TOL
+    assert priced.bound >= incumbent
+    # fixing: a family in a network above the first one is kept
+    assert np.all(priced.kept[per_family > incumbent + TOL])
+    assert np.all(priced.kept[first])
+    if priced.converged:
+        value = _lp_value(fam, priced.cuts)
+        assert value <= priced.bound + TOL  # weak duality, whatever the cuts
+        assert priced.bound - _pricing._margin(fam) <= value + 1e-6
+
+
+@pytest.mark.parametrize("seconds", [None, 0.0])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=symmetric_tables())
+def test_the_solver_that_prices_its_root_proves_the_optimum(table, seconds, monkeypatch_pricing):
+    """All candidates priced (the threshold at 0): with no time limit the optimum and its
+    proof; with no time at all for pricing, a sound bound."""
+    cands, _, _ = table
+    fam = _checked_families(cands)
+    best, _ = _in_order_bests(cands, fam.classes)
+    best += math.fsum(fam.best)
+    result = _solver._solve(
+        cands, None, seconds, 0.0, 1, False, bound_first=True, memory_share=None
+    )
+    assert result.bound >= best - 1e-6
+    assert result.score <= best + 1e-6
+    assert result.bound >= result.score
+    if seconds is None:
+        assert result.optimal and result.score == pytest.approx(best, abs=1e-6)
+        assert "root pricing" in result.timings
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_pricing():
+    """The solver prices its root whatever the number of candidates."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_solver, "PRICING_MIN_CANDIDATES", 0)
+        yield
