@@ -201,3 +201,19 @@ def monkeypatch_pricing():
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_solver, "PRICING_MIN_CANDIDATES", 0)
         yield
+
+
+@settings(max_examples=100, deadline=None)
+@given(table=symmetric_tables(), data=st.data())
+def test_the_families_of_a_cluster_among_some_are_those_of_all_they_hold(table, data):
+    from pgmpy_nml.search.candidates._clusters import _cluster_families
+
+    fam = _checked_families(table[0])
+    cluster = sorted(data.draw(st.permutations(range(fam.n)))[: data.draw(st.integers(1, fam.n))])
+    among = np.flatnonzero(data.draw(st.lists(st.booleans(), min_size=len(fam), max_size=len(fam))))
+    inner, outer = _cluster_families(fam, cluster)
+    some_inner, some_outer = _cluster_families(fam, cluster, among=among)
+    assert np.array_equal(some_inner, np.intersect1d(inner, among))
+    assert np.array_equal(some_outer, np.intersect1d(outer, among))
+    for f in some_outer:  # by the definition: its child inside, no pred inside
+        assert fam.child[f] in cluster and not set(fam.preds[f]) & set(cluster)

@@ -64,7 +64,8 @@ class SearchResult:
         Those engines: the final status (``"optimal"``, ``"timelimit"``,
         ``"gaplimit"``, ``"memorylimit"``, ...).
     engine : str or None
-        Those engines: ``"scip <version>"`` or ``"astar"``.
+        Those engines: ``"scip <version>"``, ``"astar"`` or, where the bound-first solver's
+        root pricing alone gave the network and bound, ``"root pricing (scip <version>)"``.
     n_cuts : int or None
         The solver: cluster constraints added during the search (0 for A*).
     interchangeable : tuple of tuple or None

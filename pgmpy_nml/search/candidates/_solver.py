@@ -406,26 +406,34 @@ def _priced(
     offset = math.fsum(fam.best)
     score = fam.total(first)
     deadline = None if time_limit is None else begin + time_limit
+    # the order search's seconds at the end, when the time limit stops the pricing
+    reserve = 0.0 if time_limit is None else _first_order_seconds(time_limit)
 
     def report(bound):
         if bar is not None:
             bar.set_postfix_str(_progress_text(score, bound + offset, 0))
 
     start = time.perf_counter()
-    priced = root_pricing(fam, first, deadline, report, stop)
+    priced = root_pricing(
+        fam, first, None if deadline is None else deadline - reserve, report, stop
+    )
     timings["root pricing"] = time.perf_counter() - start
     choice, bound = np.asarray(first), priced.bound + offset
     engine, n_cuts = f"root pricing (scip {_scip_version()})", priced.n_cuts
-    if bound <= score:
+    if priced.bound <= priced.incumbent:  # compared as computed, relative to the best
         status = "optimal"
     elif _gap(score, bound) <= gap_limit:
         status = "gaplimit"
     elif stop is not None and stop():
         status = "stopped"
-    elif deadline is not None and time.perf_counter() >= deadline:
-        status = "timelimit"  # a better network for the same bound, as after SCIP's limit
+    elif deadline is not None and time.perf_counter() >= deadline - reserve:
+        # a better network for the same bound, as after SCIP's limit, in the time kept
+        # for it (another seed than the first network's: the same would repeat its kicks)
+        status = "timelimit"
         start = time.perf_counter()
-        choice = _improve(fam, _order_search(fam, choice, seed=seed))
+        last = max(deadline, start + 1.0)
+        choice = _order_search(fam, choice, seed=seed + 1, rounds=ORDER_ROUNDS, deadline=last)
+        choice = _improve(fam, choice)
         timings["order search"] = time.perf_counter() - start
     else:  # branch and cut over the kept families, from the cuts
         kept = _kept_candidates(fam, candidates, priced.kept)
@@ -445,13 +453,15 @@ def _priced(
             pricing=False,
             clusters=priced.cuts,
         )
+        # the solver's results always have these
+        assert sub.parents is not None and sub.bound is not None and sub.status is not None
         choice = np.array(
             [
                 fam.index(v, [candidates.position(u) for u in sub.parents[names[v]]])
                 for v in range(fam.n)
             ]
         )
-        bound, status, engine = min(bound, sub.bound), sub.status, sub.engine
+        bound, status, engine = min(bound, sub.bound), sub.status, sub.engine or engine
         n_cuts += sub.n_cuts or 0
         timings.update({k: t for k, t in (sub.timings or {}).items() if k != "first network"})
     result = _network_result(
