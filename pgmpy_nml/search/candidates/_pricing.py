@@ -170,14 +170,14 @@ class _RestrictedLP:
         self.lp = LP("restricted", sense="maximize")
         self.lp.addRows([[] for _ in range(fam.n)], lhss=[1.0] * fam.n, rhss=[1.0] * fam.n)
         self.cols = np.zeros(0, dtype=np.int64)  # family of each column
-        self.in_lp = np.zeros(len(fam), dtype=bool)
+        self.column = np.full(len(fam), -1, dtype=np.int64)  # column of each family, or -1
         self.cuts: list[list[int]] = []
         self.primal = True
 
     def add_families(self, families) -> None:
         fam = self.fam
         families = np.unique(np.asarray(families, dtype=np.int64))
-        families = families[~self.in_lp[families]]
+        families = families[self.column[families] < 0]
         if not families.size:
             return
         position = {int(f): j for j, f in enumerate(families)}
@@ -188,18 +188,16 @@ class _RestrictedLP:
                 entries[position[int(f)]].append((fam.n + k, 1.0))
         m = families.size
         self.lp.addCols(entries, objs=fam.loss[families].tolist(), lbs=[0.0] * m, ubs=[1.0] * m)
+        self.column[families] = np.arange(self.cols.size, self.cols.size + m)
         self.cols = np.concatenate([self.cols, families])
-        self.in_lp[families] = True
         self.primal = True  # the basis stays primal feasible
 
     def add_cuts(self, clusters) -> None:
-        column = np.full(len(self.fam), -1, dtype=np.int64)
-        column[self.cols] = np.arange(self.cols.size)
         among = np.sort(self.cols)
         rows = []
         for cluster in clusters:
             _, avoiding = _cluster_families(self.fam, cluster, among=among)
-            rows.append([(int(column[f]), 1.0) for f in avoiding])
+            rows.append([(int(self.column[f]), 1.0) for f in avoiding])
         m = len(rows)
         self.lp.addRows(rows, lhss=[1.0] * m, rhss=[self.lp.infinity()] * m)
         self.cuts.extend(list(map(int, c)) for c in clusters)
@@ -260,7 +258,7 @@ def _priced_in(fam: _Families, lp: _RestrictedLP, adjusted, top: int) -> np.ndar
     inside[lp.cols] = adjusted[lp.cols]
     restricted = np.maximum.reduceat(inside, fam.start[:-1])
     reduced = adjusted - restricted[fam.child]
-    priced = np.flatnonzero((reduced > _PRICE_EPS) & ~lp.in_lp)
+    priced = np.flatnonzero((reduced > _PRICE_EPS) & (lp.column < 0))
     priced = priced[np.lexsort((-reduced[priced], fam.child[priced]))]
     child = fam.child[priced]
     return priced[np.arange(priced.size) - np.searchsorted(child, child) < top]

@@ -454,11 +454,12 @@ def _priced(
             clusters=priced.cuts,
         )
         # the solver's results always have these
-        assert sub.parents is not None and sub.bound is not None and sub.status is not None
+        assert sub.choice is not None and sub.bound is not None and sub.status is not None
+        # the kept candidates keep the order of the families: the k-th kept family of v
         choice = np.array(
             [
-                fam.index(v, [candidates.position(u) for u in sub.parents[names[v]]])
-                for v in range(fam.n)
+                fam.start[v] + np.flatnonzero(priced.kept[fam.families(v)])[k]
+                for v, k in enumerate(sub.choice)
             ]
         )
         bound, status, engine = min(bound, sub.bound), sub.status, sub.engine or engine
