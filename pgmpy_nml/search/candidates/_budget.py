@@ -17,6 +17,11 @@ three steps, each checked against the memory still available before it starts
    (:meth:`~pgmpy_nml.search.candidates._lattice._Lattice.next_size`), and bounds
    how many it keeps.
 
+The last level, when compiled (:mod:`~pgmpy_nml.search.candidates._final`), is
+generated in blocks of a fixed number of sets, one per thread at a time:
+:func:`~pgmpy_nml.search.candidates._final.block_bytes` bounds a block, and nothing
+of it is kept but the candidates.
+
 Each function is an upper bound of what its step allocates, in 8-byte numbers,
 term by term (see their notes); ``tests/test_memory_guard.py`` checks it against
 the traced peak on many random problems and every score.

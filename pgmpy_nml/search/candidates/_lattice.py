@@ -60,6 +60,10 @@ the same with or without bounds, only found faster (up to the ties of rule 7).
 :class:`_Lattice` walks the admissible parent sets of one variable level by level
 and applies rules 1-4, 6 and 7 (and the verdict of rule 5, whose optimistic scores
 :class:`~pgmpy_nml.search.candidates._tasks._Task` computes from the counts);
+the last level (sets of ``max_parents`` parents, when no parent is required) is
+generated, counted and scored in compiled blocks by
+:mod:`~pgmpy_nml.search.candidates._final`, which applies rules 1, 4, 6 and 7 the
+same way (and not rule 5, which only spares counting);
 :func:`~pgmpy_nml.search.candidates._pruning.candidate_parent_sets` is the public
 entry.
 """
@@ -276,6 +280,18 @@ class _Lattice:
             self.slot = None
             self.key_order = np.argsort(keys, kind="stable")
             self.keys = keys[self.key_order]
+
+    def finish(self, kept_sets: list, kept_scores: list, n_scored: int, n_dominated: int):
+        """Record the last level, found elsewhere (:mod:`._final`): its kept sets and
+        scores (arrays) and how many sets were scored and dominated."""
+        self.kept_sets.extend(kept_sets)
+        self.kept_scores.extend(kept_scores)
+        self.n_scored += n_scored
+        self.n_dominated += n_dominated
+        self.level += 1
+        self.X = np.zeros((0, self.level), dtype=np.int64)
+        self.open = np.zeros(0, dtype=bool)
+        self.slot, self.keys, self.key_order = None, _NO_KEYS, _NO_KEYS
 
     def next_size(self) -> tuple[int, int]:
         """``(sets, open)``: how many sets :meth:`advance` generates (before its tests

@@ -5,8 +5,9 @@ needed subsets (parent sets :math:`P` and families :math:`P + v`, over all
 variables) are counted once in compiled code
 (:func:`~pgmpy_nml._counting.subsets.listed_subset_statistics`, the exact search's
 refinement steps), and each score's own formula and bound are applied to all
-sets of a variable at once. Other scores go through ``local_score``, variable by
-variable, with dominance alone.
+sets of a variable at once; the last level is streamed in compiled blocks instead
+(:mod:`~pgmpy_nml.search.candidates._final`). Other scores go through
+``local_score``, variable by variable, with dominance alone.
 
 A task (:func:`_statistic_task`, or :func:`_generic_task` for scores without a
 contract) walks one :class:`~pgmpy_nml.search.candidates._lattice._Lattice` per
@@ -27,7 +28,7 @@ from ...scores.contract import Families, StatisticScore, entropy_statistic
 from ...scores.pgmpy_adapters import PgmpyScoreAdapter
 from .._dp.plans import StatisticPlan
 from ..constraints import Constraints
-from . import _budget
+from . import _budget, _final
 from ._lattice import _TIE, _binomials, _lattices
 from ._store import _Store
 
@@ -128,16 +129,22 @@ class _Task:
             parents=dict(zip(problem.keys, parent_stats, strict=True)),
         )
 
+    def score_counted(self, i: int, parents, family_stats, parent_stats):
+        """``(families, scores)``: the local scores of lattice ``i``'s ``parents`` from
+        their counted statistics (arrays of shape (statistics, sets), of the families
+        and of the parents), and the :class:`Families` they were computed from."""
+        family = dict(zip(self.problem.keys, family_stats, strict=True))
+        families = self._families(i, parents, family, parent_stats)
+        scores = self.problem.contract.local_from_statistics(families)
+        return families, np.broadcast_to(np.asarray(scores, dtype=np.float64), (parents.shape[0],))
+
     def evaluate(self, i: int, parents: np.ndarray, families_rows: np.ndarray):
         """Local scores and superset bounds (or None) of lattice ``i``'s current sets."""
         problem, lat = self.problem, self.lattices[i]
         start = time.perf_counter()
         family_stats = self.store.get(families_rows)
         parent_stats = self.store.get(parents)
-        family = dict(zip(problem.keys, family_stats, strict=True))
-        families = self._families(i, parents, family, parent_stats)
-        scores = problem.contract.local_from_statistics(families)
-        scores = np.broadcast_to(scores, (parents.shape[0],))
+        families, scores = self.score_counted(i, parents, family_stats, parent_stats)
         mid = time.perf_counter()
         bounds = None
         if problem.bounded and lat.can_grow():
@@ -146,7 +153,7 @@ class _Task:
             bounds = problem.contract.superset_bound(families, supersets)
         self.seconds["scoring"] += mid - start
         self.seconds["bounds and dominance"] += time.perf_counter() - mid
-        return scores, bounds, {k: family[k] for k in problem.monotone}
+        return scores, bounds, {k: families.family[k] for k in problem.monotone}
 
     def screen(self, i: int, parents: np.ndarray) -> None:
         r"""Leave unscored the sets of lattice ``i`` that an optimistic score shows
@@ -214,7 +221,11 @@ class _Task:
                         lattices[i].record(scores, bounds, monotone)
                         self.seconds["bounds and dominance"] += time.perf_counter() - start
                     del sets
-                    active = self._advance([i for i in active if lattices[i].open.any()])
+                    growing = [i for i in active if lattices[i].open.any()]
+                    if _final.ready(self, growing):
+                        _final.run(self, growing, self.store.n_threads)
+                        growing = []
+                    active = self._advance(growing)
                     if active:
                         sizes = [len(lattices[i].required) + lattices[i].level for i in active]
                         self.store.forget_below(min(sizes))

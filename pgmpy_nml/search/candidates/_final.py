@@ -1,0 +1,412 @@
+r"""The last level of the candidate search, generated, counted and screened in compiled code.
+
+At the last level (parent sets of ``max_parents`` parents) nothing is kept but the
+candidates: no set of it has supersets to bound, to index or to generate. On many
+variables that level is most of the work: andes (223 variables) with 3 parents has
+401 million parent sets of size 3, which the level-by-level arrays of
+:class:`~pgmpy_nml.search.candidates._lattice._Lattice` could not hold.
+
+Here each variable's last level is streamed in blocks straight from its open sets of
+the level before (:meth:`~pgmpy_nml.search.candidates._lattice._Lattice.advance`'s
+rules, compiled: a set is generated when every subset one smaller is open, and
+dropped, unscored, when the smallest bound of those subsets is at most the best of
+them, rule 4 of :mod:`._lattice`). Each generated set :math:`P` is counted with its
+family :math:`P + v` in one pass: the configurations of the family are those of the
+child and the base set :math:`B` (counted once per base) refined by the added
+variable :math:`x`, and the parents' configurations are their sums over the
+child's states. For few configurations the rows of each configuration of the base
+are a bitset and a count is a popcount of an ``and``; otherwise the rows are walked.
+The statistics are those :func:`~pgmpy_nml._counting.subsets.listed_subset_statistics`
+gives (the same sums over the same configurations; ``tests/test_final_level.py``
+compares them, and the whole search with the level-by-level one).
+
+The score's formula and dominance (rule 1) then run on each block, vectorized. The
+optimistic screen (rule 5) is not applied: it only spares counting, which is cheap
+here, and a set it would have skipped is scored and dropped by dominance (or kept,
+when it beats its subsets by less than rule 7's tie).
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from numba import types
+from numba.extending import intrinsic
+
+from ..._counting.subsets import _reduce
+from ..._jit import njit
+from ..._memory import available_memory
+from . import _budget
+from ._lattice import _TIE
+
+__all__: list[str] = []
+
+#: parent sets of one block of a variable's last level (the buffers are sized for it)
+BLOCK = 1 << 20
+
+_NONE = np.zeros(0, dtype=np.int64)
+
+#: rows of a configuration are a bitset when (configurations x states x (words + 1)) is
+#: below this many times the rows (tests set 0 and inf to take each way)
+BIT_COST = 1.0
+
+#: share of the available memory the bitsets of the data may take (else rows are walked)
+BITSETS_SHARE = 0.1
+
+#: whether the search takes this path (tests compare it with the level-by-level one)
+ENABLED = True
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """The processor's population count of a uint64 (LLVM's ``ctpop``)."""
+    sig = types.uint64(types.uint64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
+def bitsets(codes: np.ndarray, arities: np.ndarray) -> np.ndarray:
+    """``out[u, s, w]``: bit ``t % 64`` of word ``t // 64`` is set when row ``t`` has
+    state ``s`` of variable ``u`` (uint64, shape (n_vars, max arity, words); the bytes
+    are packed in little-endian order, so only little-endian machines use them)."""
+    n_vars, n = codes.shape
+    words = (n + 63) // 64
+    out = np.zeros((n_vars, int(arities.max(initial=1)), words), dtype=np.uint64)
+    bytes_view = out.view(np.uint8).reshape(n_vars, out.shape[1], words * 8)
+    for u in range(n_vars):
+        for s in range(int(arities[u])):
+            packed = np.packbits(codes[u] == s, bitorder="little")
+            bytes_view[u, s, : len(packed)] = packed
+    return out
+
+
+def bitsets_bytes(problem) -> int:
+    """Bytes of :func:`bitsets` of the problem's data."""
+    n_vars, n = problem.codes.shape
+    return 8 * n_vars * int(problem.arities.max(initial=1)) * ((n + 63) // 64)
+
+
+@njit(cache=True, nogil=True)
+def _refine(ids, column, arity, n_rows, lookup, stamp, generation):
+    """Dense ids of the configurations of the rows refined by ``column``; how many."""
+    n_new = 0
+    for t in range(n_rows):
+        key = ids[t] * arity + column[t]
+        if stamp[key] != generation:
+            stamp[key] = generation
+            lookup[key] = n_new
+            n_new += 1
+        ids[t] = lookup[key]
+    return n_new
+
+
+@njit(cache=True, nogil=True)
+def _find(rank, keys, key_order):
+    """Row of the set of colex rank ``rank`` by binary search in the sorted ``keys``
+    (``key_order`` the rows), -1 if none."""
+    lo, hi = 0, keys.shape[0]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if keys[mid] < rank:
+            lo = mid + 1
+        else:
+            hi = mid
+    return key_order[lo] if lo < keys.shape[0] and keys[lo] == rank else -1
+
+
+@njit(cache=True, nogil=True)
+def _configurations(child, parents, codes, arities, joint, par, par_of, lookup, stamp, gen):
+    """Dense configurations of the rows for ``child + parents`` (``joint``) and for
+    ``parents`` alone (``par``), the parents' configuration of each joint one
+    (``par_of``); returns ``(n_joint, n_par)``. Uses ``2 len(parents)`` generations
+    of ``stamp`` from ``gen`` on."""
+    n_rows = codes.shape[1]
+    for t in range(n_rows):
+        joint[t] = codes[child, t]
+        par[t] = 0
+    n_joint, n_par = arities[child], 1
+    for u in parents:
+        n_joint = _refine(joint, codes[u], arities[u], n_rows, lookup, stamp, gen)
+        n_par = _refine(par, codes[u], arities[u], n_rows, lookup, stamp, gen + 1)
+        gen += 2
+    for t in range(n_rows):
+        par_of[joint[t]] = par[t]
+    return n_joint, n_par
+
+
+@njit(cache=True, nogil=True)
+def _fill_bits(n_joint, joint, rows_of, joint_size):
+    """The rows of each joint configuration as a bitset, and how many."""
+    for g in range(n_joint):
+        joint_size[g] = 0
+        for w in range(rows_of.shape[1]):
+            rows_of[g, w] = 0
+    for t in range(joint.shape[0]):
+        rows_of[joint[t], t >> 6] |= np.uint64(1) << np.uint64(t & 63)
+        joint_size[joint[t]] += 1
+
+
+# size: the loop over one base's extensions is one function, so that no call (which
+# takes a reference to each array it is passed) runs per parent set
+@njit(cache=True, nogil=True)
+def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
+    """Every extension ``cand[:-1] + x`` of the base ``X[row]``, generated (the subsets
+    one smaller all open, their bounds not showing it dominated: rule 4), counted with
+    its family and written to ``out`` from column ``n_out``; returns the next column.
+
+    ``base = (child, allowed, n_joint, n_par, log_q, use_bits, tie, tol_abs)``: the
+    child, its allowed parents, how many configurations ``child + base`` and ``base``
+    have (``space``: see :func:`_workspace`) and the log of the base's.
+    """
+    is_open, best, bound, slot, keys, key_order, binom = lattice
+    codes, arities, log_arities, tables, masses, weights, bits = data
+    joint, par_of, cells, par_cells, nonzero, joint_size, hist = space
+    child, allowed, n_joint, n_par, log_q, use_bits, tie, tol_abs = base
+    out_x, out_best, out_family, out_parents = out
+    level = cand.shape[0] - 1
+    weighted = weights.shape[0] > 0
+    for x in range(cand[level - 1] + 1 if level else 0, allowed.shape[0]):
+        cand[level] = x
+        # the subsets one smaller (the one without x is ``row``): open, best, bound
+        best_sub, inherited, ok = best[row], bound[row], True
+        for drop in range(level):
+            rank, at = 0, 0
+            for i in range(level + 1):
+                if i != drop:
+                    rank += binom[cand[i], at + 1]
+                    at += 1
+            r = slot[rank] if slot.shape[0] > 0 else _find(rank, keys, key_order)
+            if r < 0 or not is_open[r]:
+                ok = False
+                break
+            best_sub = max(best_sub, best[r])
+            if not (bound[r] >= inherited):  # NaN propagates, as in numpy's min
+                inherited = bound[r]
+        if not ok or inherited <= best_sub + (tie * abs(best_sub) + tol_abs):
+            continue
+        # cells[g * r + s]: joint configuration g with u = s
+        u = allowed[x]
+        r_u = arities[u]
+        if use_bits:
+            for g in range(n_joint):
+                rest = joint_size[g]
+                for s in range(r_u - 1):
+                    c = 0
+                    for w in range(rows_of.shape[1]):
+                        c += _ctpop(rows_of[g, w] & bits[u, s, w])  # type: ignore[call-arg]
+                    cells[g * r_u + s] = c
+                    rest -= c
+                cells[g * r_u + r_u - 1] = rest
+        else:
+            column = codes[u]
+            for t in range(joint.shape[0]):
+                cells[joint[t] * r_u + column[t]] += weights[t] if weighted else 1
+        # the family's statistics, then the parents' (sums over the child's states)
+        n_nonzero = 0
+        for c in range(n_joint * r_u):
+            count = cells[c]
+            if count:
+                nonzero[n_nonzero] = count
+                n_nonzero += 1
+                par_cells[par_of[c // r_u] * r_u + c % r_u] += count
+                cells[c] = 0
+        log_q_parents = log_q + log_arities[u]
+        log_q_family = log_q_parents + log_arities[child]
+        _reduce(nonzero, n_nonzero, 0, tables, masses, log_q_family, hist, out_family, n_out)
+        n_nonzero = 0
+        for c in range(n_par * r_u):
+            count = par_cells[c]
+            if count:
+                nonzero[n_nonzero] = count
+                n_nonzero += 1
+                par_cells[c] = 0
+        _reduce(nonzero, n_nonzero, 0, tables, masses, log_q_parents, hist, out_parents, n_out)
+        out_x[n_out] = cand
+        out_best[n_out] = best_sub
+        n_out += 1
+    return n_out
+
+
+@njit(cache=True, nogil=True)
+def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, out):
+    """The last level generated from the open rows ``bases`` of ``X`` (positions into
+    ``allowed``, level ``L``), each set counted with its family; returns how many.
+
+    ``lattice = (open, best, bound, slot, keys, key_order, binom)`` of level ``L``
+    (``slot``: colex rank -> row, -1 if none; when it is empty, the sorted ``keys``
+    and their rows ``key_order``); ``data = (codes, arities, log_arities, tables,
+    masses, weights, bits)``; ``out = (out_x, out_best, out_family, out_parents)``:
+    set ``k`` is ``out_x[k]`` (positions), the best score of its proper subsets
+    ``out_best[k]``, its family's statistics ``out_family[:, k]`` and its own
+    ``out_parents[:, k]``.
+    """
+    codes, arities, log_arities, _, _, weights, bits = data
+    n_rows = codes.shape[1]
+    level = X.shape[1]
+    max_r = 1
+    for u in range(arities.shape[0]):
+        max_r = max(max_r, arities[u])
+    n_ids = max(n_rows, max_r)  # configurations of a subset: at most one per row (or state)
+    n_cells = n_ids * max_r + 1
+    joint, par = np.zeros(n_rows, dtype=np.int64), np.zeros(n_rows, dtype=np.int64)
+    lookup, stamp = np.zeros(n_cells, dtype=np.int64), np.full(n_cells, -1, dtype=np.int64)
+    space = (
+        joint,
+        np.zeros(n_ids + 1, dtype=np.int64),  # par_of
+        np.zeros(n_cells, dtype=np.int64),  # cells
+        np.zeros(n_cells, dtype=np.int64),  # par_cells
+        np.zeros(n_cells, dtype=np.int64),  # nonzero
+        np.zeros(n_ids + 1, dtype=np.int64),  # joint_size
+        np.zeros(n_rows + 1, dtype=np.int64),  # hist
+    )
+    words = bits.shape[2]
+    rows_of = np.zeros((0, words), dtype=np.uint64)
+    cand = np.zeros(level + 1, dtype=np.int64)
+    generation = 0
+    n_out = 0
+    for b in range(bases.shape[0]):
+        row = bases[b]
+        parents = allowed[X[row]]
+        n_joint, n_par = _configurations(
+            child, parents, codes, arities, joint, par, space[1], lookup, stamp, generation
+        )
+        generation += 2 * level
+        log_q = 0.0
+        for u in parents:
+            log_q += log_arities[u]
+        # bitsets when a few configurations cost less than a walk over the rows
+        use_bits = weights.shape[0] == 0 and n_joint * max_r * (words + 1) < bit_cost * n_rows
+        if use_bits:
+            if rows_of.shape[0] < n_joint:
+                rows_of = np.zeros((n_joint, words), dtype=np.uint64)
+            _fill_bits(n_joint, joint, rows_of, space[5])
+        cand[:level] = X[row]
+        base = (child, allowed, n_joint, n_par, log_q, use_bits, tie, tol_abs)
+        n_out = _extend(cand, row, lattice, data, space, rows_of, base, out, n_out)
+    return n_out
+
+
+def ready(task, growing) -> bool:
+    """Whether the next level of the ``growing`` lattices is their last, for
+    :func:`run`: no required parents (the family rows are the added ones)."""
+    lattices = [task.lattices[i] for i in growing]
+    return (
+        ENABLED
+        and bool(lattices)
+        and all(
+            not len(lat.required) and lat.level + 1 == min(lat.max_extra, len(lat.allowed))
+            for lat in lattices
+        )
+    )
+
+
+def _last(lat, rows: np.ndarray) -> np.ndarray:
+    """The last position of each row of ``lat``'s level (-1 at level 0)."""
+    return lat.X[rows, -1] if lat.level else np.full(len(rows), -1)
+
+
+def _blocks(lat) -> list:
+    """The open rows of ``lat`` in blocks of at most :data:`BLOCK` generated sets (or
+    one row's)."""
+    rows = np.flatnonzero(lat.open)
+    sizes = len(lat.allowed) - 1 - _last(lat, rows)
+    ends = np.cumsum(sizes)
+    cuts = [0]
+    while cuts[-1] < len(rows):
+        lo = cuts[-1]
+        start = ends[lo - 1] if lo else 0
+        hi = int(np.searchsorted(ends, start + BLOCK, side="right"))
+        cuts.append(max(hi, lo + 1))
+    return [rows[lo:hi] for lo, hi in itertools.pairwise(cuts)]
+
+
+def block_bytes(task) -> int:
+    """Bytes of one thread's block: its buffers and the score's arrays."""
+    problem = task.problem
+    k = len(problem.keys)
+    n_rows, max_r = problem.codes.shape[1], int(problem.arities.max(initial=1))
+    width = max(lat.level for lat in task.lattices) + 1
+    per_set = 8 * (width + 1 + 2 * k) + 8 * (2 * width + 2 * k + _budget.FORMULA_ARRAYS + 2)
+    return BLOCK * per_set + 8 * (8 * n_rows * max_r) + _budget.STEP_OVERHEAD
+
+
+def _last_level(task, i: int, data: tuple) -> tuple:
+    """Lattice ``i``'s last level, block by block; ``(counting s, scoring s, scored)``."""
+    lat, k = task.lattices[i], len(task.problem.keys)
+    blocks = _blocks(lat)
+    n_sets = sum(int((len(lat.allowed) - 1 - _last(lat, rows)).sum()) for rows in blocks)
+    cap = min(BLOCK, n_sets) + len(lat.allowed)  # a block ends after the row reaching BLOCK
+    out = (
+        np.empty((cap, lat.level + 1), dtype=np.int64),
+        np.empty(cap),
+        np.zeros((k, cap)),
+        np.zeros((k, cap)),
+    )
+    if lat.slot is not None:
+        index = (lat.slot, _NONE, _NONE)
+    else:
+        index = (_NONE, lat.keys, lat.key_order)
+    lattice = (lat.open, lat.best, lat.bound, *index, lat.binom)
+    X = lat.X if lat.level else np.zeros((lat.X.shape[0], 0), dtype=np.int64)
+    kept_sets, kept_scores, n_scored, n_dominated = [], [], 0, 0
+    counting = scoring = 0.0
+    for bases in blocks:
+        t0 = time.perf_counter()
+        n = _block(
+            X, lattice, lat.allowed, lat.child, bases, data, _TIE, lat.tol_abs, float(BIT_COST), out
+        )
+        t1 = time.perf_counter()
+        parents = lat.allowed[out[0][:n]]
+        _, scores = task.score_counted(i, parents, out[2][:, :n], out[3][:, :n])
+        keep = scores > out[1][:n]
+        kept_sets.append(parents[keep])
+        kept_scores.append(scores[keep])
+        n_scored += n
+        n_dominated += n - int(keep.sum())
+        counting += t1 - t0
+        scoring += time.perf_counter() - t1
+    lat.finish(kept_sets, kept_scores, n_scored, n_dominated)
+    return counting, scoring, n_scored
+
+
+def run(task, growing, n_threads: int) -> None:
+    """Generate, count, score and keep the last level of the ``growing`` lattices, one
+    lattice per thread at a time."""
+    problem = task.problem
+    n_threads = max(1, min(int(n_threads), len(growing)))
+    _budget.check(
+        n_threads * block_bytes(task),
+        f"the last level of {len(growing)} variables, in blocks of {BLOCK} parent sets",
+        problem.constraints,
+    )
+    codes = np.ascontiguousarray(problem.codes)
+    arities = problem.arities
+    weights, bits = _NONE, np.zeros((0, 1, 1), np.uint64)
+    if problem.weights is not None:  # counted data: rows of many samples, walked
+        weights = np.ascontiguousarray(problem.weights, dtype=np.int64)
+    elif sys.byteorder == "little" and bitsets_bytes(problem) <= BITSETS_SHARE * available_memory():
+        bits = bitsets(codes, arities)
+    data = (
+        codes,
+        arities,
+        np.log(arities.astype(np.float64)),
+        np.ascontiguousarray(problem.tables),
+        np.ascontiguousarray(problem.masses, dtype=np.float64).reshape(-1),
+        weights,
+        bits,
+    )
+    if n_threads == 1:
+        results = [_last_level(task, i, data) for i in growing]
+    else:
+        with ThreadPoolExecutor(n_threads) as pool:
+            results = list(pool.map(lambda i: _last_level(task, i, data), growing))
+    task.store.seconds += sum(r[0] for r in results)  # summed over threads, as tasks are
+    task.seconds["scoring"] += sum(r[1] for r in results)
+    task.store.n_counted += 2 * sum(r[2] for r in results)  # each set and its family
