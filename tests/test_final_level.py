@@ -173,6 +173,6 @@ def test_andes_like_last_level_is_compiled(bit_cost, monkeypatch, random_data):
 
 def test_the_last_level_checks_its_memory(monkeypatch, random_data):
     data = random_data(100, 5, seed=1)
-    monkeypatch.setattr(_final, "block_bytes", lambda task: 1 << 60)
+    monkeypatch.setattr(_final, "block_bytes", lambda task, n_sets: 1 << 60)
     with pytest.raises(SearchMemoryError, match="last level"):
         candidate_parent_sets(FNML(data), max_parents=2)

@@ -24,7 +24,14 @@ from pgmpy_nml import FNML, ExactSearch
 from pgmpy_nml._memory import available_memory
 from pgmpy_nml.exceptions import SearchMemoryError
 from pgmpy_nml.scores.registry import make_score, score_names
-from pgmpy_nml.search.candidates import _budget, _solver, _tasks, candidate_parent_sets, solve
+from pgmpy_nml.search.candidates import (
+    _budget,
+    _final,
+    _solver,
+    _tasks,
+    candidate_parent_sets,
+    solve,
+)
 
 #: scores scored by local_score (no bulk counting: the budget does not apply)
 GENERIC = {"min-bdeu", "max-bdeu", "bds", "nal", "pnal"}
@@ -97,10 +104,29 @@ def test_the_estimate_bounds_every_step(seed, random_data, warm):
     [("fnml", 18, 20, None), ("fnml", 16, 200, None), ("qnml", 16, 50, None),
      ("bic-d", 16, 2000, None), ("bdeu", 24, 30, 3), ("k2", 40, 200, 2)],
 )  # fmt: skip
-def test_the_estimate_bounds_large_levels(name, n_vars, n_rows, max_parents, random_data, warm):
-    """Levels of tens of thousands of sets, where the per-set terms dominate."""
-    steps = step_peaks(_score(name, random_data(n_rows, n_vars, 7)), max_parents=max_parents)
+def test_the_estimate_bounds_large_levels(
+    name, n_vars, n_rows, max_parents, random_data, warm, monkeypatch
+):
+    """Levels of tens of thousands of sets, where the per-set terms dominate: level by
+    level (the last one too), then with the last level compiled in blocks."""
+    score = _score(name, random_data(n_rows, n_vars, 7))
+    monkeypatch.setattr(_final, "ENABLED", False)
+    steps = step_peaks(score, max_parents=max_parents)
     assert max(peak for _, peak in steps) > 1 << 21  # a real test of the per-set terms
+    assert all(p <= n for n, p in steps), steps
+    monkeypatch.setattr(_final, "ENABLED", True)
+    steps = step_peaks(score, max_parents=max_parents)
+    assert all(p <= n for n, p in steps), steps
+
+
+def test_the_estimate_bounds_the_compiled_last_level(random_data, warm, monkeypatch):
+    """Blocks of the last level smaller than its sets: the buffers and the score's arrays
+    of a block stay within :func:`_final.block_bytes` (what numba allocates is not
+    traced, and is counted apart)."""
+    monkeypatch.setattr(_final, "BLOCK", 5000)
+    score = _score("fnml", random_data(300, 30, 3, max_arity=2))
+    steps = step_peaks(score, max_parents=3)
+    assert max(peak for _, peak in steps) > 1 << 20
     assert all(p <= n for n, p in steps), steps
 
 

@@ -50,8 +50,9 @@ BLOCK = 1 << 20
 
 _NONE = np.zeros(0, dtype=np.int64)
 
-#: rows of a configuration are a bitset when (configurations x states x (words + 1)) is
-#: below this many times the rows (tests set 0 and inf to take each way)
+#: an added variable is counted by bitsets when (configurations x (its states - 1) x
+#: (words + 1)) is below this many times the rows to walk (tests set 0 and inf to take
+#: each way)
 BIT_COST = 1.0
 
 #: share of the available memory the bitsets of the data may take (else rows are walked)
@@ -142,6 +143,28 @@ def _configurations(child, parents, codes, arities, joint, par, par_of, lookup, 
 
 
 @njit(cache=True, nogil=True)
+def _shared_rows(par, n_par, weights, out, size):
+    """The rows that share their configuration ``par`` with another row, into ``out``;
+    how many. Every row of counted data (``weights``: a distinct row may stand for
+    several samples). ``size`` is a buffer of ``n_par`` counts or more."""
+    n_rows = par.shape[0]
+    if weights.shape[0] > 0:
+        for t in range(n_rows):
+            out[t] = t
+        return n_rows
+    for g in range(n_par):
+        size[g] = 0
+    for t in range(n_rows):
+        size[par[t]] += 1
+    n = 0
+    for t in range(n_rows):
+        if size[par[t]] > 1:
+            out[n] = t
+            n += 1
+    return n
+
+
+@njit(cache=True, nogil=True)
 def _fill_bits(n_joint, joint, rows_of, joint_size):
     """The rows of each joint configuration as a bitset, and how many."""
     for g in range(n_joint):
@@ -161,14 +184,20 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
     one smaller all open, their bounds not showing it dominated: rule 4), counted with
     its family and written to ``out`` from column ``n_out``; returns the next column.
 
-    ``base = (child, allowed, n_joint, n_par, log_q, use_bits, tie, tol_abs)``: the
-    child, its allowed parents, how many configurations ``child + base`` and ``base``
-    have (``space``: see :func:`_workspace`) and the log of the base's.
+    ``base = (child, allowed, n_joint, n_par, log_q, use_bits, bit_cost, tie, tol_abs,
+    rows, singles)``: the child, its allowed parents, how many configurations
+    ``child + base`` and ``base`` have (in ``space``) and the log of the base's;
+    whether ``rows_of`` holds the bitsets of the joint configurations, and the
+    :data:`BIT_COST` that decides, for each added variable, whether to count by them;
+    the rules' tolerances; and, to count by walking, the rows that share their
+    configuration of the base with another row (``singles`` more are alone in theirs,
+    so in every configuration of a superset: each counts as one).
     """
     is_open, best, bound, slot, keys, key_order, binom = lattice
     codes, arities, log_arities, tables, masses, weights, bits = data
     joint, par_of, cells, par_cells, nonzero, joint_size, hist = space
-    child, allowed, n_joint, n_par, log_q, use_bits, tie, tol_abs = base
+    child, allowed, n_joint, n_par, log_q, use_bits, bit_cost, tie, tol_abs, rows, singles = base
+    words = rows_of.shape[1]
     out_x, out_best, out_family, out_parents = out
     level = cand.shape[0] - 1
     weighted = weights.shape[0] > 0
@@ -194,19 +223,22 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
         # cells[g * r + s]: joint configuration g with u = s
         u = allowed[x]
         r_u = arities[u]
-        if use_bits:
+        # bitsets when a few configurations cost less than a walk over the rows
+        by_bits = use_bits and n_joint * (r_u - 1) * (words + 1) < bit_cost * rows.shape[0]
+        alone = 0 if by_bits else singles  # the bitsets count every row
+        if by_bits:
             for g in range(n_joint):
                 rest = joint_size[g]
                 for s in range(r_u - 1):
                     c = 0
-                    for w in range(rows_of.shape[1]):
+                    for w in range(words):
                         c += _ctpop(rows_of[g, w] & bits[u, s, w])  # type: ignore[call-arg]
                     cells[g * r_u + s] = c
                     rest -= c
                 cells[g * r_u + r_u - 1] = rest
         else:
             column = codes[u]
-            for t in range(joint.shape[0]):
+            for t in rows:
                 cells[joint[t] * r_u + column[t]] += weights[t] if weighted else 1
         # the family's statistics, then the parents' (sums over the child's states)
         n_nonzero = 0
@@ -219,7 +251,7 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
                 cells[c] = 0
         log_q_parents = log_q + log_arities[u]
         log_q_family = log_q_parents + log_arities[child]
-        _reduce(nonzero, n_nonzero, 0, tables, masses, log_q_family, hist, out_family, n_out)
+        _reduce(nonzero, n_nonzero, alone, tables, masses, log_q_family, hist, out_family, n_out)
         n_nonzero = 0
         for c in range(n_par * r_u):
             count = par_cells[c]
@@ -227,7 +259,7 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
                 nonzero[n_nonzero] = count
                 n_nonzero += 1
                 par_cells[c] = 0
-        _reduce(nonzero, n_nonzero, 0, tables, masses, log_q_parents, hist, out_parents, n_out)
+        _reduce(nonzero, n_nonzero, alone, tables, masses, log_q_parents, hist, out_parents, n_out)
         out_x[n_out] = cand
         out_best[n_out] = best_sub
         n_out += 1
@@ -268,6 +300,7 @@ def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, out)
     )
     words = bits.shape[2]
     rows_of = np.zeros((0, words), dtype=np.uint64)
+    walked, par_size = np.arange(n_rows), np.zeros(n_ids + 1, dtype=np.int64)
     cand = np.zeros(level + 1, dtype=np.int64)
     generation = 0
     n_out = 0
@@ -281,14 +314,18 @@ def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, out)
         log_q = 0.0
         for u in parents:
             log_q += log_arities[u]
-        # bitsets when a few configurations cost less than a walk over the rows
-        use_bits = weights.shape[0] == 0 and n_joint * max_r * (words + 1) < bit_cost * n_rows
+        # the bitsets, if a binary variable added would count faster by them
+        use_bits = weights.shape[0] == 0 and n_joint * (words + 1) < bit_cost * n_rows
         if use_bits:
             if rows_of.shape[0] < n_joint:
                 rows_of = np.zeros((n_joint, words), dtype=np.uint64)
             _fill_bits(n_joint, joint, rows_of, space[5])
+        n_walked = _shared_rows(par, n_par, weights, walked, par_size)
+        singles = n_rows - n_walked
         cand[:level] = X[row]
-        base = (child, allowed, n_joint, n_par, log_q, use_bits, tie, tol_abs)
+        rows = walked[:n_walked]
+        settings = (use_bits, bit_cost, tie, tol_abs, rows, singles)
+        base = (child, allowed, n_joint, n_par, log_q, *settings)
         n_out = _extend(cand, row, lattice, data, space, rows_of, base, out, n_out)
     return n_out
 
@@ -327,22 +364,30 @@ def _blocks(lat) -> list:
     return [rows[lo:hi] for lo, hi in itertools.pairwise(cuts)]
 
 
-def block_bytes(task) -> int:
-    """Bytes of one thread's block: its buffers and the score's arrays."""
+def block_bytes(task, n_sets: int) -> int:
+    """Bytes of one thread's block of ``n_sets`` parent sets: its buffers, the
+    workspace of the compiled counting and the score's arrays."""
     problem = task.problem
     k = len(problem.keys)
     n_rows, max_r = problem.codes.shape[1], int(problem.arities.max(initial=1))
+    n_ids = max(n_rows, max_r)
     width = max(lat.level for lat in task.lattices) + 1
     per_set = 8 * (width + 1 + 2 * k) + 8 * (2 * width + 2 * k + _budget.FORMULA_ARRAYS + 2)
-    return BLOCK * per_set + 8 * (8 * n_rows * max_r) + _budget.STEP_OVERHEAD
+    workspace = 8 * (5 * n_rows + 4 * n_ids + 5 * (n_ids * max_r + 1))
+    return n_sets * per_set + workspace + _budget.STEP_OVERHEAD
+
+
+def _block_size(lat) -> int:
+    """Sets of ``lat``'s largest block (at most :data:`BLOCK`)."""
+    rows = np.flatnonzero(lat.open)
+    return int(min(BLOCK, (len(lat.allowed) - 1 - _last(lat, rows)).sum()))
 
 
 def _last_level(task, i: int, data: tuple) -> tuple:
     """Lattice ``i``'s last level, block by block; ``(counting s, scoring s, scored)``."""
     lat, k = task.lattices[i], len(task.problem.keys)
     blocks = _blocks(lat)
-    n_sets = sum(int((len(lat.allowed) - 1 - _last(lat, rows)).sum()) for rows in blocks)
-    cap = min(BLOCK, n_sets) + len(lat.allowed)  # a block ends after the row reaching BLOCK
+    cap = _block_size(lat) + len(lat.allowed)  # a block ends after the row reaching BLOCK
     out = (
         np.empty((cap, lat.level + 1), dtype=np.int64),
         np.empty(cap),
@@ -381,18 +426,21 @@ def run(task, growing, n_threads: int) -> None:
     lattice per thread at a time."""
     problem = task.problem
     n_threads = max(1, min(int(n_threads), len(growing)))
-    _budget.check(
-        n_threads * block_bytes(task),
-        f"the last level of {len(growing)} variables, in blocks of {BLOCK} parent sets",
-        problem.constraints,
-    )
     codes = np.ascontiguousarray(problem.codes)
     arities = problem.arities
-    weights, bits = _NONE, np.zeros((0, 1, 1), np.uint64)
+    weights, with_bits = _NONE, False
     if problem.weights is not None:  # counted data: rows of many samples, walked
         weights = np.ascontiguousarray(problem.weights, dtype=np.int64)
-    elif sys.byteorder == "little" and bitsets_bytes(problem) <= BITSETS_SHARE * available_memory():
-        bits = bitsets(codes, arities)
+    else:
+        with_bits = sys.byteorder == "little"
+        with_bits &= bitsets_bytes(problem) <= BITSETS_SHARE * available_memory()
+    largest = max(_block_size(task.lattices[i]) for i in growing) + problem.codes.shape[0]
+    _budget.check(
+        n_threads * block_bytes(task, largest) + with_bits * bitsets_bytes(problem),
+        f"the last level of {len(growing)} variables, in blocks of up to {largest} parent sets",
+        problem.constraints,
+    )
+    bits = bitsets(codes, arities) if with_bits else np.zeros((0, 1, 1), np.uint64)
     data = (
         codes,
         arities,
