@@ -1,4 +1,4 @@
-r"""The last level of the candidate search, generated, counted and screened in compiled code.
+r"""The last level of the candidate search, generated, counted and scored in compiled blocks.
 
 At the last level (parent sets of ``max_parents`` parents) nothing is kept but the
 candidates: no set of it has supersets to bound, to index or to generate. On many
@@ -14,8 +14,10 @@ them, rule 4 of :mod:`._lattice`). Each generated set :math:`P` is counted with 
 family :math:`P + v` in one pass: the configurations of the family are those of the
 child and the base set :math:`B` (counted once per base) refined by the added
 variable :math:`x`, and the parents' configurations are their sums over the
-child's states. For few configurations the rows of each configuration of the base
-are a bitset and a count is a popcount of an ``and``; otherwise the rows are walked.
+child's states. For few configurations the rows of each configuration of the child
+and the base are a bitset and a count is a popcount of an ``and``; otherwise the
+rows are walked, except those alone in their configuration of the base, which are
+alone in every configuration of a superset and count as one each.
 The statistics are those :func:`~pgmpy_nml._counting.subsets.listed_subset_statistics`
 gives (the same sums over the same configurations; ``tests/test_final_level.py``
 compares them, and the whole search with the level-by-level one).
