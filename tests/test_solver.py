@@ -14,8 +14,11 @@ from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.search._dp import _kernels
 from pgmpy_nml.search.candidates import CandidateParentSets
 from pgmpy_nml.search.candidates._clusters import (
+    _ARC_TIE,
     _cluster_families,
+    _cycle_clusters,
     _most_violated_clusters,
+    _separated_clusters,
     _set_packing,
     _violated_clusters,
 )
@@ -144,7 +147,8 @@ def test_lp_values_read_from_the_columns_are_scips_lp_solution(monkeypatch):
         solve_as_dp(random_candidates(6 + seed % 8, seed, per_var=12))
     # LP enforcement is compared whenever it runs; here it never does: the separation cuts
     # every cyclic LP solution before SCIP enforces
-    assert {"conssepalp", "heurexec"} <= set(compared) and len(compared) > 500
+    # (436 calls compared; over 500 before the cycle cuts shortened the cut loops)
+    assert {"conssepalp", "heurexec"} <= set(compared) and len(compared) > 300
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -386,6 +390,67 @@ def test_exact_separation_finds_the_most_violated_cluster(seed):
             assert got and _cluster_violation(fam, x, got[0]) == pytest.approx(best, abs=1e-7)
         else:
             assert got == []
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_cycle_clusters_against_every_cycle(seed):
+    """Against every simple cycle of the support graph enumerated (networkx): each
+    cluster returned is violated (the definition), is strongly connected in that graph,
+    comes most violated first; and every variable on a cycle of length (one minus the
+    arc's value, at most 1, plus the tie-break per arc) below 1 is in some cluster
+    returned."""
+    rng, fam = _random_families(seed, 8, 8)
+    n, eps = fam.n, 1e-6
+    for rep in range(6):
+        x = _random_values(fam, rng, ("network", "eighths", "simplex")[rep % 3])
+        weight = np.zeros((n, n))
+        for f in np.flatnonzero(x > eps):
+            for u in fam.parents[f]:
+                weight[u, fam.child[f]] += x[f]
+        g = nx.DiGraph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from((u, v) for u, v in zip(*np.nonzero(weight > eps), strict=True))
+        weight = np.minimum(weight, 1.0)  # "eighths" may sum above 1; an LP's do not
+        got = _cycle_clusters(fam, x, eps=eps)
+        violations = [_cluster_violation(fam, x, c) for c in got]
+        assert all(v > eps for v in violations)
+        assert violations == sorted(violations, reverse=True)
+        assert len(set(map(tuple, got))) == len(got)
+        for c in got:
+            assert c == sorted(c) and len(c) >= 2
+            assert nx.is_strongly_connected(g.subgraph(c))
+        covered = set().union(*map(set, got)) if got else set()
+        for cycle in nx.simple_cycles(g):
+            arcs = list(zip(cycle, cycle[1:] + cycle[:1], strict=True))
+            length = sum(1.0 - weight[u, v] + _ARC_TIE for u, v in arcs)
+            if length < 1.0 - 1e-9:
+                # its cluster is violated by at least 1 - (its length without the ties)
+                assert _cluster_violation(fam, x, cycle) >= 1.0 - length - 1e-9
+                assert set(cycle) <= covered, (cycle, got)
+
+
+def test_cycle_clusters_break_a_large_component_into_its_short_cycles():
+    """An integer solution made of three 3-cycles joined in a ring (each cycle's first
+    variable has the last of the cycle before as a second parent), so that its graph is
+    one strongly connected component of 9 variables: the peeling's best cluster is that
+    component, the cycles' are the three 3-cycles."""
+    parents = {}
+    for k in range(3):
+        a, b, c = (f"{letter}{k}" for letter in "ABC")
+        parents[a] = (c, f"C{(k - 1) % 3}")
+        parents[b] = (a,)
+        parents[c] = (b,)
+    cands = CandidateParentSets.from_dict({v: {(): -5.0, p: -1.0} for v, p in parents.items()})
+    fam = _Families(cands)
+    x = np.zeros(len(fam))
+    x[fam.start[:-1]] = 1.0  # every variable takes its parents (its best family)
+    assert all(fam.size[fam.start[:-1]] > 0)
+    names = list(parents)
+    triangles = sorted(sorted(names.index(f"{letter}{k}") for letter in "ABC") for k in range(3))
+    assert _cycle_clusters(fam, x) == triangles
+    peeled = _violated_clusters(fam, x)
+    assert peeled[0] == list(range(9))
+    assert _separated_clusters(fam, x) == peeled + [c for c in triangles if c not in peeled]
 
 
 @pytest.mark.parametrize("seed", range(30))

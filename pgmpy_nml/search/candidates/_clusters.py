@@ -3,8 +3,10 @@ r"""Cluster constraints of a DAG over candidate families: the initial ones and t
 A set :math:`C` of variables is a *cluster*; in a DAG at least one member has no
 parent inside :math:`C`. The solver (:mod:`._solver`, whose notes give the model)
 starts with the two-variable clusters and GOBNILP's set-packing constraints, and
-separates the others: each strongly connected component of the LP support graph
-is peeled greedily, and every violated cluster met is a cut.
+separates the others (:func:`_separated_clusters`): each strongly connected component
+of the LP support graph is peeled greedily, the shortest cycle through each variable is
+found in that graph with arc lengths one minus the arc's LP value, and every violated
+cluster met is a cut.
 
 A family's parents here are its ``preds`` (:class:`._families._Families`): its parents
 and, where a class of interchangeable variables is kept in order, the member before
@@ -17,7 +19,7 @@ import itertools
 
 import numpy as np
 from scipy.sparse import csr_matrix
-from scipy.sparse.csgraph import connected_components
+from scipy.sparse.csgraph import connected_components, dijkstra
 
 from ..._jit import njit
 from ._families import _Families
@@ -26,6 +28,10 @@ __all__: list[str] = []
 
 #: Smallest violation for a cluster cut to be added.
 _CUT_EPS = 1e-6
+
+#: Added to every arc's length in the search for short cycles (:func:`_cycle_clusters`),
+#: so that among cycles of the same LP length the one with fewer arcs is found.
+_ARC_TIE = 1e-4
 
 
 def _support_components(fam: _Families, x, eps):
@@ -72,6 +78,75 @@ def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
             viol, inside = _peel(n, members, keep, xs, child, padded, size, own, ptr, idx)
             if viol > eps:
                 found.setdefault(tuple(np.flatnonzero(inside).tolist()), viol)
+    return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
+
+
+def _separated_clusters(fam: _Families, x, eps=_CUT_EPS):
+    """The violated clusters of the greedy peeling (:func:`_violated_clusters`) and then
+    those of the shortest cycles (:func:`_cycle_clusters`) not already among them."""
+    clusters = _violated_clusters(fam, x, eps)
+    met = set(map(tuple, clusters))
+    return clusters + [c for c in _cycle_clusters(fam, x, eps) if tuple(c) not in met]
+
+
+def _cycle_clusters(fam: _Families, x, eps=_CUT_EPS):
+    r"""Violated clusters made of the variables of a short directed cycle of the LP
+    support graph: at most one per variable, sorted lists, most violated first.
+
+    The arc :math:`u \to v` has the weight :math:`w_{uv} = \sum_{P \ni u} x_{v,P}` (at
+    most 1: the values of :math:`v`'s families sum to 1) and the length
+    :math:`1 - w_{uv}`. For the variables :math:`C` of a directed cycle of length
+    :math:`L`, every member :math:`v` has its predecessor :math:`u` on the cycle in
+    :math:`C`, so the families of :math:`v` with a parent in :math:`C` take at least
+    :math:`w_{uv}`, and the violation of :math:`C` is at least
+    :math:`\sum_{(u, v)} w_{uv} - (|C| - 1) = 1 - L`: a cycle shorter than 1 gives a
+    violated cluster.
+
+    Why it is needed: the greedy peeling returns one cluster per strongly connected
+    component, which for an integer LP solution with cycles is the whole component
+    (violated by exactly 1, as each of its cycles is). On andes (223 variables, 65,318
+    candidates, fNML, N = 1000, 3 parents) the root's first LP solutions were integer,
+    with one component of 199 variables: each round added that component (the sub-IP's
+    best is no better) and the LP moved on to another network with cycles, so the bound
+    rose by about 0.1 a round, -90,293 after 80 s. The shortest cycles gave 114 cuts at
+    the first round (most on three variables) and -94,452 after 83 s.
+
+    The shortest cycle through each variable ``v`` is the shortest path from ``v`` to a
+    predecessor ``u`` plus the arc ``u -> v`` (Dijkstra from every variable, over the arcs
+    shorter than 1, each lengthened by :data:`_ARC_TIE` to prefer fewer arcs); the
+    violation of its cluster is then computed exactly and kept above ``eps``.
+    """
+    n = fam.n
+    support = np.flatnonzero(x > eps)
+    rows, cols = np.nonzero(fam.pmask[support])
+    weight = np.zeros((n, n))
+    np.add.at(weight, (cols, fam.child[support][rows]), x[support][rows])
+    tail, head = np.nonzero(weight > eps)
+    length = 1.0 - np.minimum(weight[tail, head], 1.0) + _ARC_TIE
+    short = length < 1.0
+    tail, head, length = tail[short], head[short], length[short]
+    if tail.size == 0:
+        return []
+    graph = csr_matrix((length, (tail, head)), shape=(n, n))
+    dist, pred = dijkstra(graph, directed=True, return_predecessors=True)
+    cycle = dist[head, tail] + length  # through the arc tail -> head, back from head
+    done = np.zeros(n, dtype=bool)
+    found: dict[tuple[int, ...], float] = {}
+    for k in np.argsort(cycle, kind="stable"):
+        if cycle[k] >= 1.0:
+            break
+        u, v = int(tail[k]), int(head[k])
+        if done[v]:
+            continue
+        done[v] = True
+        path = [u]
+        while path[-1] != v:
+            path.append(int(pred[v, path[-1]]))
+        cluster = tuple(sorted(path))
+        if cluster not in found:
+            viol = _violation(fam, x, cluster)
+            if viol > eps:
+                found[cluster] = viol
     return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
 
 
@@ -208,8 +283,7 @@ def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0):
         model.optimize()
         for sol in model.getSols():
             cluster = [v for v, var in member.items() if model.getSolVal(sol, var) > 0.5]
-            inner, _ = _cluster_families(fam, cluster)
-            viol = float(x[inner].sum()) - (len(cluster) - 1)
+            viol = _violation(fam, x, cluster)
             if viol > eps:
                 found.setdefault(tuple(cluster), viol)
     return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
@@ -276,6 +350,13 @@ def _cluster_families(fam: _Families, cluster, among=None):
         rows = among[inside[fam.child[among]]]
     hit = inside[fam.padded[rows]].any(axis=1)
     return rows[hit], rows[~hit]
+
+
+def _violation(fam: _Families, x, cluster) -> float:
+    """How much ``x`` violates the cluster constraint of ``cluster``: its value on the
+    families of the cluster's members with a parent inside, minus ``|C| - 1``."""
+    inner, _ = _cluster_families(fam, cluster)
+    return float(x[inner].sum()) - (len(cluster) - 1)
 
 
 def _cluster_row(fam: _Families, cluster):

@@ -36,17 +36,17 @@ the ``preds``; some optimal network is among them (:mod:`._symmetry`).
 The bound holds for every :math:`y \ge 0`; the work is in finding a good one. ``y`` are
 the cut duals of a *restricted LP*: the LP relaxation over a subset of the families and
 the clusters found so far, solved warm by SoPlex (PySCIPOpt's ``LP``). Clusters are
-separated on its solution (the package's peeling, then its sub-IP, :mod:`._clusters`)
-and the LP is solved again by the dual simplex. Every :data:`EVALUATE_SECONDS` the bound
-is evaluated from the LP's multipliers (half a second on a million families), and every
-family is *priced*, its adjusted value set against its variable's best in the LP, when
-no cut is violated or the LP's value is closer to the first network than
-:data:`PRICE_RATIO` times its distance to the bound (the families outside the LP then
-matter more than the cuts still missing). The best :data:`TOP` of each variable with a
-positive reduced cost join the LP, which is solved next by the primal simplex (its basis
-stays primal feasible). With no cut violated and no family priced in, the restricted
-LP's optimum is the LP relaxation's over every family and those cuts, and equals
-:math:`L(y)`.
+separated on its solution (the package's peeling and shortest cycles, then its sub-IP,
+:mod:`._clusters`) and the LP is solved again by the dual simplex. Every
+:data:`EVALUATE_SECONDS` the bound is evaluated from the LP's multipliers (half a second
+on a million families), and every family is *priced*, its adjusted value set against its
+variable's best in the LP, when no cut is violated or the LP's value is closer to the
+first network than :data:`PRICE_RATIO` times its distance to the bound (the families
+outside the LP then matter more than the cuts still missing). The best :data:`TOP` of
+each variable with a positive reduced cost join the LP, which is solved next by the
+primal simplex (its basis stays primal feasible). With no cut violated and no family
+priced in, the restricted LP's optimum is the LP relaxation's over every family and
+those cuts, and equals :math:`L(y)`.
 
 The restricted LP starts from the top :data:`FIRST_TOP` families of each variable, the
 first network and every family with at most :data:`SMALL` parents. Without the small
@@ -76,7 +76,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..._jit import njit
-from ._clusters import _cluster_families, _most_violated_clusters, _violated_clusters
+from ._clusters import _cluster_families, _most_violated_clusters, _separated_clusters
 from ._families import _Families
 
 __all__: list[str] = []
@@ -307,7 +307,7 @@ def root_pricing(
         rounds += 1
         if not optimal:  # SoPlex's time limit (the deadline)
             break
-        new = [c for c in _violated_clusters(fam, x) if tuple(c) not in known]
+        new = [c for c in _separated_clusters(fam, x) if tuple(c) not in known]
         if not new:
             new = [c for c in _most_violated_clusters(fam, x) if tuple(c) not in known]
         if not new or out_of_time() or time.perf_counter() - evaluated >= every:

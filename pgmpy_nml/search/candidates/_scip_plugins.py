@@ -23,7 +23,12 @@ from pyscipopt import (
     quicksum,
 )
 
-from ._clusters import _cluster_row, _most_violated_clusters, _violated_clusters
+from ._clusters import (
+    _cluster_row,
+    _most_violated_clusters,
+    _separated_clusters,
+    _violated_clusters,
+)
 from ._families import _cycle_free, _progress_text
 from ._heuristics import _greedy, _improve
 
@@ -65,8 +70,8 @@ def include_plugins(
 class Acyclicity(Conshdlr):
     """Cluster constraints, added lazily.
 
-    Each separation round adds the clusters of the greedy peeling
-    (:func:`._clusters._violated_clusters`) and, with ``exact_separation``, those of the
+    Each separation round adds the clusters of the greedy peeling and of the shortest
+    cycles (:func:`._clusters._separated_clusters`) and, with ``exact_separation``, those of the
     sub-IP (:func:`._clusters._most_violated_clusters`): ``"root"`` at the root node,
     ``"always"`` at every node. A sub-IP stops after :data:`EXACT_SECONDS` or at the
     search's own time limit, whichever comes first."""
@@ -189,7 +194,7 @@ class Acyclicity(Conshdlr):
 
     def conssepalp(self, constraints, nusefulconss):
         values = self._lp_values()
-        clusters = _violated_clusters(self.fam, values)
+        clusters = _separated_clusters(self.fam, values)
         if self.exact == "always" or (self.exact == "root" and self.model.getDepth() == 0):
             met = set(map(tuple, clusters))
             exact = _most_violated_clusters(self.fam, values, time_limit=self._sub_ip_seconds())

@@ -24,7 +24,13 @@ a SCIP constraint handler:
   of the LP support graph is peeled greedily, removing the variable with the
   least LP value on families with a parent in the cluster, once as it is and
   once with each of its variables held in, and every violated cluster met is
-  a cut. The portfolio's second solver (``bound_first``) also solves at its root
+  a cut; so is the cluster of the shortest cycle through each variable, with arc
+  lengths one minus the arc's LP value (:func:`._clusters._cycle_clusters`: a cycle
+  shorter than 1 is a violated cluster). The peeling alone gives one cluster per
+  component, the whole component when the LP solution is an integer network with
+  cycles: on andes with 3 parents (223 variables, 65,318 candidates, fNML, N = 1000)
+  its root moved by about 0.1 a round, 4.29% from proven after 600 s in the
+  portfolio. The portfolio's second solver (``bound_first``) also solves at its root
   GOBNILP's sub-IP for the most violated cluster of each component
   (:func:`._clusters._most_violated_clusters`), which finds clusters the peeling
   misses: after 600 s andes' gap went from 2.36% to 0.919%, pathfinder's from
