@@ -6,7 +6,12 @@
 * ``network_sample``: samples of the bundled networks, drawn once per session; ``asia``
   and ``cancer``: the small samples the study tests share;
 * ``cli``: the installed console script run as a subprocess; ``cli_summary`` runs it
-  with ``--json`` and returns the summary it writes.
+  with ``--json`` and returns the summary it writes;
+* ``compiled_last_level`` (automatic): the candidate search compiles its last level on
+  data of any width in this process, so that the tests' small data take that path too
+  (the package does from 100 variables on, or where memory requires:
+  ``pgmpy_nml.search.candidates._final.ready``; ``tests/test_final_level.py`` tests the
+  rule and compares the two paths).
 
 The slow independent references (brute force, mpmath) live in ``_reference.py``.
 """
@@ -27,10 +32,19 @@ from pgmpy.structure_score import BDeu as PgmpyBDeu
 
 from pgmpy_nml import FNML, QNML, BDConstant, BDeu, MaxBDeu, MinBDeu
 from pgmpy_nml.datasets import sample_network
+from pgmpy_nml.search.candidates import _final
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)
     from pgmpy.estimators import BDeu as LegacyBDeu
+
+
+@pytest.fixture(scope="session", autouse=True)
+def compiled_last_level():
+    """The compiled last level on every width of data (see the module notes)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_final, "MIN_VARIABLES", 0)
+        yield
 
 
 def _random_data(n, arities, seed, max_arity=3):

@@ -109,8 +109,10 @@ def cases(draw):
         knowledge = {"forbidden_edges": picked}
     counted = name in OURS and n_rows > 1 and draw(st.booleans())
     bit_cost = draw(st.sampled_from([0.0, 1.0, math.inf]))
+    # 0: the data's bitsets are never built, as when they would not fit in memory
+    bitsets_share = draw(st.sampled_from([0.0, _final.BITSETS_SHARE]))
     n_jobs = draw(st.sampled_from([1, 2]))
-    return data, name, max_parents, knowledge, counted, bit_cost, n_jobs
+    return data, name, max_parents, knowledge, counted, (bit_cost, bitsets_share), n_jobs
 
 
 def _candidates(score, max_parents, knowledge, n_jobs):
@@ -129,13 +131,14 @@ def _candidates(score, max_parents, knowledge, n_jobs):
 )
 @given(case=cases())
 def test_last_level_keeps_what_the_level_by_level_search_keeps(case):
-    data, name, max_parents, knowledge, counted, bit_cost, n_jobs = case
+    data, name, max_parents, knowledge, counted, (bit_cost, bitsets_share), n_jobs = case
     score = SCORES[name](count_data(data) if counted else data)
     calls = []
     run = _final.run
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_final, "run", lambda *a: calls.append(1) or run(*a))
         patch.setattr(_final, "BIT_COST", bit_cost)
+        patch.setattr(_final, "BITSETS_SHARE", bitsets_share)
         patch.setattr(_final, "ENABLED", False)
         old, _ = _candidates(score, max_parents, knowledge, n_jobs)
         assert not calls
@@ -176,3 +179,28 @@ def test_the_last_level_checks_its_memory(monkeypatch, random_data):
     monkeypatch.setattr(_final, "block_bytes", lambda task, n_sets: 1 << 60)
     with pytest.raises(SearchMemoryError, match="last level"):
         candidate_parent_sets(FNML(data), max_parents=2)
+
+
+def test_the_last_level_is_compiled_on_many_variables_or_where_memory_requires(
+    monkeypatch, random_data
+):
+    """The rule of ``_final.ready``: below ``MIN_VARIABLES`` variables the last level is
+    compiled only when the level-by-level sets would take over half the memory the search
+    may use; at ``MIN_VARIABLES`` or more, always. The candidates include the
+    level-by-level ones (and may add ties, as the property test above checks)."""
+    data = random_data(300, [2, 3, 2, 4, 2, 3, 2], seed=5)
+    calls = []
+    run = _final.run
+    monkeypatch.setattr(_final, "run", lambda *a: calls.append(1) or run(*a))
+    monkeypatch.setattr(_final, "MIN_VARIABLES", 8)
+    level_by_level, _ = candidate_parent_sets(FNML(data), max_parents=3)
+    assert not calls
+    monkeypatch.setattr(_final, "MIN_VARIABLES", 7)
+    compiled, _ = candidate_parent_sets(FNML(data), max_parents=3)
+    assert calls == [1]
+    monkeypatch.setattr(_final, "MIN_VARIABLES", 8)
+    monkeypatch.setattr(_final, "available_memory", lambda: 1 << 10)
+    tight, _ = candidate_parent_sets(FNML(data), max_parents=3)
+    assert calls == [1, 1]
+    for v, sets in level_by_level.to_dict().items():
+        assert set(sets) <= set(compiled.to_dict()[v]) and set(sets) <= set(tight.to_dict()[v])

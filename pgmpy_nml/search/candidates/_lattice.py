@@ -60,8 +60,9 @@ the same with or without bounds, only found faster (up to the ties of rule 7).
 :class:`_Lattice` walks the admissible parent sets of one variable level by level
 and applies rules 1-4, 6 and 7 (and the verdict of rule 5, whose optimistic scores
 :class:`~pgmpy_nml.search.candidates._tasks._Task` computes from the counts);
-the last level (sets of ``max_parents`` parents, when no parent is required) is
-generated, counted and scored in compiled blocks by
+the last level (sets of ``max_parents`` parents, when no parent is required) of data
+with many variables, or where memory requires, is generated, counted and scored in
+compiled blocks by
 :mod:`~pgmpy_nml.search.candidates._final`, which applies rules 1, 4, 6 and 7 the
 same way (and not rule 5, which only spares counting);
 :func:`~pgmpy_nml.search.candidates._pruning.candidate_parent_sets` is the public
