@@ -20,8 +20,13 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import sys
 import time
-import warnings
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+from exp_root_pricing import fnml_families  # noqa: E402
 
 
 def root_cut_loop(fam, seconds, cycles):
@@ -72,18 +77,9 @@ def main(argv=None):
     parser.add_argument("--seconds", type=float, default=120.0, help="for each root")
     args = parser.parse_args(argv)
 
-    from pgmpy_nml import FNML
-    from pgmpy_nml.datasets import sample_network
-    from pgmpy_nml.search.candidates import candidate_parent_sets
-    from pgmpy_nml.search.candidates._families import _checked_families
-
     print(f"load average at start: {os.getloadavg()}", flush=True)
     start = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        _, data = sample_network(args.network, args.n, random_state=0)
-    candidates, _ = candidate_parent_sets(FNML(data), max_parents=args.parents)
-    fam = _checked_families(candidates)
+    fam = fnml_families(args.network, args.n, args.parents)
     print(
         f"{args.network} p{args.parents} N={args.n}: {len(fam)} candidates, trivial bound "
         f"{math.fsum(fam.best):.2f}, scoring {time.perf_counter() - start:.1f} s",

@@ -29,6 +29,21 @@ sys.path.insert(0, HERE)
 from bench_solver import peak_rss_mb  # noqa: E402
 
 
+def fnml_families(network, n, parents):
+    """The candidate families (fNML, at most ``parents`` parents) of
+    ``sample_network(network, n, random_state=0)``, which the experiments start from."""
+    from pgmpy_nml import FNML
+    from pgmpy_nml.datasets import sample_network
+    from pgmpy_nml.search.candidates import candidate_parent_sets
+    from pgmpy_nml.search.candidates._families import _checked_families
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        _, data = sample_network(network, n, random_state=0)
+    candidates, _ = candidate_parent_sets(FNML(data), max_parents=parents)
+    return _checked_families(candidates)
+
+
 def main(argv=None):
     from pgmpy_nml.search.candidates import _pricing
 
@@ -42,10 +57,6 @@ def main(argv=None):
     parser.add_argument("--top", type=int, default=_pricing.TOP)
     args = parser.parse_args(argv)
 
-    from pgmpy_nml import FNML
-    from pgmpy_nml.datasets import sample_network
-    from pgmpy_nml.search.candidates import candidate_parent_sets
-    from pgmpy_nml.search.candidates._families import _checked_families
     from pgmpy_nml.search.candidates._heuristics import (
         ORDER_ROUNDS,
         _greedy,
@@ -55,11 +66,7 @@ def main(argv=None):
 
     print(f"load average at start: {os.getloadavg()}", flush=True)
     start = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        _, data = sample_network(args.network, args.n, random_state=0)
-    candidates, _ = candidate_parent_sets(FNML(data), max_parents=args.parents)
-    fam = _checked_families(candidates)
+    fam = fnml_families(args.network, args.n, args.parents)
     first = _improve(fam, _greedy(fam))
     deadline = time.perf_counter() + 15
     first = _order_search(fam, first, seed=0, rounds=ORDER_ROUNDS, deadline=deadline)
