@@ -53,14 +53,37 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from ._families import _Families
-
 __all__: list[str] = []
+
+
+class FamilyTable(Protocol):
+    """What :func:`interchangeable_classes` reads of the candidates' families (the engines'
+    ``_families._Families`` has it): ``n`` variables; family ``f`` of child ``child[f]``
+    with parents ``parents[f]`` (also as a row of ``padded``, -1 after the last), ``size[f]``
+    of them and score ``score[f]``; ``families(v)``, the families of ``v``, which are
+    ``start[v]:start[v + 1]``, best first."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def start(self) -> np.ndarray: ...
+    @property
+    def child(self) -> np.ndarray: ...
+    @property
+    def size(self) -> np.ndarray: ...
+    @property
+    def score(self) -> np.ndarray: ...
+    @property
+    def padded(self) -> np.ndarray: ...
+    @property
+    def parents(self) -> Sequence[tuple[int, ...]]: ...
+    def families(self, v: int) -> range: ...
+
 
 #: Two local scores are the same when they differ by at most this much of their magnitude
 #: (at least 1).
@@ -71,7 +94,7 @@ def _same(x: float, y: float) -> bool:
     return abs(x - y) <= REL_TOL * max(1.0, abs(x), abs(y))
 
 
-def interchangeable_classes(fam: _Families) -> list[list[int]]:
+def interchangeable_classes(fam: FamilyTable) -> list[list[int]]:
     """The classes of interchangeable variables (module notes) of the candidates ``fam``
     (read before any class is ordered: ``preds`` are the parents): sorted lists of
     variable positions, two members or more, sorted by their first member.
