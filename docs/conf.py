@@ -1,4 +1,5 @@
-"""Sphinx configuration of the pgmpy-nml API reference (built with -W in CI)."""
+"""Sphinx configuration of the pgmpy-nml docs: user guide, command line, API reference,
+benchmarks and design (built with -W in CI: warnings are errors)."""
 
 from pgmpy_nml import __version__
 
@@ -13,7 +14,12 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
     "numpydoc",
+    "myst_parser",  # the guide, CLI, benchmark and design pages are Markdown
 ]
+
+source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
+# "#section" links between pages resolve to headings (GitHub computes the same slugs)
+myst_heading_anchors = 3
 
 autosummary_generate = True
 # scikit-learn's metadata-routing helpers (set_fit_request) are not ours to document
