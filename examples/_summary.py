@@ -7,12 +7,12 @@
     {"script": "examples/optimal_ess.py", "mode": "full", "seconds": 61.2,
      "figure": "optimal_ess.png", "figure_sha256": "...", "results": {...}}
 
-``results`` holds the figures the README quotes, as plain JSON (floats rounded to
+``results`` holds the figures the docs quote, as plain JSON (floats rounded to
 six significant digits). A dict under a key that starts with ``by_`` is indexed by
 data (sample sizes, networks, schemes), not by name: a quick run fills it with other
 keys than a full run, and the tests compare only the schema of its values. The
 committed full-run summaries live in ``docs/images/`` beside their PNGs;
-``tests/test_examples.py`` checks the README's numbers against them and that each
+``tests/test_examples.py`` checks the docs' numbers against them and that each
 PNG is the one its summary was written with (``figure_sha256``).
 """
 
@@ -77,8 +77,8 @@ def dumps(summary):
     return re.sub(r"\[([^\[\]{}]*)\]", one_line, text) + "\n"
 
 
-# -- numbers quoted in the README -------------------------------------------------------
-#: A number the README quotes from a summary, marked by an HTML comment right after it
+# -- numbers quoted in the docs ---------------------------------------------------------
+#: A number the docs quote from a summary, marked by an HTML comment right after it
 #: (GitHub and PyPI do not render comments), e.g.
 #: ``alpha = 7.45<!-- optimal_ess: by_network.sachs.eq18_alpha -->``: the value at that
 #: path of ``docs/images/optimal_ess.json``'s ``results``, written with as many decimals.
@@ -109,6 +109,6 @@ def lookup(results, path):
 
 
 def written_like(number, value):
-    """``value`` written as the README writes ``number`` (decimals, thousands commas)."""
+    """``value`` written as the docs write ``number`` (decimals, thousands commas)."""
     decimals = len(number.split(".")[1]) if "." in number else 0
     return f"{value:{',' if ',' in number else ''}.{decimals}f}"

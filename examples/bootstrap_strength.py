@@ -19,7 +19,7 @@ as equivalence classes (CPDAGs); fNML's are counted as DAGs.
 
 Run:  python examples/bootstrap_strength.py [--quick] [--out DIR]   (about 1 minute)
 
-Besides the PNG it writes ``bootstrap_strength.json``, the summary the README quotes
+Besides the PNG it writes ``bootstrap_strength.json``, the summary the docs quote
 (see ``_summary.py``).
 """
 
@@ -150,7 +150,7 @@ def main():
     print(f"summary written to {path}")
 
 
-#: Procedure label -> its key in the JSON summary (README quotes name keys without spaces).
+#: Procedure label -> its key in the JSON summary (the docs' quotes name keys without spaces).
 KEYS = {
     "fNML, bootstrap": "fnml_bootstrap",
     "fNML, half subsamples": "fnml_subsamples",

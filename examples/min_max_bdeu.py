@@ -37,7 +37,7 @@ Run (from the repository root, with matplotlib installed):
     python examples/min_max_bdeu.py --out DIR    # where to save min_max_bdeu.png
 
 It prints a table per sample size and saves ``min_max_bdeu.png`` (2 x 2 panels) and
-``min_max_bdeu.json``, the summary the README quotes (see ``_summary.py``).
+``min_max_bdeu.json``, the summary the docs quote (see ``_summary.py``).
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def summarize(network, true_model, rows, saturation):
 
 
 def results(config, true_model, rows, saturation):
-    """The figures the README quotes, per sample size (see ``_summary.py``)."""
+    """The figures the docs quote, per sample size (see ``_summary.py``)."""
     table = {(r["n"], r["score"]): r for r in rows}
     by_size = {}
     for row in saturation.itertuples():

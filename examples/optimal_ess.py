@@ -16,7 +16,7 @@ Run:  python examples/optimal_ess.py [--quick] [--out DIR]   (about 1 minute)
 
 Besides the PNG it writes ``optimal_ess.json``: per network the alpha of both
 alternating procedures, the grid's best alpha and the held-out gap between the two
-(nats per test row), which the README quotes (see ``_summary.py``).
+(nats per test row), which the docs quote (see ``_summary.py``).
 """
 
 import argparse
@@ -132,7 +132,7 @@ def main():
 
 
 def summarize(res):
-    """The figures of one network that the README quotes (log-likelihoods per test row)."""
+    """The figures of one network that the docs quote (log-likelihoods per test row)."""
     return {
         "n_train": res["n_train"],
         "n_test": res["n_test"],

@@ -49,7 +49,7 @@ It prints the mean log-loss (+- 1.96 sd) and the median number of parameters
 (panel 1: log-loss against training size; panel 2: number of free parameters, median
 and quartiles over splits: a few splits learn networks with many times the typical
 number of parameters, so the mean would follow those outliers) and
-``prediction_and_parsimony.json``, the summary the README quotes (``_summary.py``).
+``prediction_and_parsimony.json``, the summary the docs quote (``_summary.py``).
 """
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def key(method):
 
 
 def results(config, true_model, losses, params, true_losses):
-    """The figures the README quotes, per training size (see ``_summary.py``)."""
+    """The figures the docs quote, per training size (see ``_summary.py``)."""
     q1, median, q3 = np.percentile(params, [25, 50, 75], axis=2)
     by_size = {}
     for k, n in enumerate(config["sizes"]):

@@ -53,7 +53,7 @@ Run (from the repository root, with matplotlib installed):
 It prints the median rank per score and sample size for both schemes and saves
 ``rank_of_true_structure.png`` (one panel per scheme: median rank and quartiles
 against the sample size, both axes logarithmic) and ``rank_of_true_structure.json``,
-the summary the README quotes (see ``_summary.py``).
+the summary the docs quote (see ``_summary.py``).
 """
 
 from __future__ import annotations

@@ -1,18 +1,19 @@
-"""Regenerate the README's figures and their summaries from full runs of the examples.
+"""Regenerate the docs' figures and their summaries from full runs of the examples.
 
 Runs every example script (or those named) in full mode, one after the other, each
 in a fresh interpreter, writing ``<name>.png`` and ``<name>.json`` into
-``docs/images/``; then lists every number the README quotes from those summaries
-whose value changed. ``--update-readme`` writes the new values into the README (same
-decimals); read the sentences around them again, since a changed number can turn a
-claim false, and ``python -m pytest tests/test_examples.py`` checks the claims that
-the tests know.
+``docs/images/``; then lists every number the README and the docs pages
+(``docs/**/*.md``; today ``docs/guide/examples.md`` and ``docs/guide/study.md``)
+quote from those summaries whose value changed. ``--update-docs`` writes the new
+values into those pages (same decimals); read the sentences around them again, since a
+changed number can turn a claim false, and ``python -m pytest tests/test_examples.py``
+checks the claims that the tests know.
 
 Run (from the repository root, with matplotlib installed; about 6 minutes):
 
     python examples/regenerate.py                       # every example
     python examples/regenerate.py optimal_ess           # only some
-    python examples/regenerate.py --update-readme       # and rewrite the quoted numbers
+    python examples/regenerate.py --update-docs         # and rewrite the quoted numbers
 """
 
 from __future__ import annotations
@@ -28,8 +29,12 @@ from _summary import lookup, quotes, written_like
 
 ROOT = Path(__file__).resolve().parents[1]
 IMAGES = ROOT / "docs" / "images"
-README = ROOT / "README.md"
-#: The examples whose figures the README shows, in the order they are run.
+#: The pages that may quote the summaries: the README and every Markdown page of the docs.
+PAGES = (
+    ROOT / "README.md",
+    *sorted(path for path in (ROOT / "docs").rglob("*.md") if "_build" not in path.parts),
+)
+#: The examples whose figures the docs show, in the order they are run.
 EXAMPLES = (
     "quickstart",
     "rank_of_true_structure",
@@ -68,10 +73,14 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help=f"examples to run (default: all of {EXAMPLES})")
     parser.add_argument(
-        "--update-readme", action="store_true", help="write the new numbers into README.md"
+        "--update-docs",
+        "--update-readme",
+        dest="update",
+        action="store_true",
+        help="write the new numbers into the pages that quote them",
     )
     parser.add_argument(
-        "--no-run", action="store_true", help="only compare the README with the summaries"
+        "--no-run", action="store_true", help="only compare the pages with the summaries"
     )
     args = parser.parse_args(argv)
     unknown = sorted(set(args.names) - set(EXAMPLES))
@@ -80,21 +89,25 @@ def main(argv=None):
     if not args.no_run:
         for name in args.names or EXAMPLES:
             run(name)
-    text = README.read_text(encoding="utf-8")
-    changes = changed_quotes(text)
-    for match, new in changes:
-        line = text.count("\n", 0, match.start()) + 1
-        print(f"README.md:{line}: {match['name']}:{match['path']} {match['number']} -> {new}")
-    if not changes:
-        print("Every number the README quotes matches the summaries in docs/images/.")
-    elif args.update_readme:
-        for match, new in reversed(changes):  # from the end, so earlier offsets hold
-            text = text[: match.start("number")] + new + text[match.end("number") :]
-        README.write_text(text, encoding="utf-8")
-        print(f"README.md updated ({len(changes)} numbers); re-read the sentences around them.")
-    else:
-        print("Run with --update-readme to write them, then re-read the sentences around them.")
-    return 1 if changes and not args.update_readme else 0
+    n_changes = 0
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        changes = changed_quotes(text)
+        n_changes += len(changes)
+        where = page.relative_to(ROOT)
+        for match, new in changes:
+            line = text.count("\n", 0, match.start()) + 1
+            print(f"{where}:{line}: {match['name']}:{match['path']} {match['number']} -> {new}")
+        if changes and args.update:
+            for match, new in reversed(changes):  # from the end, so earlier offsets hold
+                text = text[: match.start("number")] + new + text[match.end("number") :]
+            page.write_text(text, encoding="utf-8")
+            print(f"{where} updated ({len(changes)} numbers); re-read the sentences around them.")
+    if not n_changes:
+        print("Every number the docs quote matches the summaries in docs/images/.")
+    elif not args.update:
+        print("Run with --update-docs to write them, then re-read the sentences around them.")
+    return 1 if n_changes and not args.update else 0
 
 
 if __name__ == "__main__":

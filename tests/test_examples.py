@@ -1,4 +1,4 @@
-"""The example scripts run and summarize themselves; the README quotes those summaries.
+"""The example scripts run and summarize themselves; the docs quote those summaries.
 
 Every script in ``examples/`` writes ``<name>.png`` and ``<name>.json`` (see
 ``examples/_summary.py``); the full runs' files are committed in ``docs/images/``
@@ -8,8 +8,9 @@ Every script in ``examples/`` writes ``<name>.png`` and ``<name>.json`` (see
   with the same schema as the committed full run (integration tests);
 * each committed summary belongs to the PNG beside it (its SHA-256), so a figure
   cannot be regenerated without its numbers or the other way round;
-* every number the README quotes from a summary equals it, as written, and the
-  README's words about those results hold for the committed numbers;
+* every number the docs quote from a summary (the README and ``docs/**/*.md``, today
+  ``docs/guide/examples.md`` and ``docs/guide/study.md``) equals it, as written, and
+  the docs' words about those results hold for the committed numbers;
 * ``-m slow``: the full runs reproduce the committed summaries.
 """
 
@@ -28,7 +29,6 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 IMAGES = ROOT / "docs" / "images"
-README = (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 def _load_example_module(name):
@@ -41,8 +41,13 @@ def _load_example_module(name):
 
 
 summary_tools = _load_example_module("_summary")
-#: the examples whose figures the README shows: those ``examples/regenerate.py`` runs
-NAMES = _load_example_module("regenerate").EXAMPLES
+_regenerate = _load_example_module("regenerate")
+#: the examples whose figures the docs show: those ``examples/regenerate.py`` runs
+NAMES = _regenerate.EXAMPLES
+#: every page that may quote a summary (the pages ``regenerate.py --update-docs`` rewrites)
+DOCS = "\n\n".join(page.read_text(encoding="utf-8") for page in _regenerate.PAGES)
+#: the page that shows the figures, each with a paragraph that quotes its summary
+EXAMPLES_PAGE = (ROOT / "docs" / "guide" / "examples.md").read_text(encoding="utf-8")
 
 
 def committed(name):
@@ -121,19 +126,20 @@ def test_committed_summaries_belong_to_their_figures():
             f"{png.name} was not drawn by the run that wrote {name}.json: "
             "run python examples/regenerate.py"
         )
-        assert f"](docs/images/{name}.png)" in README or f"`docs/images/{name}.png`" in README
+        shown = f"](../images/{name}.png)", f"`docs/images/{name}.png`"  # figure, or table
+        assert any(text in EXAMPLES_PAGE for text in shown), name
 
 
-def test_readme_numbers_equal_the_summaries():
-    quotes = summary_tools.quotes(README)
+def test_quoted_numbers_equal_the_summaries():
+    quotes = summary_tools.quotes(DOCS)
     assert len(quotes) >= 15
     wrong = []
     for match in quotes:
         value = summary_tools.lookup(results(match["name"]), match["path"])
         expected = summary_tools.written_like(match["number"], value)
         if expected != match["number"]:
-            wrong.append(f"{match['name']}:{match['path']}: README {match['number']}, {expected}")
-    assert not wrong, "; ".join(wrong) + " (python examples/regenerate.py --update-readme)"
+            wrong.append(f"{match['name']}:{match['path']}: docs {match['number']}, {expected}")
+    assert not wrong, "; ".join(wrong) + " (python examples/regenerate.py --update-docs)"
 
 
 @pytest.mark.parametrize(
@@ -141,13 +147,13 @@ def test_readme_numbers_equal_the_summaries():
 )
 def test_each_figure_paragraph_quotes_its_summary(name):
     """The paragraph under a result figure says what it shows with the figure's numbers."""
-    after = README.split(f"](docs/images/{name}.png)", 1)[1]
+    after = EXAMPLES_PAGE.split(f"](../images/{name}.png)", 1)[1]
     paragraph = after.strip().split("\n\n", 1)[0]
     assert {m["name"] for m in summary_tools.quotes(paragraph)} == {name}
     assert len(summary_tools.quotes(paragraph)) >= 3
 
 
-def test_quotes_are_parsed_and_written_as_in_the_readme():
+def test_quotes_are_parsed_and_written_as_in_the_docs():
     text = "alpha 7.45<!-- optimal_ess: by_network.sachs.eq18_alpha --> or 2,345<!--x:a.0-->%"
     found = summary_tools.quotes(text)
     assert [(m["number"], m["name"], m["path"]) for m in found] == [
@@ -164,16 +170,16 @@ def test_quotes_are_parsed_and_written_as_in_the_readme():
         summary_tools.lookup({"a": [1, 2]}, "a")
 
 
-# -- the README's words about the results, checked against the committed numbers -----------
+# -- the docs' words about the results, checked against the committed numbers -------------
 def test_examples_run_in_under_two_minutes():
-    assert "runs in under two minutes here" in README
+    assert "runs in under two minutes here" in EXAMPLES_PAGE
     for name in NAMES:
         assert committed(name)["seconds"] < 120, name
 
 
 def claim(text):
-    """The README still makes this statement (a changed sentence needs a changed check)."""
-    assert " ".join(text.split()) in " ".join(README.split()), text
+    """The docs still make this statement (a changed sentence needs a changed check)."""
+    assert " ".join(text.split()) in " ".join(DOCS.split()), text
 
 
 def test_rank_of_true_structure_claims():
