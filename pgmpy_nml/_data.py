@@ -440,8 +440,11 @@ def encode_data(data, state_names: Mapping | None = None, missing: str = "error"
             present = column.notna().to_numpy()
             if present.all():
                 present = None
-            elif not present.any():
-                raise InputError(f"Column {name!r} has no values: every row is missing.")
+            elif not present.any() and name not in state_names:
+                raise InputError(
+                    f"Column {name!r} has no values: every row is missing (declare its "
+                    "states in state_names to keep it)."
+                )
             else:
                 column = column[present]
         _check_discrete(name, column)

@@ -381,12 +381,16 @@ def as_integer_array(
     return arr.astype(np.int64, copy=False)
 
 
-def as_count_array(counts: Any, name: str = "counts", *, ndim: int | None = None) -> np.ndarray:
+def as_count_array(
+    counts: Any, name: str = "counts", *, ndim: int | None = None, integral: bool = True
+) -> np.ndarray:
     """An array of non-negative integer counts whose last axis is not empty.
 
     Integer arrays come back as they are, other input as float64 with integral
     values (floats such as ``3.0`` are counts too). ``ndim`` fixes the number of
-    axes, e.g. 2 for a family's ``(q, r)`` table.
+    axes, e.g. 2 for a family's ``(q, r)`` table. ``integral=False`` also takes
+    fractional counts (expected counts, as EM's E-step gives): finite and
+    non-negative.
 
     Examples
     --------
@@ -430,11 +434,14 @@ def as_count_array(counts: Any, name: str = "counts", *, ndim: int | None = None
         out, bad = arr, (arr < 0) if arr.size and arr.min() < 0 else None
     else:
         out = arr.astype(np.float64)
-        bad = ~np.isfinite(out) | (out < 0) | (out != np.floor(out)) if out.size else None
+        bad = ~np.isfinite(out) | (out < 0) if out.size else None
+        if integral and bad is not None:
+            bad |= out != np.floor(out)
     if bad is not None and bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         found = arr[idx].item()
-        raise InputError(f"{name} must be non-negative integers, found {found!r} at index {idx}")
+        what = "non-negative integers" if integral else "finite and non-negative"
+        raise InputError(f"{name} must be {what}, found {found!r} at index {idx}")
     return out
 
 

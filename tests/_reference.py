@@ -237,3 +237,54 @@ def max_bdeu_limit_mp(df, child, parents, eps, state_names=None):
         p = p_of((a + b) / 2)
         total += mpmath.fsum(x * mpmath.log(pk) for x, pk in zip(row, p, strict=True) if x)
     return total
+
+
+# -- incomplete data: every completion of a row, enumerated -----------------------------
+def joint_probability(model, assignment):
+    """P(x) of a full assignment {variable: state}: the product of the CPD entries, read
+    from each CPD's own array (its variable order and state names)."""
+    p = 1.0
+    for cpd in model.get_cpds():
+        cell = tuple(cpd.state_names[u].index(assignment[u]) for u in cpd.variables)
+        p *= float(cpd.values[cell])
+    return p
+
+
+def is_missing(value):
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def completions(model, row):
+    """[(completion of the missing cells {variable: state}, P(observed + completion))] for
+    every completion of ``row`` ({variable: state or NaN/None}), in state order."""
+    missing = [v for v in model.nodes() if is_missing(row[v])]
+    states = [model.get_cpds(v).state_names[v] for v in missing]
+    out = []
+    for combo in itertools.product(*states):
+        full = dict(row)
+        full.update(zip(missing, combo, strict=True))
+        out.append((dict(zip(missing, combo, strict=True)), joint_probability(model, full)))
+    return out
+
+
+def observed_log_likelihood(model, data):
+    """log P(observed cells) of each row of ``data``: log of the sum over its completions."""
+    out = []
+    for row in data.to_dict("records"):
+        total = sum(p for _, p in completions(model, row))
+        out.append(math.log(total) if total > 0 else -math.inf)
+    return np.array(out)
+
+
+def expected_family_counts(model, data, child):
+    """{(child state, parent states...): E[count | observed cells]} over the rows of
+    ``data``, the parents in the CPD's order."""
+    cpd = model.get_cpds(child)
+    out = Counter()
+    for row in data.to_dict("records"):
+        comps = completions(model, row)
+        total = sum(p for _, p in comps)
+        for completion, p in comps:
+            full = {**row, **completion}
+            out[tuple(full[u] for u in cpd.variables)] += p / total
+    return out

@@ -5,6 +5,8 @@
   a short name, for the tests that run every kind of score through a search;
 * ``network_sample``: samples of the bundled networks, drawn once per session; ``asia``
   and ``cancer``: the small samples the study tests share;
+* ``random_network``: a random fitted network with random CPDs; ``with_holes``: data with
+  cells missing completely at random (the tests of incomplete data);
 * ``cli``: the installed console script run as a subprocess; ``cli_summary`` runs it
   with ``--json`` and returns the summary it writes;
 * ``compiled_last_level`` (automatic): the candidate search compiles its last level on
@@ -91,6 +93,60 @@ SCORES = {
     "pgmpy-aic": AIC,
     "pgmpy-ll": LogLikelihood,
 }
+
+
+def _random_network(seed, n_variables=5, max_arity=3, max_parents=3, edge_probability=0.5):
+    """A fitted DiscreteBayesianNetwork over ``V0..V{n-1}``: a random DAG (each edge of a
+    random order with ``edge_probability``, at most ``max_parents`` parents), arities
+    ``2..max_arity``, each CPD column drawn from a Dirichlet(0.7) (some entries small)."""
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork
+
+    rng = np.random.default_rng(seed)
+    names = [f"V{i}" for i in range(n_variables)]
+    order = [names[i] for i in rng.permutation(n_variables)]
+    arity = {v: int(rng.integers(2, max_arity + 1)) for v in names}
+    parents = {v: [] for v in names}
+    for j, child in enumerate(order):
+        for parent in order[:j]:
+            if len(parents[child]) < max_parents and rng.random() < edge_probability:
+                parents[child].append(parent)
+    model = DiscreteBayesianNetwork([(p, v) for v in names for p in parents[v]])
+    model.add_nodes_from(names)
+    for v in names:
+        ps = parents[v]
+        q = int(np.prod([arity[p] for p in ps])) if ps else 1
+        values = rng.dirichlet(np.full(arity[v], 0.7), size=q).T
+        model.add_cpds(
+            TabularCPD(
+                v,
+                arity[v],
+                values,
+                evidence=ps or None,
+                evidence_card=[arity[p] for p in ps] or None,
+                state_names={u: list(range(arity[u])) for u in [v, *ps]},
+            )
+        )
+    return model
+
+
+@pytest.fixture(scope="session")
+def random_network():
+    """``random_network(seed, n_variables=5, max_arity=3, max_parents=3,
+    edge_probability=0.5)``: a random fitted network (see :func:`_random_network`)."""
+    return _random_network
+
+
+def _with_holes(data, fraction, seed):
+    """``data`` as objects with each cell missing (None) with probability ``fraction``."""
+    mask = np.random.default_rng(seed).random(data.shape) < fraction
+    return data.astype(object).mask(mask)
+
+
+@pytest.fixture(scope="session")
+def with_holes():
+    """``with_holes(data, fraction, seed)``: cells missing completely at random."""
+    return _with_holes
 
 
 @pytest.fixture(scope="session")

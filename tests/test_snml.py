@@ -236,6 +236,32 @@ def test_parameters_closed_forms():
     assert big[1] == pytest.approx(1 / (math.e * (10**12 + 0.5) + 1), rel=1e-12)
 
 
+def test_parameters_of_fractional_counts():
+    """Expected counts (EM): weights (m + 1)(1 + 1/m)^m in mpmath, continuous at 0, the
+    integral values unchanged; fractional counts refused unless asked for."""
+    rng = np.random.default_rng(RNG_SEED + 7)
+    mp.mp.dps = 40
+    for _ in range(40):
+        counts = rng.exponential(3.0, size=int(rng.integers(2, 6))) * (rng.random() < 0.9)
+        counts[rng.random(len(counts)) < 0.2] = 0.0
+        weights = [
+            (mp.mpf(c) + 1) * (1 + 1 / mp.mpf(c)) ** mp.mpf(c) if c > 0 else mp.mpf(1)
+            for c in counts
+        ]
+        want = np.array([float(w / mp.fsum(weights)) for w in weights])
+        np.testing.assert_allclose(fsnml_parameters(counts, fractional=True), want, rtol=5e-15)
+    table = rng.integers(0, 9, size=(6, 3))
+    np.testing.assert_array_equal(
+        fsnml_parameters(table.astype(float), fractional=True), fsnml_parameters(table)
+    )
+    tiny = fsnml_parameters([1e-12, 0.0], fractional=True)
+    np.testing.assert_allclose(tiny, [0.5, 0.5], rtol=1e-10)  # e(m) -> 1 as m -> 0
+    with pytest.raises(ValueError, match="non-negative integers"):
+        fsnml_parameters([0.5, 1.0])
+    with pytest.raises(ValueError, match="finite and non-negative"):
+        fsnml_parameters([-0.5, 1.0], fractional=True)
+
+
 def test_parameters_shapes():
     rng = np.random.default_rng(RNG_SEED)
     table = rng.integers(0, 9, size=(7, 3))

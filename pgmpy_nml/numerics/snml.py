@@ -211,7 +211,7 @@ def _run(seq: np.ndarray, groups, K: int) -> tuple[float, float]:
 # --------------------------------------------------------------------------------------
 # Public API
 # --------------------------------------------------------------------------------------
-def fsnml_parameters(counts: ArrayLike) -> np.ndarray:
+def fsnml_parameters(counts: ArrayLike, *, fractional: bool = False) -> np.ndarray:
     r"""sNML predictive distributions (fsNML parameters) from count vectors.
 
     For each count vector :math:`c = (c_1, \dots, c_K)` on the last axis,
@@ -234,11 +234,18 @@ def fsnml_parameters(counts: ArrayLike) -> np.ndarray:
     few ulp for every :math:`m`); each parameter is accurate to about
     :math:`10^{-15}` relative.
 
+    With ``fractional=True`` the counts may be any non-negative reals, such as the
+    expected counts of EM's E-step: :math:`e(m) = (1 + 1/m)^m` is continuous on
+    :math:`m \ge 0` (:math:`e(m) \to 1` as :math:`m \to 0`), so the same formula
+    extends them, and equals the integral one where the counts are whole.
+
     Parameters
     ----------
     counts : array_like of int, shape (..., K)
         Non-negative integer counts (floats with integral values accepted);
         the last axis runs over the :math:`K \ge 1` values of the variable.
+    fractional : bool, default False
+        Accept fractional counts (finite and non-negative).
 
     Returns
     -------
@@ -251,7 +258,7 @@ def fsnml_parameters(counts: ArrayLike) -> np.ndarray:
         If ``counts`` is not numeric (booleans are rejected).
     ValueError
         If ``counts`` is 0-d, has an empty last axis, or contains negative,
-        non-integral or non-finite values.
+        non-integral (unless ``fractional``) or non-finite values.
 
     References
     ----------
@@ -271,8 +278,10 @@ def fsnml_parameters(counts: ArrayLike) -> np.ndarray:
            [0.333333, 0.333333, 0.333333]])
     >>> theta.sum(axis=1)
     array([1., 1.])
+    >>> fsnml_parameters([0.5, 0.0], fractional=True).round(6)  # weights 1.5 sqrt(3), 1
+    array([0.722074, 0.277926])
     """
-    m = as_count_array(counts)
+    m = as_count_array(counts, integral=not fractional)
     if m.size == 0:
         return np.zeros(m.shape, dtype=np.float64)
     if m.dtype.kind in "iu" and int(m.max()) < max(m.size // 2, 1024):
@@ -284,9 +293,10 @@ def fsnml_parameters(counts: ArrayLike) -> np.ndarray:
 
 
 def _snml_weights(m: np.ndarray) -> np.ndarray:
-    """``(m + 1) e(m)`` with ``e(m) = exp(m log1p(1/m))``, ``e(0) = 1`` (float64 counts)."""
-    # For m = 0 the exponent is 0 * log1p(1) = 0; for m >= 1, max(m, 1) = m.
-    return (m + 1.0) * np.exp(m * np.log1p(1.0 / np.maximum(m, 1.0)))
+    """``(m + 1) e(m)`` with ``e(m) = exp(m log1p(1/m))``, ``e(0) = 1`` (float64 counts,
+    whole or fractional)."""
+    # For m = 0 the exponent is 0 * log1p(1) = 0 (m is replaced by 1 inside the log only).
+    return (m + 1.0) * np.exp(m * np.log1p(1.0 / np.where(m > 0, m, 1.0)))
 
 
 def snml_regret(sequence: ArrayLike, K: int) -> float:
