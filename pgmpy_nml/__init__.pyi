@@ -9,6 +9,7 @@ from .analysis.ess import optimal_ess as optimal_ess
 from .analysis.forest import forest_log_normalizer as forest_log_normalizer
 from .analysis.forest import forest_nml as forest_nml
 from .analysis.saturation import learning_saturation as learning_saturation
+from .estimators import EMEstimator as EMEstimator
 from .estimators import FSNMLEstimator as FSNMLEstimator
 from .evaluate import fsnml_code_length as fsnml_code_length
 from .evaluate import log_loss as log_loss

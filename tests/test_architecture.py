@@ -212,11 +212,19 @@ def test_every_error_of_the_package_is_exported():
 # -- check_is_fitted -------------------------------------------------------------------
 def fitted_cases():
     """Class -> (unfitted instance, a callable that fits it on tiny data)."""
-    from pgmpy_nml import Discretizer, ExactSearch, FSNMLEstimator, LocalSearch, OptimalESS
+    from pgmpy_nml import (
+        Discretizer,
+        EMEstimator,
+        ExactSearch,
+        FSNMLEstimator,
+        LocalSearch,
+        OptimalESS,
+    )
 
     rng = np.random.default_rng(0)
     data = pd.DataFrame({c: rng.integers(0, 2, 60) for c in "ABC"})
     numbers = pd.DataFrame({"x": rng.normal(size=60), "y": rng.normal(size=60)})
+    holes = data.mask(rng.random(data.shape) < 0.2)
     return {
         ExactSearch: (lambda: ExactSearch("bdeu", show_progress=False), lambda e: e.fit(data)),
         LocalSearch: (lambda: LocalSearch("bdeu", show_progress=False), lambda e: e.fit(data)),
@@ -227,6 +235,7 @@ def fitted_cases():
             lambda e: e.fit(data),
         ),
         FSNMLEstimator: (FSNMLEstimator, lambda e: e.fit(DAG([("A", "B")]), data)),
+        EMEstimator: (EMEstimator, lambda e: e.fit(DAG([("A", "B")]), holes)),
     }
 
 

@@ -14,7 +14,7 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
-from pgmpy_nml import ExactSearch, FSNMLEstimator, LocalSearch, OptimalESS
+from pgmpy_nml import EMEstimator, ExactSearch, FSNMLEstimator, LocalSearch, OptimalESS
 from pgmpy_nml._params import (
     EXACT_METHODS,
     LOCAL_METHODS,
@@ -225,6 +225,12 @@ def _fsnml_fit(est):
     return est.fit(DAG([("A", "B")]), data[["A", "B"]])
 
 
+def _em_fit(est):
+    data = _data().astype(object)
+    data.iloc[::7, 0] = None
+    return est.fit(DAG([("A", "B")]), data[["A", "B"]])
+
+
 #: class -> (factory of an estimator with a method (None: no method), fit, methods)
 ESTIMATORS = {
     ExactSearch: (
@@ -245,6 +251,7 @@ ESTIMATORS = {
     OptimalESS: (lambda m: OptimalESS(m), lambda e: e.fit(_data()), METHODS),
     Discretizer: (lambda m: Discretizer(), lambda e: e.fit(_numbers()), (None,)),
     FSNMLEstimator: (lambda m: FSNMLEstimator(), _fsnml_fit, (None,)),
+    EMEstimator: (lambda m: EMEstimator(), _em_fit, (None,)),
 }
 
 
@@ -367,7 +374,7 @@ def test_public_functions_take_options_by_keyword(function):
 # --------------------------------------------------------------------------------------
 # scikit-learn's contract
 # --------------------------------------------------------------------------------------
-@pytest.mark.parametrize("cls", [c for c in ESTIMATORS if c is not FSNMLEstimator])
+@pytest.mark.parametrize("cls", [c for c in ESTIMATORS if c not in (FSNMLEstimator, EMEstimator)])
 def test_fitted_estimators_know_their_columns(cls):
     make, fit, methods = ESTIMATORS[cls]
     est = make(methods[-1] if cls is not OptimalESS else "dp")

@@ -26,6 +26,16 @@ __all__ = ["FSNMLEstimator"]
 MAX_CPD_CELLS = 50_000_000
 
 
+def check_cpd_cells(node, r: int, q: int) -> None:
+    """Refuse a CPD of ``r`` states by ``q`` parent configurations over ``MAX_CPD_CELLS``."""
+    if q * r > MAX_CPD_CELLS:
+        raise InputError(
+            f"The CPD of {node!r} would have {q * r:,} cells ({r} states x {q:,} parent "
+            f"configurations), more than {MAX_CPD_CELLS:,}: reduce the parents of this node "
+            "or the number of states."
+        )
+
+
 def _model_data(model, data, state_names, missing_values="error"):
     """Encode the model's columns of ``data`` (all checks at this boundary)."""
     if getattr(model, "latents", None):
@@ -156,12 +166,7 @@ class FSNMLEstimator(DiscreteParameterEstimator):
             parent_idx = [encoded.index[p] for p in parents]
             q = encoded.configurations(parent_idx)
             r = int(encoded.arities[child])
-            if q * r > MAX_CPD_CELLS:
-                raise InputError(
-                    f"The CPD of {node!r} would have {q * r:,} cells ({r} states x {q:,} "
-                    f"parent configurations), more than {MAX_CPD_CELLS:,}: reduce the parents "
-                    "of this node or the number of states."
-                )
+            check_cpd_cells(node, r, q)
             codes = encoded.codes
             if self.missing == "available":  # the rows that observe the whole family
                 codes = codes[:, (codes[[child, *parent_idx]] >= 0).all(axis=0)]
