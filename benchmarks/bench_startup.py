@@ -1,31 +1,62 @@
-"""Start-up time of the command-line tool and the package, in fresh processes.
+"""Start-up: what the first call of a fresh process costs, and where the time goes.
 
-Four cases, each in a new interpreter, repeated and interleaved (one of each per
-round, so that load changes hit all of them alike):
+Six cases, each in a new interpreter, repeated in interleaved rounds (one of each per
+round, and one per source tree, so that load changes hit all of them alike):
 
-- ``pgmpy-nml --help``;
 - ``python -c "import pgmpy_nml"``;
-- ``pgmpy-nml`` (exact fNML search on the bundled survey data) with an empty
-  kernel cache: the first run after installing a new version ("cold");
-- the same run again with the cache it left ("warm"): every later run.
+- ``pgmpy-nml --help`` (run as ``python -m pgmpy_nml --help``);
+- the first ``LocalSearch("fnml").fit`` on 16 binary variables: nltcs's training split
+  (16,181 rows, ``/work/shared/data/debd/nltcs.train.data.gz``; ``--debd`` names another
+  folder), or 16,000 generated rows (a noisy chain) when the file is not there;
+- the first ``ExactSearch("fnml").fit`` on the first 10 of those columns;
+- ``pgmpy-nml`` (exact fNML search on the bundled survey data, fsNML parameters) with an
+  empty kernel cache: the first run after installing a new version ("cold");
+- the same with the kernels cached ("warm"): every later run.
 
-Wall time and CPU time (user + system of the child) per case, and the load
-average seen during the runs. ``--kernels`` adds, from one cold in-process run,
-what each compiled kernel cost to compile (numba's compile events).
+Each case gets its own ``NUMBA_CACHE_DIR``: a folder filled by one unmeasured run of
+every warm case before the rounds, and a new empty one per cold run. Wall time and CPU
+time (user + system of the child, the whole process: start-up, imports and exit) per
+case, and the 1-minute load average before and after each run (the machine is
+shared). For the two fits the child also reports "the call": the CPU from just
+before the first use of pgmpy_nml (Python, numpy, pandas and the data already there)
+to the end of ``fit``.
+
+``--tree LABEL=PATH`` (repeatable) runs the children on the ``pgmpy_nml`` of a source
+tree (``PYTHONPATH=PATH``), e.g. a ``git worktree`` of an older commit beside the
+current one, interleaved round by round; the scores of the fits must agree between
+trees (the table says so). ``--breakdown`` adds, for each first call on a warm cache,
+where its CPU goes (one instrumented child per case and tree):
+
+- Python, numpy, pandas and the data (what every script has before it calls us);
+- importing numba, and numba's one-time initialisation (its typing and target
+  registries, which the first kernel would otherwise pay);
+- the imports the call triggers (found by a first run of the call), by package
+  (``python -X importtime`` self times, scaled to the phase's CPU);
+- loading the compiled kernels from the cache: how many kernels and signatures, and
+  what each costs (numba's ``Cache.load_overload``, timed); compiles, if any;
+- the rest of the call (the search, reading and writing), and the same call again in
+  the same process (the search alone);
+- the interpreter's exit (the child's CPU after its last line).
+
+``--kernels`` adds, from one cold in-process run, what each compiled kernel of the
+default ``pgmpy-nml`` run costs to compile (numba's compile events).
 
 Run::
 
-    python benchmarks/bench_startup.py            # 5 rounds, about 1.5 minutes
-    python benchmarks/bench_startup.py --quick    # 2 rounds
-    python benchmarks/bench_startup.py --kernels  # plus per-kernel compile times
+    python benchmarks/bench_startup.py                # 5 rounds, about 5 minutes
+    python benchmarks/bench_startup.py --quick        # 2 rounds
+    python benchmarks/bench_startup.py --breakdown    # plus where each first call's CPU goes
+    python benchmarks/bench_startup.py --kernels      # plus per-kernel compile times
+    git worktree add /tmp/before <commit>
+    python benchmarks/bench_startup.py --tree before=/tmp/before --tree after=. --breakdown
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -33,58 +64,327 @@ import tempfile
 import time
 from pathlib import Path
 
+DEBD = "/work/shared/data/debd"
 
-def _command_line_tool() -> list[str]:
-    script = Path(sys.executable).parent / "pgmpy-nml"
-    if script.exists():
-        return [str(script)]
-    found = shutil.which("pgmpy-nml")
-    return [found] if found else [sys.executable, "-m", "pgmpy_nml"]
+# The data of the two fits, defined in the child (numpy and pandas imported there).
+DATA = r"""
+def load_data(folder, columns):
+    path = os.path.join(folder, "nltcs.train.data.gz")
+    if os.path.exists(path):
+        import gzip
+
+        with gzip.open(path, "rt") as fh:
+            codes = np.loadtxt(fh, delimiter=",", dtype=np.int8)
+    else:  # 16,000 rows of a noisy chain of 16 binary variables
+        rng = np.random.default_rng(0)
+        codes = np.empty((16000, 16), dtype=np.int8)
+        codes[:, 0] = rng.random(16000) < 0.3
+        for j in range(1, 16):
+            codes[:, j] = codes[:, j - 1] ^ (rng.random(16000) < 0.2)
+    return pd.DataFrame(codes[:, :columns], columns=[f"V{j}" for j in range(columns)])
+"""
+
+FIT = (
+    r"""
+import json, os, sys, time
+import numpy as np
+import pandas as pd
+"""
+    + DATA
+    + r"""
+data = load_data(sys.argv[1], int(sys.argv[3]))
+cpu, wall = time.process_time(), time.perf_counter()
+import pgmpy_nml
+search = getattr(pgmpy_nml, sys.argv[2])("fnml").fit(data)
+print(json.dumps({
+    "call_cpu": time.process_time() - cpu,
+    "call_wall": time.perf_counter() - wall,
+    "score": search.score_,
+}))
+"""
+)
+
+# ``python BREAKDOWN case debd probe|measure [modules.json]``: one first call, instrumented.
+BREAKDOWN = (
+    r"""
+import contextlib, importlib, io, json, os, sys, time
+marks = []
+def mark(label):
+    marks.append((label, time.process_time(), time.perf_counter()))
+mark("start")
+import numpy as np
+import pandas as pd
+"""
+    + DATA
+    + r"""
+case, folder, stage = sys.argv[1], sys.argv[2], sys.argv[3]
+if case == "cli":
+    data = None
+else:
+    data = load_data(folder, 16 if case == "LocalSearch" else 10)
+mark("python, numpy, pandas, data")
+
+def call():
+    if case == "cli":
+        import pgmpy_nml.cli as cli
+        with contextlib.redirect_stdout(io.StringIO()):
+            assert cli.main([]) == 0
+        return None
+    import pgmpy_nml
+    return getattr(pgmpy_nml, case)("fnml").fit(data).score_
+
+if stage == "probe":  # which modules the call imports, in the order they started
+    before = set(sys.modules)
+    call()
+    print(json.dumps([m for m in sys.modules if m not in before]))
+    sys.exit(0)
+
+import numba
+mark("import numba")
+from numba.core import caching
+loads = []
+_load = caching.Cache.load_overload
+def _timed_load(self, sig, target_context):
+    cpu = time.process_time()
+    result = _load(self, sig, target_context)
+    kernel = getattr(self._py_func, "__qualname__", "?")
+    module = getattr(self._py_func, "__module__", "?")
+    loads.append([f"{module}.{kernel}", str(sig), time.process_time() - cpu, result is not None])
+    return result
+caching.Cache.load_overload = _timed_load
+from numba.core.registry import cpu_target
+cpu_target.typing_context.refresh()
+cpu_target.target_context.refresh()
+mark("numba's initialisation")
+print("--- imports ---", file=sys.stderr, flush=True)
+for name in json.load(open(sys.argv[4])):
+    try:
+        importlib.import_module(name)
+    except Exception:  # a module made by another mechanism (numba's dynamic ones)
+        pass
+print("--- end ---", file=sys.stderr, flush=True)
+mark("imports of the call")
+n_import_loads = len(loads)
+first = call()
+mark("the call")
+n_call_loads = len(loads)
+second = call()
+mark("the same call again")
+print(json.dumps({
+    "marks": marks,
+    "loads": loads,
+    "loads_at_import": n_import_loads,
+    "loads_in_call": n_call_loads - n_import_loads,
+    "loads_in_second_call": len(loads) - n_call_loads,
+    "scores": [first, second],
+}))
+"""
+)
 
 
-def _measure(argv, cache_dir: str, cwd: str) -> tuple[float, float, float]:
-    """(wall, cpu, load average) of one child process."""
+def _cli() -> list[str]:
+    return [sys.executable, "-m", "pgmpy_nml"]
+
+
+def _env(tree: str | None, cache_dir: str) -> dict:
     env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
     env["NUMBA_CACHE_DIR"] = cache_dir
-    load = os.getloadavg()[0]
+    if tree is not None:
+        env["PYTHONPATH"] = os.path.abspath(tree)
+    return env
+
+
+def _cases(debd: str) -> dict[str, tuple[list[str], str]]:
+    """name -> (argv, cache kind: 'warm' or 'cold')."""
+    py = sys.executable
+    return {
+        "import pgmpy_nml": ([py, "-c", "import pgmpy_nml"], "warm"),
+        "pgmpy-nml --help": ([*_cli(), "--help"], "warm"),
+        "first LocalSearch.fit (16 binary variables)": (
+            [py, "-c", FIT, debd, "LocalSearch", "16"],
+            "warm",
+        ),
+        "first ExactSearch.fit (10 binary variables)": (
+            [py, "-c", FIT, debd, "ExactSearch", "10"],
+            "warm",
+        ),
+        "pgmpy-nml, warm cache": (_cli(), "warm"),
+        "pgmpy-nml, cold cache": (_cli(), "cold"),
+    }
+
+
+def _measure(argv, env, cwd: str) -> dict:
+    """CPU (user + system of the child), wall time, load averages and the child's JSON."""
+    load_before = os.getloadavg()[0]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(argv, env=env, cwd=cwd, check=True, stdout=subprocess.DEVNULL)
+    done = subprocess.run(
+        argv, env=env, cwd=cwd, check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu, max(load, os.getloadavg()[0])
+    out = {"wall": wall, "cpu": cpu, "load": [load_before, os.getloadavg()[0]]}
+    lines = done.stdout.decode().strip().splitlines()
+    if lines and lines[-1].startswith("{"):
+        out.update(json.loads(lines[-1]))
+    return out
 
 
-def run(rounds: int) -> dict[str, list[tuple[float, float, float]]]:
-    tool = _command_line_tool()
-    cases = {
-        "pgmpy-nml --help": [*tool, "--help"],
-        "import pgmpy_nml": [sys.executable, "-c", "import pgmpy_nml"],
-        "pgmpy-nml, cold cache": tool,
-        "pgmpy-nml, warm cache": tool,
-    }
-    results = {name: [] for name in cases}
-    with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
-        for r in range(rounds):
-            cache = os.path.join(tmp, f"cache-{r}")  # empty: the cold run fills it
-            for name, argv in cases.items():
-                results[name].append(_measure(argv, cache, tmp))
-            print(f"round {r + 1}/{rounds} done", file=sys.stderr)
+def run(trees: dict[str | None, str | None], rounds: int, debd: str, tmp: str) -> dict:
+    """{(tree label, case): [runs]} over ``rounds`` interleaved rounds."""
+    cases = _cases(debd)
+    results: dict = {(label, name): [] for label in trees for name in cases}
+    for label, tree in trees.items():  # fill each tree's warm cache (not measured)
+        warm = os.path.join(tmp, f"{label}-warm")
+        for argv, kind in cases.values():
+            if kind == "warm":
+                subprocess.run(argv, env=_env(tree, warm), cwd=tmp, check=True, capture_output=True)
+    for r in range(rounds):
+        for label, tree in trees.items():
+            for name, (argv, kind) in cases.items():
+                folder = f"{label}-warm" if kind == "warm" else f"{label}-cold-{r}"
+                cache = os.path.join(tmp, folder)
+                results[(label, name)].append(_measure(argv, _env(tree, cache), tmp))
+        print(f"round {r + 1}/{rounds} done", file=sys.stderr)
     return results
 
 
-def report(results) -> None:
-    print("| case | wall, median (min-max) | CPU, median | load average |")
-    print("|---|---|---|---|")
-    for name, runs in results.items():
-        walls = [w for w, _, _ in runs]
-        cpus = [c for _, c, _ in runs]
-        loads = [x for _, _, x in runs]
+def _span(values) -> str:
+    return f"{statistics.median(values):.2f} ({min(values):.2f}-{max(values):.2f})"
+
+
+def report(results: dict) -> None:
+    print("| case | tree | CPU, median (min-max) | wall, median (min-max) | the call: CPU | load |")
+    print("|---|---|---|---|---|---|")
+    for (label, name), runs in results.items():
+        cpus = [r["cpu"] for r in runs]
+        walls = [r["wall"] for r in runs]
+        loads = [x for r in runs for x in r["load"]]
+        call = [r["call_cpu"] for r in runs if "call_cpu" in r]
+        call_text = f"{_span(call)} s" if call else ""
         print(
-            f"| {name} | {statistics.median(walls):.2f} s ({min(walls):.2f}-{max(walls):.2f}) "
-            f"| {statistics.median(cpus):.2f} s | {min(loads):.1f}-{max(loads):.1f} |"
+            f"| {name} | {label or 'installed'} | {_span(cpus)} s | {_span(walls)} s "
+            f"| {call_text} | {min(loads):.1f}-{max(loads):.1f} |"
         )
+    scores: dict = {}
+    for (_, name), runs in results.items():
+        for r in runs:
+            if "score" in r:
+                scores.setdefault(name, set()).add(round(r["score"], 9))
+    for name, values in scores.items():
+        same = "the same in every run and tree" if len(values) == 1 else "DIFFERENT"
+        print(f"\n{name}: score {sorted(values)} ({same})")
+
+
+def _import_shares(stderr: str) -> dict[str, int]:
+    """Self time (microseconds) by top-level package of the imports between the markers."""
+    shares: dict[str, int] = {}
+    inside = False
+    for line in stderr.splitlines():
+        if line.startswith("--- imports"):
+            inside = True
+        elif line.startswith("--- end"):
+            inside = False
+        elif inside and line.startswith("import time:") and "self [us]" not in line:
+            self_us, _, name = line.split(":", 1)[1].split("|")
+            top = name.strip().split(".")[0]
+            shares[top] = shares.get(top, 0) + int(self_us)
+    return shares
+
+
+def breakdown_case(case: str, tree: str | None, debd: str, tmp: str, label: str) -> dict:
+    warm = os.path.join(tmp, f"{label}-warm")
+    env = _env(tree, warm)
+    probe = subprocess.run(
+        [sys.executable, "-c", BREAKDOWN, case, debd, "probe"],
+        env=env,
+        cwd=tmp,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    modules = os.path.join(tmp, f"{label}-{case}-modules.json")
+    Path(modules).write_text(probe.stdout.strip().splitlines()[-1])
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-c", BREAKDOWN, case, debd, "measure", modules],
+        env=env,
+        cwd=tmp,
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    out = json.loads(done.stdout.strip().splitlines()[-1])
+    out["process_cpu"] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    out["imports"] = _import_shares(done.stderr)
+    out["n_modules"] = len(json.loads(Path(modules).read_text()))
+    return out
+
+
+GROUPS = {  # top-level package -> what the table calls it
+    "pgmpy_nml": "pgmpy_nml",
+    "pgmpy": "pgmpy",
+    "sklearn": "scikit-learn",
+    "scipy": "SciPy",
+    "statsmodels": "statsmodels (through pgmpy)",
+    "patsy": "statsmodels (through pgmpy)",
+    "formulaic": "statsmodels (through pgmpy)",
+    "numba": "numba, llvmlite",
+    "llvmlite": "numba, llvmlite",
+    "networkx": "networkx",
+}
+
+
+def report_breakdown(case: str, label: str | None, b: dict) -> None:
+    marks = {name: (cpu, wall) for name, cpu, wall in b["marks"]}
+    order = [name for name, _, _ in b["marks"]]
+    print(f"\n#### {case} ({label or 'installed'}): where the CPU of a first call goes\n")
+    print("| part | CPU |")
+    print("|---|---|")
+    previous = 0.0
+    for name in order:
+        cpu = marks[name][0]
+        if name == "start":
+            print(f"| interpreter start-up | {cpu:.2f} s |")
+        else:
+            print(f"| {name} | {cpu - previous:.2f} s |")
+            if name == "imports of the call":
+                shares = b["imports"]
+                total = sum(shares.values()) or 1
+                grouped: dict[str, int] = {}
+                others = sorted((k for k in shares if k not in GROUPS), key=lambda k: -shares[k])
+                for top, us in shares.items():
+                    key = GROUPS.get(top, "other")
+                    grouped[key] = grouped.get(key, 0) + us
+                phase = cpu - previous
+                for key, us in sorted(grouped.items(), key=lambda kv: -kv[1]):
+                    named = f" (most: {', '.join(others[:4])})" if key == "other" else ""
+                    print(f"| - {key}{named} | {phase * us / total:.2f} s |")
+            if name == "the call":
+                n = b["loads_in_call"]
+                loads = b["loads"][b["loads_at_import"] : b["loads_at_import"] + n]
+                kernels = {k for k, _, _, _ in loads}
+                hits = sum(1 for *_, hit in loads if hit)
+                print(
+                    f"| - loading {len(kernels)} kernels, {len(loads)} signatures from the "
+                    f"cache ({hits} found, {len(loads) - hits} compiled) | "
+                    f"{sum(c for _, _, c, _ in loads):.2f} s |"
+                )
+        previous = cpu
+    print(f"| the interpreter's exit | {b['process_cpu'] - previous:.2f} s |")
+    print(f"| **the whole process** | **{b['process_cpu']:.2f} s** |")
+    print(
+        f"\n{b['n_modules']} modules imported by the call (numba's own included); "
+        "kernels loaded by the call:\n"
+    )
+    print("| kernel | signature | CPU |")
+    print("|---|---|---|")
+    n = b["loads_in_call"]
+    for kernel, sig, cpu, hit in b["loads"][b["loads_at_import"] : b["loads_at_import"] + n]:
+        sig = sig if len(sig) < 70 else sig[:67] + "..."
+        print(f"| {kernel} | `{sig}` | {cpu * 1000:.1f} ms{'' if hit else ' (compiled)'} |")
 
 
 KERNEL_PROFILE = r"""
@@ -113,28 +413,60 @@ print(f"| whole run (after imports) | {total:.2f} s |")
 """
 
 
-def kernels() -> None:
+def kernels(tree: str | None) -> None:
     with tempfile.TemporaryDirectory(prefix="bench-kernels-") as cache:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_")}
-        env["NUMBA_CACHE_DIR"] = cache
         print("\nCompile time of each kernel the default `pgmpy-nml` run needs (cold):\n")
         print("| kernel (with the kernels it calls) | compile |")
         print("|---|---|")
         sys.stdout.flush()
-        subprocess.run([sys.executable, "-c", KERNEL_PROFILE], env=env, check=True)
+        subprocess.run([sys.executable, "-c", KERNEL_PROFILE], env=_env(tree, cache), check=True)
+
+
+def _trees(specs: list[str]) -> dict[str | None, str | None]:
+    if not specs:
+        return {None: None}
+    trees: dict[str | None, str | None] = {}
+    for spec in specs:
+        label, sep, path = spec.partition("=")
+        if not sep or not os.path.isdir(os.path.join(path, "pgmpy_nml")):
+            raise SystemExit(f"--tree {spec!r}: give LABEL=PATH, PATH holding pgmpy_nml/")
+        trees[label] = path
+    return trees
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--quick", action="store_true", help="2 rounds")
+    parser.add_argument("--tree", action="append", default=[], metavar="LABEL=PATH")
+    parser.add_argument("--debd", default=DEBD, help="folder of nltcs.train.data.gz")
+    parser.add_argument("--breakdown", action="store_true", help="where a first call's CPU goes")
     parser.add_argument("--kernels", action="store_true", help="per-kernel compile times")
+    parser.add_argument("--json", type=Path, default=None, help="write the runs here")
     args = parser.parse_args(argv)
     rounds = 2 if args.quick else args.rounds
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {rounds} rounds\n")
-    report(run(rounds))
+    trees = _trees(args.tree)
+    nltcs = os.path.exists(os.path.join(args.debd, "nltcs.train.data.gz"))
+    print(
+        f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {rounds} rounds, "
+        f"{time.strftime('%Y-%m-%d %H:%M')}, data: {'nltcs' if nltcs else 'generated'}\n"
+    )
+    with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
+        results = run(trees, rounds, args.debd, tmp)
+        report(results)
+        details = {}
+        if args.breakdown:
+            for label, tree in trees.items():
+                for case in ("LocalSearch", "ExactSearch", "cli"):
+                    b = breakdown_case(case, tree, args.debd, tmp, str(label))
+                    details[f"{label}:{case}"] = b
+                    report_breakdown(case, label, b)
+    if args.json is not None:
+        runs = {f"{label}:{name}": r for (label, name), r in results.items()}
+        args.json.write_text(json.dumps({"runs": runs, "breakdown": details}, indent=1))
     if args.kernels:
-        kernels()
+        for tree in trees.values():
+            kernels(tree)
 
 
 if __name__ == "__main__":
