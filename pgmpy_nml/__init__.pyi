@@ -12,6 +12,7 @@ from .analysis.saturation import learning_saturation as learning_saturation
 from .estimators import EMEstimator as EMEstimator
 from .estimators import FSNMLEstimator as FSNMLEstimator
 from .evaluate import fsnml_code_length as fsnml_code_length
+from .evaluate import impute as impute
 from .evaluate import log_loss as log_loss
 from .evaluate import n_parameters as n_parameters
 from .exceptions import CsvError as CsvError

@@ -1,4 +1,5 @@
-"""Predictive evaluation of fitted discrete Bayesian networks, as in the seeds' experiments."""
+"""Predictive evaluation of fitted discrete Bayesian networks, as in the seeds' experiments,
+and the completion of incomplete rows under them (:func:`impute`)."""
 
 from __future__ import annotations
 
@@ -10,16 +11,20 @@ import numpy as np
 
 from ._counting import configuration_index, dense_ids
 from ._data import encode_data
-from .exceptions import InfiniteLossWarning, UnknownStateError
+from .estimators._posterior import MissingPlan, model_tables
+from .exceptions import InfiniteLossWarning, InputError, UnknownStateError
 from .numerics.snml import fsnml_code_length_grouped
 
 if TYPE_CHECKING:
     import pandas as pd
     from pgmpy.models import DiscreteBayesianNetwork
 
-    from ._typing import Graph, StateNames
+    from ._typing import Graph, RandomState, StateNames
 
-__all__ = ["fsnml_code_length", "log_loss", "n_parameters"]
+__all__ = ["fsnml_code_length", "impute", "log_loss", "n_parameters"]
+
+#: What :func:`log_loss` does with missing cells.
+LOSS_MISSING = ("error", "marginalize")
 
 
 def _fitted_cpds(model):
@@ -34,17 +39,18 @@ def _fitted_cpds(model):
     return nodes, cpds
 
 
-def _encode_for_model(model, data):
-    """The fitted model's nodes and CPDs, and ``data`` encoded in the CPDs' states."""
+def _encode_for_model(model, data, missing="error"):
+    """The fitted model's nodes and CPDs, and ``data`` encoded in the CPDs' states
+    (``missing="available"``: -1 for a missing cell)."""
     nodes, cpds = _fitted_cpds(model)
     names = {v: list(cpds[v].state_names[v]) for v in nodes}
     if hasattr(data, "columns"):
-        missing = [v for v in nodes if v not in set(data.columns)]
-        if missing:
-            raise ValueError(f"The data has no column for node(s) {missing!r}.")
+        absent = [v for v in nodes if v not in set(data.columns)]
+        if absent:
+            raise ValueError(f"The data has no column for node(s) {absent!r}.")
         data = data[nodes]
     try:
-        encoded = encode_data(data, names)
+        encoded = encode_data(data, names, missing=missing)
     except UnknownStateError as err:
         raise UnknownStateError(
             f"{err} The model's CPDs do not know these states: declare every possible state "
@@ -65,7 +71,13 @@ def _cpd_log_prob(cpd, encoded, codes: np.ndarray) -> np.ndarray:
         return np.log(values[codes[encoded.index[cpd.variable]], config])
 
 
-def log_loss(model: DiscreteBayesianNetwork, data: pd.DataFrame, base: float = math.e) -> float:
+def log_loss(
+    model: DiscreteBayesianNetwork,
+    data: pd.DataFrame,
+    base: float = math.e,
+    *,
+    missing: str = "error",
+) -> float:
     r"""Average negative log predictive probability of the rows of ``data``.
 
     .. math::
@@ -73,18 +85,34 @@ def log_loss(model: DiscreteBayesianNetwork, data: pd.DataFrame, base: float = m
         \ell(\mathcal{B}, D) = -\frac{1}{|D|} \sum_{d \in D} \log_b P(d \mid \mathcal{B})
             = -\frac{1}{|D|} \sum_{d \in D} \sum_i \log_b \theta_{i, j(d), x_i(d)},
 
-    the measure of the prediction experiments of [1]_ (lower is better).
+    the measure of the prediction experiments of [1]_ (lower is better). With
+    ``missing="marginalize"`` a row's probability is that of its observed cells, the
+    missing ones summed out exactly,
+
+    .. math::
+
+        P(x_O \mid \mathcal{B}) = \sum_{x_M} \prod_i \theta_{i, j(x), x_i},
+
+    by variable elimination over the missing cells that the network's moral graph
+    connects (:mod:`pgmpy_nml.estimators._posterior`); a complete row gets its usual
+    term, a row with no observed cell the term 0. Its sum over the rows is the
+    observed-data log-likelihood that EM maximizes (:class:`~pgmpy_nml.EMEstimator`).
+    Rows with fewer observed cells have smaller losses: compare networks on the same
+    rows, not a row with missing cells against a complete one.
 
     Parameters
     ----------
     model : pgmpy.models.DiscreteBayesianNetwork
         A fitted network (every node has a CPD).
     data : pandas.DataFrame
-        Test data with a column for every node, no missing values. Values must be
-        states of the CPDs: a value never seen in training is fine when the state
-        names declared it at fitting time (``FSNMLEstimator(state_names=...)``).
+        Test data with a column for every node. Values must be states of the CPDs: a
+        value never seen in training is fine when the state names declared it at
+        fitting time (``FSNMLEstimator(state_names=...)``).
     base : float, default e
         Logarithm base: ``math.e`` for nats, ``2`` for bits.
+    missing : {"error", "marginalize"}, default "error"
+        Missing cells (NaN, None, pd.NA): refused, naming the columns; or summed out
+        (each row's probability is that of its observed cells).
 
     Returns
     -------
@@ -94,9 +122,10 @@ def log_loss(model: DiscreteBayesianNetwork, data: pd.DataFrame, base: float = m
     Warns
     -----
     InfiniteLossWarning
-        When the loss is infinite, naming the first probability-0 entry. Only
-        maximum-likelihood tables (pgmpy's ``DiscreteMLE``) hold zeros; this
-        package's estimators never do.
+        When the loss is infinite, naming the first probability-0 entry (with
+        ``missing="marginalize"``, the first probability-0 row). Only
+        maximum-likelihood tables (pgmpy's ``DiscreteMLE``) hold zeros; this package's
+        estimators never do.
 
     Examples
     --------
@@ -108,6 +137,9 @@ def log_loss(model: DiscreteBayesianNetwork, data: pd.DataFrame, base: float = m
     >>> model = model.fit(train, estimator=FSNMLEstimator(state_names={"B": [0, 1, 2]}))
     >>> round(log_loss(model, pd.DataFrame({"A": [0, 1], "B": [2, 1]}), base=2), 4)
     3.1496
+    >>> test = pd.DataFrame({"A": [0, None], "B": [None, 1]})  # P(A=0) and P(B=1)
+    >>> round(log_loss(model, test, base=2, missing="marginalize"), 4)
+    1.4199
 
     References
     ----------
@@ -115,7 +147,7 @@ def log_loss(model: DiscreteBayesianNetwork, data: pd.DataFrame, base: float = m
        Bayesian networks". International Journal of Approximate Reasoning 51(5),
        2010, Sec. 5.2.
     """
-    loss, reason = _log_loss(model, data, base)
+    loss, reason = _log_loss(model, data, base, missing)
     if reason is not None:
         warnings.warn(
             f"The log-loss is infinite: {reason} Fit the parameters with FSNMLEstimator() or "
@@ -127,10 +159,16 @@ def log_loss(model: DiscreteBayesianNetwork, data: pd.DataFrame, base: float = m
     return loss
 
 
-def _log_loss(model, data, base=math.e) -> tuple[float, str | None]:
+def _log_loss(model, data, base=math.e, missing="error") -> tuple[float, str | None]:
     """:func:`log_loss`, and why it is infinite (None when it is finite)."""
     if not (isinstance(base, (int, float)) and base > 0 and base != 1):
         raise ValueError(f"base must be a positive number other than 1, got {base!r}.")
+    if missing not in LOSS_MISSING:
+        raise InputError(
+            f"missing must be one of {', '.join(repr(m) for m in LOSS_MISSING)}, got {missing!r}."
+        )
+    if missing == "marginalize":
+        return _marginal_log_loss(model, data, base)
     nodes, cpds, encoded = _encode_for_model(model, data)
     total = np.zeros(encoded.n_samples)
     first = None  # (row, node) of the first probability-0 entry
@@ -152,6 +190,128 @@ def _log_loss(model, data, base=math.e) -> tuple[float, str | None]:
         "Maximum-likelihood parameters give probability 0 to every configuration their "
         "training data lack."
     )
+
+
+def _plan(model, data) -> tuple:
+    """``data`` encoded in the model's states (-1 for a missing cell), its
+    :class:`~pgmpy_nml.estimators._posterior.MissingPlan` and the model's tables."""
+    _, _, encoded = _encode_for_model(model, data, missing="available")
+    parents, tables = model_tables(model, encoded)
+    return encoded, MissingPlan(parents, encoded.arities, encoded.codes), tables
+
+
+def _marginal_log_loss(model, data, base) -> tuple[float, str | None]:
+    """:func:`log_loss` of the rows' observed cells."""
+    encoded, plan, tables = _plan(model, data)
+    per_row = plan.log_likelihood(tables, per_row=True)
+    loss = float(-per_row.mean() / math.log(base))
+    zero = np.flatnonzero(np.isneginf(per_row))
+    if not len(zero):
+        return loss, None
+    row = data.index[zero[0]] if hasattr(data, "index") else int(zero[0])
+    return loss, (
+        f"{len(zero)} of {encoded.n_samples} rows have probability 0 under the network "
+        f"given their observed cells (the first is row {row}). Maximum-likelihood "
+        "parameters give probability 0 to every configuration their training data lack."
+    )
+
+
+IMPUTE_METHODS = ("mode", "sample")
+
+
+def impute(
+    model: DiscreteBayesianNetwork,
+    data: pd.DataFrame,
+    *,
+    method: str = "mode",
+    random_state: RandomState = None,
+) -> pd.DataFrame:
+    r"""Fill the missing cells of each row from its posterior under a fitted network.
+
+    For a row with observed cells :math:`x_O` and missing cells :math:`M`, the posterior
+    is :math:`P(x_M \mid x_O) \propto \prod_i \theta_{i, j(x), x_i}`, computed exactly
+    by variable elimination over the missing cells that the network's moral graph
+    connects (groups of missing cells that it does not connect are independent given
+    :math:`x_O`, and are filled independently).
+
+    - ``method="mode"``: the most probable completion,
+      :math:`\arg\max_{x_M} P(x_M \mid x_O)` (the joint mode, the most probable
+      explanation, not the mode of each cell alone); among equally probable completions
+      a deterministic one (max-product elimination, then the first state of each
+      variable given those chosen after it).
+    - ``method="sample"``: one draw from :math:`P(x_M \mid x_O)` per row (each row
+      independently), as multiple imputation and stochastic EM use.
+
+    Missing-at-random data keep their meaning: the posterior conditions on what was
+    observed, as the network models it.
+
+    Parameters
+    ----------
+    model : pgmpy.models.DiscreteBayesianNetwork
+        A fitted network with every probability of an observed row positive (this
+        package's estimators never give 0).
+    data : pandas.DataFrame
+        A column for every node; missing cells as NaN, None or pd.NA. Other columns are
+        returned unchanged.
+    method : {"mode", "sample"}, default "mode"
+    random_state : int, numpy Generator or None
+        Seed of ``method="sample"`` (ignored by ``"mode"``).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of ``data`` with every missing cell of a node's column filled with a
+        state of its CPD.
+
+    Raises
+    ------
+    ValueError
+        For a row whose observed cells have probability 0 under the network.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from pgmpy.models import DiscreteBayesianNetwork
+    >>> from pgmpy_nml import FSNMLEstimator, impute
+    >>> train = pd.DataFrame({"A": [0, 0, 0, 1, 1, 1], "B": [0, 0, 1, 1, 1, 1]})
+    >>> model = DiscreteBayesianNetwork([("A", "B")]).fit(train, estimator=FSNMLEstimator())
+    >>> rows = pd.DataFrame({"A": [None, 1, None], "B": [0, None, None]})
+    >>> impute(model, rows).astype(int).values.tolist()
+    [[0, 0], [1, 1], [1, 1]]
+    >>> bool(impute(model, rows, method="sample", random_state=0).notna().all(axis=None))
+    True
+    """
+    from ._params import Choice, RandomState
+
+    Choice(IMPUTE_METHODS).validate(method, "method")
+    seed = RandomState().validate(random_state, "random_state")
+    encoded, plan, tables = _plan(model, data)
+    if method == "mode":
+        filled = plan.mode(tables)
+    else:
+        filled, _ = plan.sample(tables, np.random.default_rng(seed))
+    out = data.copy()
+    for i, v in enumerate(encoded.variables):
+        holes = encoded.codes[i] < 0
+        if holes.any():
+            states = np.empty(len(encoded.state_names[v]), dtype=object)
+            states[:] = encoded.state_names[v]
+            out[v] = _filled(data[v], holes, states[filled[i, holes]])
+    return out
+
+
+def _filled(column: pd.Series, holes: np.ndarray, values: np.ndarray) -> pd.Series:
+    """``column`` with ``values`` in the cells ``holes``: a Categorical stays one when the
+    values are among its categories; other columns take the values' types (integers that
+    a missing cell had made floats become integers only if every value is one)."""
+    import pandas as pd
+
+    cells = column.to_numpy(dtype=object, copy=True)
+    cells[holes] = values
+    dtype = column.dtype
+    if isinstance(dtype, pd.CategoricalDtype) and set(values) <= set(dtype.categories):
+        return pd.Series(pd.Categorical(cells, dtype=dtype), index=column.index, name=column.name)
+    return pd.Series(cells, index=column.index, name=column.name).infer_objects()
 
 
 def _event(cpd, encoded, row) -> str:
