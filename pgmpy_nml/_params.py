@@ -55,6 +55,7 @@ __all__ = [
     "EXACT_METHODS",
     "LOCAL_METHODS",
     "METHODS",
+    "METHOD_OR_SEARCH",
     "AnyOf",
     "Boolean",
     "Choice",
@@ -574,3 +575,17 @@ PARAMETER_ESTIMATOR = NoneOr(
 COLUMNS = NoneOr(Instance(_is_graph_like, "a list of column names"))
 #: ``state_names``: ``{variable: states}``.
 STATE_NAMES = NoneOr(Instance(Mapping, "a dict {variable: list of states}"))
+
+
+def _is_search(value: Any) -> bool:
+    return hasattr(value, "fit") and not isinstance(value, type)
+
+
+#: ``method`` of the tools that run a search: a method name, or a search object to rebuild
+#: per fit (its parameters are the template).
+METHOD_OR_SEARCH = AnyOf(
+    Choice(METHODS),
+    Instance(_is_search, "a search object"),
+    what="one of " + ", ".join(repr(m) for m in METHODS) + ", or a search object with "
+    "fit(data) and causal_graph_",
+)

@@ -17,7 +17,37 @@ from ..exceptions import InputError
 from ..models import fit_network
 from ..scores.registry import resolve_score
 
-__all__: list[str] = []
+__all__ = ["fresh_search"]
+
+
+def fresh_search(template, score, *, start_dag=None, **settings):
+    """A new search of ``template``'s class and parameters that optimizes ``score``.
+
+    The tools that refit one search many times (the study tools, structural EM) build
+    each search here: from the template's parameters (shallow: scikit-learn's ``clone``
+    would try to clone a score object bound to data, which it cannot), its
+    ``scoring_method`` replaced by ``score`` (None: kept), ``settings`` (``n_jobs``,
+    ``max_parents``, ...) set, and ``start_dag`` set where the search takes one (a warm
+    start; ignored otherwise).
+
+    Raises
+    ------
+    ValueError
+        For a setting the search has no parameter for.
+    """
+    params = template.get_params(deep=False)
+    if score is not None and "scoring_method" in params:
+        params["scoring_method"] = score
+    for key, value in settings.items():
+        if key not in params:
+            raise ValueError(
+                f"{key}={value!r} is for the search, but {type(template).__name__} has no "
+                f"{key} parameter: leave {key}=None."
+            )
+        params[key] = value
+    if start_dag is not None and "start_dag" in params:
+        params["start_dag"] = start_dag
+    return type(template)(**params)
 
 
 class _StructureSearch(ResultEstimator, BaseEstimator):

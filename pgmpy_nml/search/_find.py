@@ -6,7 +6,7 @@ It sits above both estimators (:class:`~pgmpy_nml.ExactSearch`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .._params import EXACT_METHODS, METHODS
 from .._validate import as_choice
@@ -14,14 +14,28 @@ from .exact import ExactSearch
 from .local import LocalSearch
 
 if TYPE_CHECKING:
-    from typing import Any
-
     import pandas as pd
     from pgmpy.base import DAG
 
     from .._typing import ExpertKnowledgeLike, Graph, Score
 
-__all__ = ["find_structure"]
+__all__ = ["find_structure", "named_search"]
+
+
+def named_search(method: str, scoring_method: Any = "fnml", **settings: Any) -> Any:
+    """The unfitted search called ``method``: :class:`ExactSearch` for an exact method,
+    :class:`~pgmpy_nml.LocalSearch` for ``"hill"`` and ``"tabu"``, with ``settings``.
+
+    Examples
+    --------
+    >>> from pgmpy_nml.search._find import named_search
+    >>> type(named_search("tabu", max_parents=2)).__name__
+    'LocalSearch'
+    """
+    as_choice(method, "method", METHODS)
+    if method in EXACT_METHODS:
+        return ExactSearch(scoring_method, method=method, **settings)
+    return LocalSearch(scoring_method, method=method, **settings)
 
 
 def find_structure(
@@ -53,6 +67,7 @@ def find_structure(
         chooses among them) or a local search (:class:`~pgmpy_nml.LocalSearch`'s:
         ``"hill"``, ``"tabu"``).
     max_parents : int, optional
+        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
     expert_knowledge : pgmpy ExpertKnowledge, optional
     start_dag : pgmpy DAG, optional
         Local search only.
@@ -78,24 +93,13 @@ def find_structure(
     True
     """
     as_choice(method, "method", METHODS)
+    settings = {"max_parents": max_parents, "expert_knowledge": expert_knowledge}
     if method in EXACT_METHODS:
         if options:
             raise ValueError(f"Options {sorted(options)} are for the local search, not {method!r}.")
-        search = ExactSearch(
-            score,
-            method=method,
-            max_parents=max_parents,
-            expert_knowledge=expert_knowledge,
-            show_progress=show_progress,
-        )
+        search = named_search(method, score, show_progress=show_progress, **settings)
         return search.fit(data).dag_
-    search = LocalSearch(
-        score,
-        method=method,
-        max_parents=max_parents,
-        expert_knowledge=expert_knowledge,
-        start_dag=start_dag,
-        show_progress=show_progress,
-        **options,
+    search = named_search(
+        method, score, start_dag=start_dag, show_progress=show_progress, **settings, **options
     )
     return search.fit(data).causal_graph_

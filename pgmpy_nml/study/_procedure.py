@@ -22,9 +22,7 @@ from sklearn.base import BaseEstimator
 
 from .._estimator import ResultEstimator, feature_names, fitted_attribute
 from .._params import (
-    EXACT_METHODS,
-    LOCAL_METHODS,
-    METHODS,
+    METHOD_OR_SEARCH,
     PARAMETER_ESTIMATOR,
     SCORING_METHOD,
     STATE_NAMES,
@@ -36,7 +34,6 @@ from .._params import (
     NoneOr,
     validate_params,
 )
-from .._validate import as_choice
 
 if TYPE_CHECKING:
     from typing import Any
@@ -47,19 +44,6 @@ if TYPE_CHECKING:
     from .._typing import Score, ScoringMethod, SearchLike, StateNames
 
 __all__ = ["LearningProcedure", "as_procedure", "score_of"]
-
-
-def _is_search(value) -> bool:
-    return hasattr(value, "fit") and not isinstance(value, type)
-
-
-#: ``method`` of the study tools: a method name, or a search object to rebuild per fit.
-METHOD_OR_SEARCH = AnyOf(
-    Choice(METHODS),
-    Instance(_is_search, "a search object"),
-    what="one of " + ", ".join(repr(m) for m in METHODS) + ", or a search object with "
-    "fit(data) and causal_graph_",
-)
 
 
 def _registered(name) -> bool:
@@ -102,6 +86,7 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         set the states of the whole data here, so every refit has the same states.
     max_parents : int, optional
         Parent limit of a search given by name.
+        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
     missing : {"error", "drop", "available"}, default "error"
         Missing values: refused; the incomplete rows dropped (with a warning that
         says how many); or kept, for a score that handles them (``"pnal"``, which
@@ -230,38 +215,20 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         """A fresh search object that optimizes ``score``."""
         search = self.method
         if isinstance(search, str):
-            as_choice(search, "method", METHODS)
-            limit, jobs = self.max_parents, self.n_jobs
-            if search in EXACT_METHODS:
-                from ..search import ExactSearch
+            from ..search._find import named_search
 
-                return ExactSearch(
-                    score, method=search, max_parents=limit, n_jobs=jobs, show_progress=False
-                )
-            from ..search import LocalSearch
-
-            assert search in LOCAL_METHODS
-            return LocalSearch(
-                score, method=search, max_parents=limit, n_jobs=jobs, show_progress=False
+            return named_search(
+                search, score, max_parents=self.max_parents, n_jobs=self.n_jobs, show_progress=False
             )
         if not hasattr(search, "fit"):
             raise TypeError(
                 "method must be a method name or a search object with fit(data) and "
                 f"causal_graph_, got {type(search).__name__}."
             )
-        # a fresh search from the template's parameters (shallow: sklearn's clone would
-        # try to clone a score object bound to data, which it cannot)
-        params = search.get_params(deep=False)
-        if score is not None and "scoring_method" in params:
-            params["scoring_method"] = score
-        if self.n_jobs is not None:
-            if "n_jobs" not in params:
-                raise ValueError(
-                    f"n_jobs={self.n_jobs!r} is for the search, but {type(search).__name__} "
-                    "has no n_jobs parameter: leave n_jobs=None."
-                )
-            params["n_jobs"] = self.n_jobs
-        return type(search)(**params)
+        from ..search._base import fresh_search
+
+        settings = {} if self.n_jobs is None else {"n_jobs": self.n_jobs}
+        return fresh_search(search, score, **settings)
 
     def fresh(self) -> LearningProcedure:
         """An unfitted copy with the same parameters (shared, never modified by ``fit``)."""
