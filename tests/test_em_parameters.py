@@ -118,34 +118,40 @@ def test_em_never_decreases_its_objective_many_cases(
     check_em_never_decreases(random_network, with_holes, seed, n_vars, fraction, name)
 
 
-def test_the_fitted_parameters_are_a_fixed_point_and_their_likelihood_is_reported(
-    random_network, with_holes
-):
+def reference_m_step(model, holes, cpd):
+    """Maximum likelihood of the expected counts of ``cpd``'s family under ``model``,
+    the E-step by enumerating every completion (uniform where a parent configuration has
+    no expected count)."""
+    values = cpd.get_values()
+    shape = [len(cpd.state_names[u]) for u in cpd.variables]
+    table = np.zeros(values.shape)
+    for key, value in expected_family_counts(model, holes, cpd.variable).items():
+        cell = [cpd.state_names[u].index(s) for u, s in zip(cpd.variables, key, strict=True)]
+        table[cell[0], np.ravel_multi_index(cell[1:], shape[1:]) if cell[1:] else 0] += value
+    table[:, table.sum(axis=0) == 0] = 1.0
+    return table / table.sum(axis=0)
+
+
+def test_each_em_step_is_the_m_step_of_the_exact_expected_counts(random_network, with_holes):
     for seed in range(5):
         model = random_network(seed, n_variables=4)
         holes = with_holes(model.simulate(60, seed=seed, show_progress=False), 0.3, seed)
-        est = EMEstimator(m_step_estimator=DiscreteMLE(), max_iter=500, tol=1e-12)
-        fit = fitted(model, holes, est)
-        em = EMEstimator(m_step_estimator=DiscreteMLE(), max_iter=500, tol=1e-12)
-        em.fit(structure(model), holes)
-        reference_ll = observed_log_likelihood(fit, holes).sum()
-        assert em.log_likelihood_ == pytest.approx(reference_ll, rel=1e-12)
-        for cpd in fit.get_cpds():  # M-step of the expected counts gives them back
-            counts = expected_family_counts(fit, holes, cpd.variable)
-            values = cpd.get_values()
-            shape = [len(cpd.state_names[u]) for u in cpd.variables]
-            table = np.zeros(values.shape)
-            for key, value in counts.items():
-                cell = [
-                    cpd.state_names[u].index(s) for u, s in zip(cpd.variables, key, strict=True)
-                ]
-                table[cell[0], np.ravel_multi_index(cell[1:], shape[1:]) if cell[1:] else 0] += (
-                    value
-                )
-            seen = table.sum(axis=0) > 1e-9
-            np.testing.assert_allclose(
-                (table / np.where(seen, table.sum(axis=0), 1))[:, seen], values[:, seen], atol=1e-6
+        for k in (1, 4):
+            before = fitted(
+                model, holes, EMEstimator(m_step_estimator=DiscreteMLE(), max_iter=k, tol=0)
             )
+            em = EMEstimator(m_step_estimator=DiscreteMLE(), max_iter=k + 1, tol=0.0)
+            after = fitted(model, holes, em)
+            for cpd in before.get_cpds():
+                np.testing.assert_allclose(
+                    after.get_cpds(cpd.variable).get_values(),
+                    reference_m_step(before, holes, cpd),
+                    rtol=1e-10,
+                    atol=1e-12,
+                )
+            em.fit(structure(model), holes)
+            reference_ll = observed_log_likelihood(after, holes).sum()
+            assert em.log_likelihood_ == pytest.approx(reference_ll, rel=1e-12)
 
 
 def test_every_row_counts_where_pgmpys_em_drops_incomplete_rows(network_sample, with_holes):

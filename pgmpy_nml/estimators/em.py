@@ -32,7 +32,15 @@ if TYPE_CHECKING:
     from .._data import EncodedData
     from .._typing import ArrayLike
 
-__all__ = ["EMEstimator", "EMResult", "MStep", "em_tables", "network_cpds"]
+__all__ = [
+    "EMEstimator",
+    "EMResult",
+    "MStep",
+    "em_tables",
+    "initial_tables",
+    "network_cpds",
+    "table_shapes",
+]
 
 
 class MStep:
@@ -132,6 +140,22 @@ class EMResult:
     converged: bool
 
 
+def table_shapes(plan: MissingPlan) -> list[tuple[int, int]]:
+    """``(r, q)`` of each variable's table in ``plan``."""
+    return [
+        (int(plan.arities[v]), size // int(plan.arities[v])) for v, size in enumerate(plan.sizes)
+    ]
+
+
+def initial_tables(plan: MissingPlan) -> list[np.ndarray]:
+    """EM's start: the fsNML table of each family's complete rows (available-case counts;
+    positive, deterministic)."""
+    return [
+        MStep().table(counts.reshape(shape))
+        for counts, shape in zip(plan._observed_counts, table_shapes(plan), strict=True)
+    ]
+
+
 def em_tables(
     plan: MissingPlan,
     mstep: MStep,
@@ -147,15 +171,8 @@ def em_tables(
     plus :meth:`MStep.log_prior` for a Dirichlet M-step) changes by at most ``tol`` per
     row, or after ``max_iter`` M-steps. ``init``: the starting tables (default: the
     fsNML tables of each family's complete rows, positive and deterministic)."""
-    shapes = [
-        (int(plan.arities[v]), size // int(plan.arities[v])) for v, size in enumerate(plan.sizes)
-    ]
-    if init is None:
-        init = [
-            MStep().table(counts.reshape(shape))
-            for counts, shape in zip(plan._observed_counts, shapes, strict=True)
-        ]
-    tables = [np.asarray(t, dtype=float) for t in init]
+    shapes = table_shapes(plan)
+    tables = [np.asarray(t, dtype=float) for t in (init or initial_tables(plan))]
 
     def objective(log_likelihood):
         return log_likelihood + sum(
