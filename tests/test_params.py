@@ -14,7 +14,14 @@ from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
 
-from pgmpy_nml import EMEstimator, ExactSearch, FSNMLEstimator, LocalSearch, OptimalESS
+from pgmpy_nml import (
+    EMEstimator,
+    ExactSearch,
+    FSNMLEstimator,
+    LocalSearch,
+    OptimalESS,
+    StructuralEM,
+)
 from pgmpy_nml._params import (
     EXACT_METHODS,
     LOCAL_METHODS,
@@ -225,10 +232,14 @@ def _fsnml_fit(est):
     return est.fit(DAG([("A", "B")]), data[["A", "B"]])
 
 
-def _em_fit(est):
+def _holes():
     data = _data().astype(object)
     data.iloc[::7, 0] = None
-    return est.fit(DAG([("A", "B")]), data[["A", "B"]])
+    return data
+
+
+def _em_fit(est):
+    return est.fit(DAG([("A", "B")]), _holes()[["A", "B"]])
 
 
 #: class -> (factory of an estimator with a method (None: no method), fit, methods)
@@ -252,6 +263,11 @@ ESTIMATORS = {
     Discretizer: (lambda m: Discretizer(), lambda e: e.fit(_numbers()), (None,)),
     FSNMLEstimator: (lambda m: FSNMLEstimator(), _fsnml_fit, (None,)),
     EMEstimator: (lambda m: EMEstimator(), _em_fit, (None,)),
+    StructuralEM: (
+        lambda m: StructuralEM("qnml", method=m, max_iter=2, show_progress=False),
+        lambda e: e.fit(_holes()),
+        METHODS,
+    ),
 }
 
 

@@ -366,17 +366,24 @@ def spec_for_score(score: Any) -> ScoreSpec | None:
     return None
 
 
+def takes_encoded(factory) -> bool:
+    """Whether a score factory takes encoded (e.g. counted) data: this package's scores do,
+    pgmpy's want a DataFrame."""
+    from ._base import DiscreteScore
+
+    return bool(getattr(factory, "_takes_encoded", False)) or (
+        isinstance(factory, type) and issubclass(factory, DiscreteScore)
+    )
+
+
 def _check_takes_encoded(name: str, factory, data) -> None:
     """Only this package's scores take encoded (e.g. counted) data; pgmpy's want a DataFrame."""
     from .._data import EncodedData
     from .._frames import is_dask_frame
-    from ._base import DiscreteScore
 
     if not isinstance(data, EncodedData) and not is_dask_frame(data):
         return
-    if getattr(factory, "_takes_encoded", False) or (
-        isinstance(factory, type) and issubclass(factory, DiscreteScore)
-    ):
+    if takes_encoded(factory):
         return
     raise ValueError(
         f"Score {name!r} is pgmpy's and scores a pandas DataFrame row by row; it cannot take "

@@ -7,12 +7,14 @@ from ._policy import SearchChoice, choose_search
 from ._result import SearchResult
 from .exact import ExactSearch, learn_exact
 from .local import LocalSearch
+from .structural_em import StructuralEM
 
 __all__ = [
     "ExactSearch",
     "LocalSearch",
     "SearchChoice",
     "SearchResult",
+    "StructuralEM",
     "choose_search",
     "find_structure",
     "learn_exact",

@@ -17,7 +17,19 @@ from ..exceptions import InputError
 from ..models import fit_network
 from ..scores.registry import resolve_score
 
-__all__ = ["fresh_search"]
+__all__ = ["as_dag", "fresh_search"]
+
+
+def as_dag(graph, columns):
+    """A pgmpy DAG from a search result: a DAG as is, a PDAG through a consistent extension;
+    every column a node."""
+    from pgmpy.base import DAG, PDAG
+
+    if isinstance(graph, PDAG):
+        graph = graph.to_dag() if graph.undirected_edges else DAG(graph.directed_edges)
+    dag = DAG(graph.edges())
+    dag.add_nodes_from(columns)
+    return dag
 
 
 def fresh_search(template, score, *, start_dag=None, **settings):

@@ -46,6 +46,11 @@ def counted_resample(encoded: EncodedData, m: int, replace: bool, rng) -> Encode
 def check_counted(procedure) -> str:
     """The score name of ``procedure`` if it can learn from counted data (a score by name
     of this package, a search of this package); else a message saying what to give."""
+    if procedure.missing == "em":
+        raise InputError(
+            'missing="em" draws the missing cells row by row: give a pandas DataFrame '
+            "(data.compute(), or a sample of the rows), not a Dask DataFrame."
+        )
     method = procedure._checked_score_spec()
     search = procedure.method
     ours = isinstance(search, str) or type(search).__module__.startswith("pgmpy_nml.")

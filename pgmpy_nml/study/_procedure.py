@@ -45,6 +45,10 @@ if TYPE_CHECKING:
 
 __all__ = ["LearningProcedure", "as_procedure", "score_of"]
 
+#: The study tools' missing-value policies: the input boundary's
+#: (:data:`pgmpy_nml._data.MISSING_POLICIES`) and structural EM.
+PROCEDURE_MISSING = ("error", "drop", "available", "em")
+
 
 def _registered(name) -> bool:
     from ..scores.registry import _LOOKUP
@@ -87,10 +91,14 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
     max_parents : int, optional
         Parent limit of a search given by name.
         A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
-    missing : {"error", "drop", "available"}, default "error"
+    missing : {"error", "drop", "available", "em"}, default "error"
         Missing values: refused; the incomplete rows dropped (with a warning that
-        says how many); or kept, for a score that handles them (``"pnal"``, which
-        counts each family on its complete rows; see :mod:`pgmpy_nml.scores.nal`).
+        says how many); kept, for a score that handles them (``"pnal"``, which
+        counts each family on its complete rows; see :mod:`pgmpy_nml.scores.nal`); or
+        ``"em"``: structural EM (:class:`~pgmpy_nml.StructuralEM`) with this
+        procedure's search, score and parameter estimator, valid when values are missing
+        at random (the study tools then evaluate test rows with their missing cells
+        summed out).
     return_type : {"dag", "pdag"}, default "dag"
         ``"pdag"`` returns the learned structure's equivalence class (CPDAG) in
         ``causal_graph_``, as pgmpy's ``HillClimbSearch(return_type="pdag")``; meant
@@ -148,7 +156,7 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         ),
         "state_names": STATE_NAMES,
         "max_parents": NoneOr(Integer()),
-        "missing": Choice(("error", "drop", "available")),
+        "missing": Choice(PROCEDURE_MISSING),
         "return_type": Choice(("dag", "pdag")),
         "n_jobs": NJobs(),
     }
@@ -248,6 +256,9 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         self._result = None
         validate_params(self)  # every parameter, before any work
         columns = feature_names(data.columns)
+        if self.missing == "em":
+            self._result = self._fit_em(data, columns)
+            return self
         data = apply_missing_policy(data, self.missing)
         score = self.score_for(data)
         search = self.search_for(score)
@@ -257,7 +268,9 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
             warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
             search.fit(data)
         found = search.causal_graph_
-        dag = _as_dag(found, data.columns)
+        from ..search._base import as_dag
+
+        dag = as_dag(found, data.columns)
         if self.return_type == "pdag":
             from .scoring import cpdag
 
@@ -290,6 +303,33 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         self._result = _Fitted(graph, dag, model, columns)
         return self
 
+    def _fit_em(self, data: pd.DataFrame, columns) -> _Fitted:
+        """``missing="em"``: structural EM with this procedure's pieces."""
+        from ..search import StructuralEM
+
+        scoring = self._checked_score_spec()
+        named = isinstance(self.method, str)
+        sem = StructuralEM(
+            "fnml" if scoring is None else scoring,
+            method=self.method,
+            score_params=self.score_params if isinstance(scoring, str) else None,
+            max_parents=self.max_parents if named else None,
+            parameter_estimator=self.parameter_estimator,
+            state_names=self.state_names,
+            n_jobs=self.n_jobs,
+            show_progress=False,
+        )
+        with warnings.catch_warnings():
+            warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+            sem.fit(data)
+        dag = sem.causal_graph_
+        graph = dag
+        if self.return_type == "pdag":
+            from .scoring import cpdag
+
+            graph = cpdag(dag)
+        return _Fitted(graph, dag, sem.model_, columns)
+
     def _check_table_sizes(self, data, score, search) -> None:
         """Refuse data whose many-state columns could make an unfittable CPD (before search)."""
         from ..models import check_table_sizes
@@ -310,13 +350,19 @@ class _Fitted:
         self.feature_names = feature_names
 
 
+def boundary_missing(missing: str) -> str:
+    """The input boundary's policy under a study policy (``"em"`` keeps every cell, as
+    ``"available"`` does)."""
+    return "available" if missing == "em" else missing
+
+
 def apply_missing_policy(data: pd.DataFrame, missing: str) -> pd.DataFrame:
     """``data`` under a missing-value policy: as is, or its complete rows (reported)."""
-    from .._data import MISSING_POLICIES, _drop_incomplete
+    from .._data import _drop_incomplete
 
-    if missing not in MISSING_POLICIES:
+    if missing not in PROCEDURE_MISSING:
         raise ValueError(
-            f"missing must be one of {', '.join(repr(m) for m in MISSING_POLICIES)}, got "
+            f"missing must be one of {', '.join(repr(m) for m in PROCEDURE_MISSING)}, got "
             f"{missing!r}."
         )
     if missing == "drop" and data.isna().to_numpy().any():
@@ -327,17 +373,6 @@ def apply_missing_policy(data: pd.DataFrame, missing: str) -> pd.DataFrame:
 
 def _has_params(obj) -> bool:
     return hasattr(obj, "get_params")
-
-
-def _as_dag(graph, columns):
-    """A pgmpy DAG from a search result: a DAG as is, a PDAG through a consistent extension."""
-    from pgmpy.base import DAG, PDAG
-
-    if isinstance(graph, PDAG):
-        graph = graph.to_dag() if graph.undirected_edges else DAG(graph.directed_edges)
-    dag = DAG(graph.edges())
-    dag.add_nodes_from(columns)
-    return dag
 
 
 def as_procedure(method="auto", scoring_method=None, score_params=None, **settings):

@@ -442,10 +442,10 @@ def bootstrap_strength(
         Parent limit of a search given by name.
     state_names : dict, optional
         Declared states (default: the states of ``data``).
-    missing : {"error", "drop", "available"}, default "error"
+    missing : {"error", "drop", "available", "em"}, default "error"
         Missing values: refused; incomplete rows dropped once, before resampling
-        (with a warning that says how many); or kept for a score that handles them
-        (``"pnal"``).
+        (with a warning that says how many); kept for a score that handles them
+        (``"pnal"``), or for structural EM (``"em"``, :class:`~pgmpy_nml.StructuralEM`).
     n_jobs : int, optional
         joblib workers (None: one unless set by ``parallel_config``; see above).
     random_state : int or numpy Generator, optional
@@ -483,7 +483,7 @@ def bootstrap_strength(
     from .._data import encode_data
     from .._progress import Progress
     from ._counted_resample import check_counted, counted_resample, learn_counted
-    from ._procedure import apply_missing_policy, as_procedure, score_of
+    from ._procedure import apply_missing_policy, as_procedure, boundary_missing, score_of
     from ._workers import run_tasks
     from .scoring import is_score_equivalent
 
@@ -492,11 +492,11 @@ def bootstrap_strength(
     show_progress = as_bool(show_progress, "show_progress")
     counted = is_dask_frame(data)
     if counted:
-        encoded = encode_frame(data, state_names, missing=missing)
+        encoded = encode_frame(data, state_names, missing=boundary_missing(missing))
         n = encoded.n_samples
     else:
         data = apply_missing_policy(data, missing)
-        encoded = encode_data(data, state_names, missing=missing)
+        encoded = encode_data(data, state_names, missing=boundary_missing(missing))
         n = len(data)
     n_bootstrap = as_integer(n_bootstrap, "n_bootstrap", 1)
     if sample_size is None:
@@ -508,7 +508,7 @@ def bootstrap_strength(
     procedure = as_procedure(method, scoring_method, score_params)
     settings: dict[str, Any] = {
         "parameter_estimator": None,
-        "missing": "available" if missing == "available" else "error",
+        "missing": missing if missing in ("available", "em") else "error",
     }
     if procedure.state_names is None:
         settings["state_names"] = encoded.state_names

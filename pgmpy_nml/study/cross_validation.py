@@ -66,7 +66,9 @@ def predict_target(
             + \sum_{c \in \mathrm{ch}(t)} \log \theta_{c \mid \mathrm{pa}(c)}(x_c)
             \big|_{x_t = s}\Bigr],
 
-    exact inference on the target's Markov blanket; ties go to the first state.
+    exact inference on the target's Markov blanket; ties go to the first state. Missing
+    cells in the other columns are summed out (exact, :func:`~pgmpy_nml.log_loss`'s
+    ``missing="marginalize"``): then :math:`\hat x_t = \arg\max_s P(X_t = s, x_O)`.
 
     Parameters
     ----------
@@ -99,10 +101,19 @@ def predict_target(
     cpd_target = {cpd.variable: cpd for cpd in model.get_cpds()}.get(target)
     if cpd_target is None:
         raise ValueError(f"The model has no CPD for {target!r}: fit it first.")
-    from ..evaluate import _cpd_log_prob, _encode_for_model
+    from ..evaluate import _cpd_log_prob, _encode_for_model, _plan
 
     states = list(cpd_target.state_names[target])
     frame[target] = states[0]  # the target's own value is not used
+    if frame[list(model.nodes())].isna().to_numpy().any():
+        # missing cells elsewhere: P(target = s, observed cells), the others summed out
+        scores = np.empty((len(states), len(frame)))
+        for s, state in enumerate(states):
+            frame[target] = state
+            _, plan, tables = _plan(model, frame)
+            scores[s] = plan.log_likelihood(tables, per_row=True)
+        best = np.argmax(scores, axis=0)
+        return pd.Series([states[i] for i in best], index=data.index, name=target)
     _, cpds, encoded = _encode_for_model(model, frame)
     codes = encoded.codes.copy()
     involved = [target, *model.successors(target)]
@@ -114,33 +125,44 @@ def predict_target(
     return pd.Series([states[i] for i in best], index=data.index, name=target)
 
 
-def _loss(model, test, loss, target, base):
+def _evaluated(test, loss, target, missing):
+    """The test rows a loss is computed on: every row for ``missing="em"`` (the log-loss
+    of its observed cells; for ``"error"``, the rows whose target is observed), else the
+    complete rows."""
+    if missing != "em":
+        return test.dropna()  # missing="available": only complete test rows can be evaluated
+    if loss == "error":
+        return test[test[target].notna()]
+    return test
+
+
+def _loss(model, test, loss, target, base, missing="error"):
     """The loss of ``model`` on ``test``, and why it is infinite (None if it is not)."""
     from ..evaluate import _log_loss
 
-    test = test.dropna()  # missing="available": only complete test rows can be evaluated
+    test = _evaluated(test, loss, target, missing)
     if len(test) == 0:
         return math.nan, None
     if loss == "log-loss":
-        return _log_loss(model, test, base=base)
+        return _log_loss(model, test, base, "marginalize" if missing == "em" else "error")
     predicted = predict_target(model, test, target)
     error = np.mean(predicted.astype(str).to_numpy() != test[target].astype(str).to_numpy())
     return float(error), None
 
 
-def _run_split(procedure, data, train, test, loss, target, base, keep_model):
+def _run_split(procedure, data, train, test, loss, target, base, keep_model, missing="error"):
     start = time.perf_counter()
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
         fitted = procedure.fresh().fit(data.iloc[train].reset_index(drop=True))
         model = fitted.model_
-        value, infinite = _loss(model, data.iloc[test], loss, target, base)
+        value, infinite = _loss(model, data.iloc[test], loss, target, base, missing)
     from ..evaluate import n_parameters
 
     return {
         "loss": value,
         "infinite": infinite,
-        "n_test": int(data.iloc[test].notna().all(axis=1).sum()),
+        "n_test": len(_evaluated(data.iloc[test], loss, target, missing)),
         "n_edges": fitted.dag_.number_of_edges(),
         "n_parameters": int(n_parameters(model)),
         "seconds": time.perf_counter() - start,
@@ -205,9 +227,9 @@ class CVResult:
 
 def _prepare(data, procedure, scoring_method, settings, loss, target, state_names, missing):
     from .._data import encode_data
-    from ._procedure import as_procedure
+    from ._procedure import as_procedure, boundary_missing
 
-    encoded = encode_data(data, state_names, missing=missing)
+    encoded = encode_data(data, state_names, missing=boundary_missing(missing))
     if loss not in LOSSES:
         raise ValueError(f"loss must be one of {', '.join(LOSSES)}, got {loss!r}.")
     if loss == "error":
@@ -220,8 +242,8 @@ def _prepare(data, procedure, scoring_method, settings, loss, target, state_name
         procedure.set_params(parameter_estimator="auto")
     if procedure.state_names is None:
         procedure.set_params(state_names=encoded.state_names)
-    if missing == "available":
-        procedure.set_params(missing="available")
+    if missing in ("available", "em") and procedure.missing == "error":
+        procedure.set_params(missing=missing)  # a procedure's own policy is kept
     return procedure
 
 
@@ -284,11 +306,18 @@ def cross_validate(
         ``method`` (as in :func:`~pgmpy_nml.study.bootstrap_strength`).
     state_names : dict, optional
         Declared states (default: those of ``data``).
-    missing : {"error", "drop", "available"}, default "error"
+    missing : {"error", "drop", "available", "em"}, default "error"
         Missing values: refused; incomplete rows dropped before splitting (with a
-        warning that says how many); or kept for training with a score that handles
+        warning that says how many); kept for training with a score that handles
         them (``"pnal"``), the loss then measured on the complete test rows only
-        (``n_test`` counts them).
+        (``n_test`` counts them); or ``"em"``: learned by structural EM
+        (:class:`~pgmpy_nml.StructuralEM`) and evaluated on every test row, the
+        log-loss of its observed cells (the missing ones summed out,
+        :func:`~pgmpy_nml.log_loss` with ``missing="marginalize"``; for
+        ``loss="error"``, the rows whose target is observed, predicted from their
+        observed cells). A :class:`~pgmpy_nml.study.LearningProcedure` that sets its
+        own policy keeps it (compare ``"em"`` against ``"available"`` or ``"drop"``
+        on the same test rows with ``missing="em"`` here).
     base : float, default e
         Logarithm base of the log-loss (2 for bits).
     n_jobs : int, optional
@@ -326,7 +355,16 @@ def cross_validate(
     data, splits = _splits(data, cv, scheme, k, runs, test_size, random_state, target, missing)
     procedure = _prepare(data, method, scoring_method, settings, loss, target, state_names, missing)
     results = _run_all(
-        {"": procedure}, data, splits, loss, target, base, n_jobs, return_models, show_progress
+        {"": procedure},
+        data,
+        splits,
+        loss,
+        target,
+        base,
+        n_jobs,
+        return_models,
+        show_progress,
+        missing,
     )
     _warn_infinite("", results[""])
     return _result(splits, results[""], loss)
@@ -357,7 +395,9 @@ def _procedure_type():
     return LearningProcedure
 
 
-def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models, show_progress):
+def _run_all(
+    procedures, data, splits, loss, target, base, n_jobs, keep_models, show_progress, missing
+):
     from joblib import delayed
 
     from .._progress import Progress
@@ -366,7 +406,7 @@ def _run_all(procedures, data, splits, loss, target, base, n_jobs, keep_models, 
     tasks = [(name, split) for split in splits for name in procedures]
     jobs = (
         delayed(_run_split)(
-            procedures[name], data, split[2], split[3], loss, target, base, keep_models
+            procedures[name], data, split[2], split[3], loss, target, base, keep_models, missing
         )
         for name, split in tasks
     )
@@ -528,7 +568,9 @@ def compare_procedures(
         baseline = next(iter(prepared))
     if baseline not in prepared:
         raise ValueError(f"baseline {baseline!r} is not one of the procedures {list(prepared)}.")
-    outputs = _run_all(prepared, data, splits, loss, target, base, n_jobs, False, show_progress)
+    outputs = _run_all(
+        prepared, data, splits, loss, target, base, n_jobs, False, show_progress, missing
+    )
     for name in prepared:
         _warn_infinite(name, outputs[name])
     results = {name: _result(splits, outputs[name], loss) for name in prepared}
