@@ -13,6 +13,11 @@ Counted tasks (bootstrap resamples, cross-validation splits) report through
     bootstrap: 37/200 resamples (18%), 0:01:00 elapsed, about 0:04:24 left
     bootstrap: 200/200 resamples (100%), 0:05:21 elapsed
 
+Work inside a counted task (each fit of a cross-validation or a bootstrap) shows its
+own progress under the task's: its lines say which unit they belong to
+(``cross-validation 2/10: exact search: 0:00:10 elapsed, ...``) and its bar is
+cleared when it ends (:func:`nested_desc`).
+
 This is the one place that decides between a bar and lines (:func:`_interactive`)
 and sets the period (10 s; the environment variable ``PGMPY_NML_PROGRESS_SECONDS``
 overrides it). Work that calls the display only now and then (a solver in compiled
@@ -32,7 +37,14 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-__all__ = ["PROGRESS_INTERVAL", "PeriodicLines", "Progress", "keep_alive", "progress_bar"]
+__all__ = [
+    "PROGRESS_INTERVAL",
+    "PeriodicLines",
+    "Progress",
+    "keep_alive",
+    "nested_desc",
+    "progress_bar",
+]
 
 #: Seconds between two progress lines when the output is not a terminal (the
 #: environment variable ``PGMPY_NML_PROGRESS_SECONDS`` overrides it).
@@ -216,9 +228,35 @@ def keep_alive(bar, beat: float | None = None):
         thread.join()
 
 
+#: The counted tasks running in this process, innermost last (:class:`Progress`).
+_RUNNING: list[Progress] = []
+
+
+def nested_desc(desc: str) -> str:
+    """``desc`` prefixed with the counted task it runs in and which unit of it, e.g.
+    ``"cross-validation 2/10: exact search"`` (``desc`` itself outside any task).
+
+    Examples
+    --------
+    >>> import io
+    >>> with Progress(10, "bootstrap", "resamples", file=io.StringIO()) as task:
+    ...     task.update()
+    ...     nested_desc("exact search")
+    'bootstrap 2/10: exact search'
+    >>> nested_desc("exact search")
+    'exact search'
+    """
+    if not _RUNNING:
+        return desc
+    task = _RUNNING[-1]
+    return f"{task.desc} {min(task.done + 1, task.total)}/{task.total}: {desc}"
+
+
 def progress_bar(show: bool, desc: str, *, every: float | None = None, **tqdm_options: Any):
     """A progress display for ``desc``: tqdm on a terminal or in a notebook, periodic
-    lines on stderr otherwise, nothing at all when ``show`` is false.
+    lines on stderr otherwise, nothing at all when ``show`` is false. Inside a counted
+    task, ``desc`` names the task's unit (:func:`nested_desc`) and the bar is cleared
+    when it closes.
 
     ``tqdm_options`` (``total``, ``unit``, ``bar_format``, ``leave``, ...) go to tqdm;
     the periodic lines take ``total`` and ``unit``.
@@ -227,7 +265,11 @@ def progress_bar(show: bool, desc: str, *, every: float | None = None, **tqdm_op
 
     if not show:
         return tqdm(disable=True, **tqdm_options)
+    nested = bool(_RUNNING)
+    desc = nested_desc(desc)
     if _interactive(sys.stderr):
+        if nested:
+            tqdm_options.setdefault("leave", False)
         return tqdm(desc=desc, **tqdm_options)
     return PeriodicLines(
         desc,
@@ -291,6 +333,7 @@ class Progress:
         self._start = self._last = clock()
         if not self.show:
             return
+        _RUNNING.append(self)
         if _interactive(self.file):
             from tqdm.auto import tqdm
 
@@ -322,6 +365,8 @@ class Progress:
             self._line()
 
     def close(self) -> None:
+        if self in _RUNNING:
+            _RUNNING.remove(self)
         if self._bar is not None:
             self._bar.close()
             self._bar = None

@@ -112,6 +112,7 @@ def test_the_bound_first_solver_finds_the_brute_force_optimum(local):
     assert [h.exact for h in handlers] == ["root"]  # the sub-IP separation at its root
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("method", list(pf.PORTFOLIOS))
 @pytest.mark.parametrize("seed", range(2))
 def test_stopped_by_the_time_limit_the_bound_is_sound(seed, method, launched):
@@ -186,6 +187,7 @@ def _sleeper(engine, task, out):
     return subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
 
 
+@pytest.mark.long
 def test_a_solver_that_does_not_report_in_time_is_killed(monkeypatch):
     children = []
 
@@ -205,6 +207,7 @@ def test_a_solver_that_does_not_report_in_time_is_killed(monkeypatch):
     assert len(children) == 1 and _all_reaped(children) and children[0].returncode != 0
 
 
+@pytest.mark.long
 def test_a_first_proof_by_the_solver_stops_astar(monkeypatch, tmp_path):
     """The solver's process ends first with a proof: A* stops at its next batch."""
     import pgmpy_nml.search.candidates._astar as astar_module
@@ -261,6 +264,7 @@ def test_a_stopped_engine_reports_why_the_other_ended(ended):
         assert result.score == best.score and result.status == ended and not result.optimal
 
 
+@pytest.mark.long
 def test_a_first_proof_by_the_second_solver_stops_the_first(monkeypatch):
     """``"solver|solver"``: the other process reports first; the calling process's solver
     stops at its next SCIP event, long before its own proof (about 110 s alone)."""
@@ -295,6 +299,7 @@ def test_a_first_proof_by_the_second_solver_stops_the_first(monkeypatch):
     assert _all_reaped(children)
 
 
+@pytest.mark.long
 def test_the_solver_stopped_returns_its_network_and_a_sound_bound():
     from pgmpy_nml.search.candidates._solver import _solve
 
@@ -313,6 +318,7 @@ def test_the_solver_stopped_returns_its_network_and_a_sound_bound():
         assert cands.score(result.parents) == pytest.approx(result.score, rel=1e-12)
 
 
+@pytest.mark.long
 def test_the_second_solver_has_another_seed_and_works_on_the_bound_first(monkeypatch):
     import pickle
 
@@ -331,9 +337,9 @@ def test_the_second_solver_has_another_seed_and_works_on_the_bound_first(monkeyp
     pf.portfolio(cands, method="solver|solver", show_progress=False, seed=4)
     pf.portfolio(cands, method="astar|solver", show_progress=False, seed=4)
     share = pytest.approx(0.5 * _SCIP_MEMORY_SHARE)  # two solvers share SCIP's memory
-    assert [(s["seed"], s["bound_first"], s["memory_share"], s["label"]) for s in settings] == [
-        (5, True, share, "exact search (solver 2)"),
-        (4, False, None, "exact search"),
+    assert [(s["seed"], s["bound_first"], s["memory_share"]) for s in settings] == [
+        (5, True, share),
+        (4, False, None),
     ]
 
 
@@ -380,7 +386,7 @@ def _orphaned_solver(tmp_path, before_kill):
 
     task, out = tmp_path / "task.pkl", tmp_path / "solver"
     settings = {"deadline": None, "initial": None, "show_progress": False, "gap_limit": 0.0}
-    settings.update(seed=0, bound_first=False, memory_share=None, label="exact search")
+    settings.update(seed=0, bound_first=False, memory_share=None)
     with open(task, "wb") as stream:  # a hard instance: the solver runs for long
         pickle.dump((_hard(0, n=60, k=150), settings), stream)
     code = (
@@ -406,6 +412,7 @@ def _ends_by_itself(pid, out, seconds):
     assert not out.exists()  # it ended by itself, not by finishing its search
 
 
+@pytest.mark.long
 def test_the_solver_process_ends_when_its_parent_is_killed(tmp_path):
     """A parent killed outright cannot kill its child: the child watches for it and ends
     by itself."""
@@ -417,6 +424,7 @@ def test_the_solver_process_ends_when_its_parent_is_killed(tmp_path):
     _ends_by_itself(*_orphaned_solver(tmp_path, solving), seconds=20)
 
 
+@pytest.mark.long
 def test_the_solver_process_ends_when_its_parent_dies_while_it_starts(tmp_path):
     """A parent killed before its child has even imported its modules: the child learns
     its parent's id from the command line, not from ``os.getppid()`` (by then the
@@ -437,16 +445,40 @@ def test_the_last_progress_line_is_the_combined_result(capsys, monkeypatch):
     assert f"network by {result.engine}" in last
 
 
-def test_two_solvers_name_their_lines(capfd, monkeypatch):
-    """``"solver|solver"``: each solver's lines say which one speaks (the other process
-    writes to the same terminal), and the last line is the combined result."""
+@pytest.mark.long
+def test_two_solvers_speak_in_one_line(capfd, monkeypatch):
+    """``"solver|solver"``: one line for the two (issue 34: they printed interleaved lines
+    on two clocks), with the best network and the best bound of both and which solver
+    has each, and the other process writes none; the last line is the combined result."""
     monkeypatch.setenv("PGMPY_NML_PROGRESS_SECONDS", "0")
-    cands = _hard(0, n=60, k=150)  # about 12 s for one solver: both print before the limit
+    cands = _hard(0, n=60, k=150)  # about 12 s for one solver: both report before the limit
     result = pf.portfolio(cands, method="solver|solver", time_limit=4.0, show_progress=True)
     lines = [line for line in capfd.readouterr().err.splitlines() if "exact search" in line]
-    assert any(line.startswith("exact search (solver 1):") for line in lines)
-    assert any(line.startswith("exact search (solver 2):") for line in lines)
-    assert not any(line.startswith("exact search:") for line in lines)
+    assert all(line.startswith("exact search (two solvers): ") for line in lines), lines
+    assert not any("nodes" in line for line in lines)
+    named = [line for line in lines if "(best network: solver" in line]
+    assert named and all("best bound: solver " in line for line in named)
     last = lines[-1]
     assert last.startswith("exact search (two solvers)")
     assert float(last.split("gap ")[1].split("%")[0]) == pytest.approx(100 * result.gap, abs=1e-4)
+
+
+def test_the_one_line_takes_the_best_of_both_engines(tmp_path):
+    """The line's numbers: the better network and the smaller bound, whichever engine has
+    each (the other process's from its status file), and the gap between them."""
+    status = tmp_path / "status"
+    race = pf._Race(False, "exact search (A* and the solver)", ("A*", "solver"), str(status))
+    assert race.text() == "starting both engines"
+    race.report(-105.0, -96.0)
+    assert race.text().endswith("(best network: A*; best bound: A*)")
+    status.write_text(f"{-101.0!r} {-95.0!r}")
+    race._read_at = -float("inf")  # read now
+    text = race.text()
+    assert text.startswith("score -101  bound -96  gap 4.9505%")
+    assert text.endswith("(best network: solver; best bound: A*)")
+    status.write_text("half a line")  # being replaced: the last numbers stay
+    race._read_at = -float("inf")
+    assert race.text() == text
+    writer = pf._Status(str(tmp_path / "other"))
+    writer.report(-7.5, -7.25)
+    assert (tmp_path / "other").read_text().split() == ["-7.5", "-7.25"]

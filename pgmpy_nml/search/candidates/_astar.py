@@ -52,7 +52,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -68,7 +68,7 @@ from ._families import (
     _gap,
     _initial_choice,
     _network_result,
-    _progress_text,
+    show_status,
 )
 from ._heuristics import _greedy, _improve, _order_search
 from ._pattern_database import _h, _Heuristic
@@ -361,6 +361,7 @@ def astar(
     max_memory: float | None = None,
     group_size: int = DEFAULT_GROUP_SIZE,
     stop: Callable[[], bool] | None = None,
+    display: Any = None,
 ) -> SearchResult:
     r"""The highest-scoring DAG over candidate parent sets, by A* search over the order graph.
 
@@ -402,6 +403,9 @@ def astar(
         returns True the search stops like at the time limit, with ``status``
         ``"stopped"`` (the portfolio, :mod:`._portfolio`, stops A* so when the other
         engine has finished).
+    display : progress display, optional
+        Where to report instead of a progress bar of its own (the portfolio's one line
+        for both engines), left open; ``show_progress`` is then ignored.
 
     Returns
     -------
@@ -462,9 +466,14 @@ def astar(
     search = _start(n, heur, limit)
 
     inc_score = fam.total(first) if first is not None else -math.inf
-    bar = progress_bar(
-        show_progress, "exact search (A*)", total=None, bar_format="{desc}: {elapsed} {postfix}"
-    )
+    bar = display
+    if display is None:
+        bar = progress_bar(
+            show_progress,
+            "exact search (A*)",
+            total=None,
+            bar_format="{desc}: {elapsed} {postfix}",
+        )
     if time_limit is not None:  # the limit covers the first network and the heuristic too
         time_limit = max(time_limit - timings["first network"] - timings["heuristic"], 1e-9)
     try:
@@ -482,9 +491,10 @@ def astar(
         choice = _final_network(search, fam, pmask, status, first)
         score = fam.total(choice)
         bound = score if status == "optimal" else max(bound, score)
-        bar.set_postfix_str(_progress_text(score, bound, int(search.state[2])))
+        show_status(bar, score, bound, int(search.state[2]))
     finally:
-        bar.close()
+        if display is None:
+            bar.close()
     return _network_result(
         fam,
         candidates,
@@ -591,7 +601,7 @@ def _run(search, fam, pmask, heur, limits, slack, inc_score, bar, timings):
                 return "memorylimit", bound
             rate = search.state[2] / max(elapsed, 1e-6)  # about a tenth of a second per call
             budget = int(min(max(256, 0.1 * rate), 1 << 22))
-            bar.set_postfix_str(_progress_text(inc_score, max(bound, inc_score), search.state[2]))
+            show_status(bar, inc_score, max(bound, inc_score), search.state[2])
     finally:
         timings["search"] = time.perf_counter() - begin
 

@@ -15,7 +15,7 @@ import weakref
 
 import numpy as np
 
-from ..._progress import PeriodicLines
+from ..._progress import PeriodicLines, nested_desc
 from ...models import dag_from_parents
 from .._result import SearchResult
 from ._files import CandidateParentSets
@@ -168,18 +168,32 @@ def _gap(score, bound):
     return (bound - score) / max(abs(score), 1e-12)
 
 
-def _progress_text(score, bound, nodes):
+def _progress_text(score, bound, nodes=None):
+    """``score S  bound B  gap G%`` (and ``nodes N`` where the engine counts nodes)."""
     gap = 100 * _gap(score, bound)
-    return f"score {score:.6g}  bound {bound:.6g}  gap {gap:.4f}%  nodes {nodes}"
+    text = f"score {score:.6g}  bound {bound:.6g}  gap {gap:.4f}%"
+    return text if nodes is None else f"{text}  nodes {nodes}"
+
+
+def show_status(bar, score, bound, nodes=None) -> None:
+    """An engine's incumbent ``score`` and proven ``bound`` (and its ``nodes``) on its
+    progress display: the one way the engines report. A display that takes the numbers
+    (``report(score, bound, nodes)``: the portfolio's, which shows both engines on one
+    line) gets them; any other bar gets the text."""
+    report = getattr(bar, "report", None)
+    if report is not None:
+        report(score, bound, nodes)
+    else:
+        bar.set_postfix_str(_progress_text(score, bound, nodes))
 
 
 def _last_line(desc: str, result: SearchResult, seconds: float) -> None:
     """The progress display's last line when engines were combined (the portfolio, A*
     then the solver): the combined result, whose bound is the smaller of the engines'
     (each engine's own lines said how far that engine got, not what they proved together)."""
-    line = PeriodicLines(desc, every=0.0)
+    line = PeriodicLines(nested_desc(desc), every=0.0)
     line.start -= seconds
-    text = _progress_text(result.score, result.bound, 0).rsplit("  nodes", 1)[0]
+    text = _progress_text(result.score, result.bound)
     line.postfix = f"{text}  network by {result.engine}"
     line.close()
 

@@ -36,11 +36,17 @@ never below a network that exists.
 The solver's process is always ended before this returns, whatever stops the
 run (a proof, the time limit, an error, ``KeyboardInterrupt``): killed if still
 running, and waited for, so it is never left behind as a zombie. If the calling
-process itself is killed, the solver's process notices within a second and ends.
+process itself is killed (``SIGTERM`` from ``timeout``, ``SIGKILL``, a notebook's
+kernel restarted), the solver's process notices within a second, removes the
+temporary folder the two share and ends; it deletes the task's file as soon as it has
+read it, and once its report is written it waits to be ended rather than exiting, so
+that while the folder exists a process exists to remove it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
 import pickle
 import subprocess
@@ -53,8 +59,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..._memory import available_memory
+from ..._progress import PeriodicLines, keep_alive, progress_bar
 from . import _solver
-from ._families import _checked_families, _last_line, _network_result
+from ._families import _checked_families, _network_result, _progress_text
 
 if TYPE_CHECKING:
     from .._result import SearchResult
@@ -66,26 +73,22 @@ __all__: list[str] = []
 @dataclass(frozen=True)
 class _Pair:
     """One portfolio: the engine in the calling process and how each side's solver runs
-    (:func:`._solver._solve`'s ``bound_first``, ``memory_share`` and ``label``)."""
+    (:func:`._solver._solve`'s ``bound_first`` and ``memory_share``)."""
 
     #: The calling process's engine, ``"astar"`` or ``"solver"``.
     mine: str
-    #: The last progress line's name for the two.
+    #: The progress line's name for the two.
     both: str
     #: The solver process's name in the result's ``timings``.
     theirs: str
+    #: The two engines' names on the progress line (the calling process's first).
+    names: tuple[str, str] = ("A*", "solver")
     #: Added to ``seed`` for the solver process.
     seed_shift: int = 0
     #: The calling process's solver settings (``mine == "solver"``).
     my_solver: dict = field(default_factory=dict)
     #: The solver process's settings.
-    their_solver: dict = field(
-        default_factory=lambda: {
-            "bound_first": False,
-            "memory_share": None,
-            "label": "exact search",
-        }
-    )
+    their_solver: dict = field(default_factory=lambda: {"bound_first": False, "memory_share": None})
 
 
 #: Two solvers share the memory SCIP may take (A* beside one takes its own share).
@@ -98,13 +101,10 @@ PORTFOLIOS = {
         "solver",
         "two solvers",
         "solver (second)",
+        names=("solver 1", "solver 2"),
         seed_shift=1,
-        my_solver={"memory_share": _HALF_SCIP_MEMORY, "label": "exact search (solver 1)"},
-        their_solver={
-            "bound_first": True,
-            "memory_share": _HALF_SCIP_MEMORY,
-            "label": "exact search (solver 2)",
-        },
+        my_solver={"memory_share": _HALF_SCIP_MEMORY},
+        their_solver={"bound_first": True, "memory_share": _HALF_SCIP_MEMORY},
     ),
 }
 #: The statuses that end the portfolio at once.
@@ -138,10 +138,8 @@ def portfolio(
     solver). The result's ``method`` is ``method``, ``engine`` the engine whose
     network it is, ``timings`` each engine's seconds (``"astar"`` or ``"solver"``
     for the calling process's, ``"solver (second)"`` for the other's) and
-    ``"portfolio"`` (the whole).
+    ``"portfolio"`` (the whole). Progress is one line for the two (:class:`_Race`).
     """
-    from ._astar import astar
-
     pair = PORTFOLIOS[method]
     begin = time.perf_counter()
     fam = _checked_families(candidates)
@@ -156,47 +154,180 @@ def portfolio(
     }
     with tempfile.TemporaryDirectory(prefix="pgmpy-nml-portfolio-") as folder:
         task = os.path.join(folder, "task.pkl")
+        settings["status"] = os.path.join(folder, "status")
         with open(task, "wb") as stream:
             pickle.dump((candidates, settings), stream, protocol=pickle.HIGHEST_PROTOCOL)
         out = os.path.join(folder, "solver")
         child = _launch("solver", task, out)
+        race = _Race(show_progress, f"exact search ({pair.both})", pair.names, settings["status"])
+        result = None
         try:
-            if pair.mine == "astar":
-                if max_memory is None:
-                    max_memory = _ASTAR_MEMORY_SHARE * available_memory()
-                mine = astar(
-                    candidates,
-                    time_limit=time_limit,
-                    initial=initial,
-                    show_progress=show_progress,
-                    gap_limit=gap_limit,
-                    max_memory=max_memory,
-                    stop=lambda: child.poll() is not None,
-                )
-            else:
-                mine = _solver._solve(
-                    candidates,
-                    initial,
-                    time_limit,
-                    gap_limit,
-                    seed,
-                    show_progress,
-                    stop=lambda: child.poll() is not None,
-                    **pair.my_solver,
-                )
-            reports = {pair.mine: _report(fam, mine)}
-            if mine.status not in PROOFS:  # the other's turn: finished, or until its deadline
-                theirs = _wait(child, out, deadline)
-                if theirs is not None:
-                    reports[pair.theirs] = theirs
+            with keep_alive(race):
+                mine = _my_engine(pair, candidates, race, child, out, seed, max_memory, settings)
+                reports = {pair.mine: _report(fam, mine)}
+                if mine.status not in PROOFS:  # the other's turn: finished, or its deadline
+                    theirs = _wait(child, out, deadline)
+                    if theirs is not None:
+                        reports[pair.theirs] = theirs
+            result = _combine(fam, candidates, reports, method)
         finally:
             _end(child)
-    result = _combine(fam, candidates, reports, method)
+            race.close(result)
     timings = dict(result.timings or {})
     timings["portfolio"] = time.perf_counter() - begin
-    if show_progress:
-        _last_line(f"exact search ({pair.both})", result, timings["portfolio"])
     return replace(result, timings=timings)
+
+
+def _my_engine(pair, candidates, race, child, out, seed, max_memory, settings):
+    """The calling process's engine of the portfolio, reporting on ``race`` and stopped
+    when the child has finished."""
+    from ._astar import astar
+
+    deadline = settings["deadline"]
+    time_limit = None if deadline is None else max(deadline - time.time(), 1e-3)
+    if pair.mine == "astar":
+        if max_memory is None:
+            max_memory = _ASTAR_MEMORY_SHARE * available_memory()
+        return astar(
+            candidates,
+            time_limit=time_limit,
+            initial=settings["initial"],
+            gap_limit=settings["gap_limit"],
+            max_memory=max_memory,
+            stop=lambda: _finished(child, out),
+            display=race,
+        )
+    return _solver._solve(
+        candidates,
+        settings["initial"],
+        time_limit,
+        settings["gap_limit"],
+        seed,
+        False,
+        stop=lambda: _finished(child, out),
+        display=race,
+        **pair.my_solver,
+    )
+
+
+class _Race:
+    """The portfolio's one progress line: the best network of the two engines and who
+    found it, the best bound and who proved it, the gap, on one clock (the portfolio's).
+
+    The calling process's engine reports here (:func:`._families.show_status`); the
+    other process writes its latest numbers to the file ``status`` (:class:`_Status`),
+    read at most every :data:`_STATUS_READ` seconds. The last line is the combined
+    result's (:meth:`close`)."""
+
+    disable = False
+
+    def __init__(self, show: bool, desc: str, names: tuple[str, str], status: str) -> None:
+        self.bar = None
+        if show:
+            self.bar = progress_bar(
+                True, desc, total=None, bar_format="{desc}: {elapsed} {postfix}"
+            )
+        self.names = names
+        self.status = status
+        self.numbers: dict[str, tuple[float, float]] = {}
+        self._read_at = -math.inf
+
+    def report(self, score: float, bound: float, nodes=None) -> None:
+        self.numbers[self.names[0]] = (float(score), float(bound))
+        self._show()
+
+    def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
+        self._show()
+
+    def refresh(self) -> None:
+        self._show()
+
+    def update(self, n: float = 1) -> None:
+        pass
+
+    def _read(self) -> None:
+        now = time.monotonic()
+        if now - self._read_at < _STATUS_READ:
+            return
+        self._read_at = now
+        try:
+            with open(self.status, encoding="utf-8") as stream:
+                score, bound = (float(x) for x in stream.read().split())
+        except (OSError, ValueError):
+            return  # not written yet, or being replaced
+        self.numbers[self.names[1]] = (score, bound)
+
+    def text(self) -> str:
+        """``score S  bound B  gap G%  (best network: E; best bound: F)``."""
+        self._read()
+        if not self.numbers:
+            return "starting both engines"
+        leader = max(self.numbers, key=lambda name: self.numbers[name][0])
+        prover = min(self.numbers, key=lambda name: self.numbers[name][1])
+        score, bound = self.numbers[leader][0], self.numbers[prover][1]
+        return (
+            f"{_progress_text(score, max(bound, score))}  (best network: {leader}; "
+            f"best bound: {prover})"
+        )
+
+    def _show(self) -> None:
+        if self.bar is not None:
+            self.bar.set_postfix_str(self.text())
+
+    def close(self, result: SearchResult | None = None) -> None:
+        """The last line: the combined ``result`` (whose engine found the network)."""
+        if self.bar is None:
+            return
+        if result is not None:
+            text = _progress_text(result.score, result.bound)
+            self.bar.set_postfix_str(f"{text}  network by {result.engine}")
+            if isinstance(self.bar, PeriodicLines):
+                self.bar.every = 0.0  # the result's line, even when no other was due
+        self.bar.close()
+
+
+#: Seconds between two reads of the other process's numbers, and between two writes.
+_STATUS_READ = 0.5
+
+
+class _Status:
+    """The solver process's progress display: its latest incumbent and bound written to
+    the file ``path`` (replaced whole, at most every :data:`_STATUS_READ` seconds), for
+    the calling process's one line (:class:`_Race`)."""
+
+    disable = False
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.latest: tuple[float, float] | None = None
+        self.written: tuple[float, float] | None = None
+        self._at = -math.inf
+
+    def report(self, score: float, bound: float, nodes=None) -> None:
+        self.latest = (float(score), float(bound))
+        self.refresh()
+
+    def refresh(self) -> None:
+        if self.latest is None or self.latest == self.written:
+            return
+        now = time.monotonic()
+        if now - self._at < _STATUS_READ:
+            return
+        self._at = now
+        partial = self.path + ".part"
+        with open(partial, "w", encoding="utf-8") as stream:
+            stream.write(f"{self.latest[0]!r} {self.latest[1]!r}")
+        os.replace(partial, self.path)
+        self.written = self.latest
+
+    def set_postfix_str(self, text: str = "", refresh: bool = True) -> None:
+        pass
+
+    def update(self, n: float = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
 
 
 def _launch(engine: str, task: str, out: str) -> subprocess.Popen:
@@ -209,11 +340,17 @@ def _launch(engine: str, task: str, out: str) -> subprocess.Popen:
     )
 
 
+def _finished(child: subprocess.Popen, out: str) -> bool:
+    """Whether the child is done: its report is there (it then waits to be ended), or it
+    ended without one."""
+    return os.path.exists(out) or child.poll() is not None
+
+
 def _wait(child: subprocess.Popen, out: str, deadline: float | None) -> dict | None:
-    """The child's report once it ends (None if it died without one, e.g. killed by the
-    system for its memory, or did not end by the deadline and its grace); its error,
+    """The child's report once written (None if it died without one, e.g. killed by the
+    system for its memory, or wrote none by the deadline and its grace); its error,
     re-raised, if it failed."""
-    while child.poll() is None:
+    while not _finished(child, out):
         if deadline is not None and time.time() > deadline + _GRACE:
             return None  # killed by the caller
         time.sleep(_POLL)
@@ -295,48 +432,62 @@ class _Lines:
 def _run_solver(candidates, settings: dict) -> dict:
     deadline = settings["deadline"]
     time_limit = None if deadline is None else max(deadline - time.time(), 1e-3)
+    status = _Status(settings["status"]) if settings["show_progress"] else None
     result = _solver._solve(
         candidates,
         settings["initial"],
         time_limit,
         settings["gap_limit"],
         settings["seed"],
-        settings["show_progress"],
+        False,
         bound_first=settings["bound_first"],
         memory_share=settings["memory_share"],
-        label=settings["label"],
+        display=status,
     )
     return _report(_checked_families(candidates), result)
 
 
-def _orphan_watch(parent: int, every: float = 1.0) -> None:
+def _orphan_watch(parent: int, files: list[str], every: float = 1.0) -> None:
     """End this process when its parent (the process id ``parent``) is gone (killed, a
-    notebook's kernel restarted): a solver without a time limit would otherwise hold a
-    core for ever. The id comes from the parent itself, on the command line: a parent
-    killed while this process was still starting (its imports take seconds on a loaded
-    machine) has already handed it to another process, so ``os.getppid()`` read here
-    would name that one and the watch would never end it."""
+    notebook's kernel restarted), removing the ``files`` the two shared and then their
+    folder if nothing else is in it: a solver without a time limit would otherwise hold
+    a core for ever, and the parent cannot clean up any more. The id comes from the
+    parent itself, on the command line: a parent killed while this process was still
+    starting (its imports take seconds on a loaded machine) has already handed it to
+    another process, so ``os.getppid()`` read here would name that one and the watch
+    would never end it."""
     while os.getppid() == parent:
         time.sleep(every)
+    for path in files:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+    with contextlib.suppress(OSError):  # only an empty folder: never anything else's
+        os.rmdir(os.path.dirname(files[0]))
     os._exit(1)
 
 
 def _child_main(engine: str, task: str, out: str, parent: str) -> int:
     import threading
 
-    threading.Thread(target=_orphan_watch, args=(int(parent),), daemon=True).start()
+    shared = [task, out, out + ".part"]
+    shared += [os.path.join(os.path.dirname(task), f"status{end}") for end in ("", ".part")]
+    watch = threading.Thread(target=_orphan_watch, args=(int(parent), shared), daemon=True)
+    watch.start()
     sys.stderr = _Lines(sys.stderr)
     try:
         with open(task, "rb") as stream:
             candidates, settings = pickle.load(stream)
+        os.unlink(task)  # read: nothing of it is needed on disk any more
         try:
             report = _run_solver(candidates, settings)
         except Exception as error:  # handed to the parent, which raises it
             report = {"error": error}
+        del candidates
         partial = out + ".part"
         with open(partial, "wb") as stream:
             pickle.dump(report, stream, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(partial, out)  # the parent never reads half a report
+        watch.join()  # until the parent ends this process (or is gone: the folder goes)
     except KeyboardInterrupt:  # Ctrl-C reaches the whole group: the parent reports it
         return 130
     return 0

@@ -29,7 +29,7 @@ from ._clusters import (
     _separated_clusters,
     _violated_clusters,
 )
-from ._families import _cycle_free, _progress_text
+from ._families import _cycle_free, show_status
 from ._heuristics import _greedy, _improve
 
 __all__: list[str] = []
@@ -307,7 +307,7 @@ class Progress(_Throttled):
     def act(self) -> bool:
         if self.model.getNSols() == 0:
             return False
-        self.bar.set_postfix_str(_model_progress(self.model, self.offset))
+        show_status(self.bar, *_model_status(self.model, self.offset))
         return True
 
 
@@ -349,8 +349,8 @@ def _sound_bound(dual: float, offset: float, score: float, infinity: float = 1e2
     return max(score, offset + min(dual, 0.0))
 
 
-def _model_progress(model, offset: float) -> str:
-    """The progress text (incumbent, sound bound, gap, nodes) of a running SCIP model."""
+def _model_status(model, offset: float) -> tuple[float, float, int]:
+    """The incumbent, the sound bound and the nodes of a running SCIP model."""
     score = model.getPrimalbound() + offset
     bound = _sound_bound(model.getDualbound(), offset, score, model.infinity())
-    return _progress_text(score, bound, model.getNNodes())
+    return score, bound, model.getNNodes()
