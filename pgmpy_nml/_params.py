@@ -71,6 +71,7 @@ __all__ = [
     "Spec",
     "TimeLimit",
     "argument_type",
+    "scip_seed",
     "validate_params",
 ]
 
@@ -437,6 +438,26 @@ class NJobs(Spec):
             return int(text)
         except ValueError:
             return _UNREADABLE
+
+
+def scip_seed(random_state: Any) -> int:
+    """SCIP's seed shift from a checked ``random_state`` (:class:`RandomState`): the
+    integer itself modulo 2**31 (SCIP takes a C int), 0 for None (SCIP's default), one
+    draw from a numpy Generator or SeedSequence. The one rule of
+    :func:`~pgmpy_nml.search.candidates.solve` and ``ExactSearch``.
+
+    Examples
+    --------
+    >>> scip_seed(7), scip_seed(2**31 + 7), scip_seed(None)
+    (7, 7, 0)
+    """
+    if random_state is None:
+        return 0
+    if isinstance(random_state, np.random.SeedSequence):
+        return int(random_state.generate_state(1)[0] % 2**31)
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(2**31))
+    return int(random_state) % 2**31
 
 
 class RandomState(Spec):

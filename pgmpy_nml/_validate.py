@@ -265,8 +265,14 @@ def as_memory_size(value: Any, name: str = "max_memory") -> float:
     return as_real(value, name, low_open=True, hint=" Give a number of bytes, e.g. 8e9 for 8 GB.")
 
 
+#: Time limits of at least this many seconds (3e12 years; SCIP's infinity, the largest
+#: limit it takes) mean no limit.
+NO_TIME_LIMIT_FROM = 1e20
+
+
 def as_time_limit(value: Any, name: str = "time_limit") -> float | None:
-    """A positive number of seconds, or ``None`` for no limit (``inf`` means no limit too).
+    """A positive number of seconds, or ``None`` for no limit (``inf``, and any limit of
+    :data:`NO_TIME_LIMIT_FROM` seconds or more, mean no limit too).
 
     Examples
     --------
@@ -274,14 +280,14 @@ def as_time_limit(value: Any, name: str = "time_limit") -> float | None:
     60.0
     >>> as_time_limit(None) is None
     True
-    >>> as_time_limit(float("inf")) is None
-    True
+    >>> as_time_limit(float("inf")) is None, as_time_limit(1e30) is None
+    (True, True)
     """
     if value is None:
         return None
     hint = " Give a number of seconds, or None for no limit."
     seconds = as_real(value, name, low_open=True, allow_inf=True, hint=hint)
-    return None if math.isinf(seconds) else seconds
+    return None if seconds >= NO_TIME_LIMIT_FROM else seconds
 
 
 def as_gap_limit(value: Any, name: str = "gap_limit") -> float:

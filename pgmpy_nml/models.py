@@ -290,6 +290,7 @@ def check_table_sizes(arities: Mapping[Hashable, int], max_parents: int | None =
         Variable -> number of states.
     max_parents : int, optional
         The search's parent limit (none: every other variable).
+        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
 
     Raises
     ------
@@ -316,7 +317,11 @@ def check_table_sizes(arities: Mapping[Hashable, int], max_parents: int | None =
     many = sorted(
         (v for v, r in sizes.items() if r > MAX_WHOLE_NUMBER_STATES), key=lambda v: -sizes[v]
     )
-    limit = len(sizes) - 1 if max_parents is None else min(int(max_parents), len(sizes) - 1)
+    if max_parents is not None:
+        from ._validate import as_integer
+
+        max_parents = as_integer(max_parents, "max_parents")
+    limit = len(sizes) - 1 if max_parents is None else min(max_parents, len(sizes) - 1)
 
     def worst(k):
         """The largest CPD with at most k many-state parents: (cells, child, parents)."""

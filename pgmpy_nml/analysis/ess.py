@@ -408,6 +408,7 @@ class OptimalESS(ResultEstimator, BaseEstimator):
         How :math:`\alpha_k` is computed from :math:`G_k`.
     max_parents : int, optional
         Largest parent set of the searches.
+        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
     state_names : dict, optional
         Variable -> list of states; declared, unobserved states count.
     bounds : (float, float), default (1e-3, 1e5)

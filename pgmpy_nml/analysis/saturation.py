@@ -89,6 +89,7 @@ def learning_saturation(
         (:func:`~pgmpy_nml.search.choose_search` with ``repeated=True``).
     max_parents : int, optional
         Parent limit of the search (the paper used 3).
+        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
     state_names : dict, optional
         Declared states, used by the sensitivity scores.
     shuffle : bool, default False

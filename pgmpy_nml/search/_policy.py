@@ -139,6 +139,7 @@ def choose_search(
     method : {"auto", "exact", "dp", "astar", "solver", "astar|solver", "solver|solver", \
 "hill", "tabu"}, default "auto"
     max_parents : int, None or "auto", default "auto"
+        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
     repeated : bool, default False
         The cheaper ``"auto"`` rule of the tools that search many times (see above).
     cores : int, default 1

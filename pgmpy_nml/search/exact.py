@@ -29,6 +29,7 @@ from .._params import (
     NJobs,
     NoneOr,
     RandomState,
+    scip_seed,
     TimeLimit,
     validate_params,
 )
@@ -141,6 +142,7 @@ class ExactSearch(_StructureSearch):
         solver runs, whose candidate parent sets are otherwise bounded by the
         scores' bounds alone and can exhaust the memory on 30-60 variables.
         ``max_parents_`` says which limit applied. For the DP, a limit cuts the
+        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
         counting work; the memory of the search itself does not shrink.
     expert_knowledge : pgmpy.causal_discovery.ExpertKnowledge or dict, optional
         Required edges, forbidden edges, a search space (white list of edges)
@@ -175,9 +177,11 @@ class ExactSearch(_StructureSearch):
     gap_limit : float, default 0
         The solver stops once ``(bound - score) / |score|`` is at most this
         (0: proven optimal). The DP checks it and ignores it.
-    random_state : int, numpy Generator or None, default 0
-        The solver's random seed (SCIP's seed shift; None: SCIP's default, a
-        Generator: one draw from it). The DP checks it and ignores it.
+    random_state : int, numpy Generator or SeedSequence, or None, default 0
+        The solver's random seed (SCIP's seed shift, the rule of
+        :func:`~pgmpy_nml.search.candidates.solve`: an integer of any size modulo
+        2**31; None: SCIP's default; a Generator: one draw from it). The DP checks it
+        and ignores it.
 
     Attributes
     ----------
@@ -373,7 +377,7 @@ class ExactSearch(_StructureSearch):
             method=choice.method,
             max_parents=choice.max_parents,
             constraints=constraints,
-            seed=_solver_seed(settings["random_state"]),
+            seed=scip_seed(settings["random_state"]),
             start_dag=None if start_dag is None else check_start_dag(start_dag, constraints),
         )
         return settings
@@ -462,18 +466,6 @@ class ExactSearch(_StructureSearch):
             feature_names=feature_names(score.variables),
         )
         return self
-
-
-def _solver_seed(random_state) -> int:
-    """SCIP's seed shift from ``random_state``: the integer itself, 0 for None (SCIP's
-    default), a draw from a numpy Generator or SeedSequence."""
-    if random_state is None:
-        return 0
-    if isinstance(random_state, np.random.SeedSequence):
-        return int(random_state.generate_state(1)[0] % 2**31)
-    if isinstance(random_state, np.random.Generator):
-        return int(random_state.integers(2**31))
-    return int(random_state) % 2**31
 
 
 def learn_exact(

@@ -439,7 +439,7 @@ def bootstrap_strength(
     score_params : dict, optional
         Parameters of a score given by name.
     max_parents : int, optional
-        Parent limit of a search given by name.
+        Parent limit of a search given by name (``2.0`` is taken as 2, ``2.5`` refused).
     state_names : dict, optional
         Declared states (default: the states of ``data``).
     missing : {"error", "drop", "available", "em"}, default "error"

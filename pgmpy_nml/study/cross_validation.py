@@ -304,6 +304,7 @@ def cross_validate(
     max_parents : int, optional
         The parent limit; it also applies to a :class:`LearningProcedure` given as
         ``method`` (as in :func:`~pgmpy_nml.study.bootstrap_strength`).
+        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
     state_names : dict, optional
         Declared states (default: those of ``data``).
     missing : {"error", "drop", "available", "em"}, default "error"

@@ -253,6 +253,7 @@ class CandidateParentSets:
         ----------
         required_edges, forbidden_edges : iterable of (parent, child) names
         max_parents : int, optional
+            A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
 
         Raises
         ------

@@ -167,6 +167,7 @@ def candidate_parent_sets(
         Largest parent set (none by default: the bounds alone stop the search;
         scores without a bound then enumerate every parent set, which is only
         feasible for few variables).
+        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
     expert_knowledge : pgmpy.causal_discovery.ExpertKnowledge or dict, optional
         Required and forbidden edges, a search space, temporal tiers. With
         required parents, dominance compares only sets that contain them.

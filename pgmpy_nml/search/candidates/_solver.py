@@ -99,8 +99,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..._memory import available_memory
+from ..._params import RandomState, scip_seed
 from ..._progress import keep_alive, progress_bar
-from ..._validate import as_gap_limit, as_integer, as_time_limit
+from ..._validate import as_gap_limit, as_time_limit
 from ._clusters import _cluster_row, _pair_clusters, _set_packing
 from ._families import (
     _checked_families,
@@ -109,7 +110,7 @@ from ._families import (
     _gap,
     _initial_choice,
     _network_result,
-    _progress_text,
+    show_status,
 )
 from ._heuristics import ORDER_ROUNDS, _greedy, _improve, _order_search
 from ._pricing import PRICING_MIN_CANDIDATES, root_pricing
@@ -153,7 +154,7 @@ def solve(
     n_threads: int | None = None,
     show_progress: bool = True,
     gap_limit: float = 0.0,
-    random_state: int = 0,
+    random_state: int | np.random.Generator | np.random.SeedSequence | None = 0,
 ) -> SearchResult:
     r"""The highest-scoring DAG that takes one candidate parent set per variable.
 
@@ -182,10 +183,12 @@ def solve(
         A tqdm line with the incumbent score, the bound, the gap and the nodes.
     gap_limit : float, default 0
         Stop once ``(bound - score) / |score|`` is at most this.
-    random_state : int, default 0
-        SCIP's random seed shift. The same input and settings give the same
-        network (SCIP is deterministic); a run cut by ``time_limit`` depends on
-        the machine's speed.
+    random_state : int, numpy Generator or SeedSequence, or None, default 0
+        SCIP's random seed shift (``scip_seed``: an integer of any size modulo
+        2**31, SCIP's range; None: SCIP's default, 0; a Generator or SeedSequence: one
+        draw from it), the rule of ``ExactSearch(random_state=...)``. The same input
+        and settings give the same network (SCIP is deterministic); a run cut by
+        ``time_limit`` depends on the machine's speed.
 
     Returns
     -------
@@ -219,7 +222,7 @@ def solve(
     """
     time_limit = as_time_limit(time_limit)
     gap_limit = as_gap_limit(gap_limit)
-    seed = as_integer(random_state, "random_state")
+    seed = scip_seed(RandomState().validate(random_state, "random_state"))
     return _solve(candidates, initial, time_limit, gap_limit, seed, show_progress)
 
 
@@ -234,6 +237,7 @@ def _solve(
     bound_first=False,
     memory_share=None,
     label="exact search",
+    display=None,
 ) -> SearchResult:
     """:func:`solve` with checked settings. The portfolio (:mod:`._portfolio`) also
     passes ``stop`` (a call without arguments, polled at SCIP's events at most every
@@ -241,8 +245,10 @@ def _solve(
     limit, with status ``"stopped"``), ``bound_first`` (SCIP's settings
     :data:`BOUND_FIRST`), ``memory_share`` (of the memory available, for SCIP's search;
     by default :data:`_SCIP_MEMORY_SHARE`, half of it each when two solvers share the
-    machine) and ``label``, the progress lines' name (which solver speaks, when two do)."""
-    bar = _progress_bar(show_progress, label)
+    machine) and ``label``, the progress lines' name, or ``display``, where to report
+    instead of a display of its own (the portfolio's one line for both engines; left
+    open)."""
+    bar = _progress_bar(show_progress, label) if display is None else display
     try:
         # lines at their period from the start: the first network, the model (a minute on
         # a million candidates) and SCIP's search, within one long LP too
@@ -259,7 +265,7 @@ def _solve(
                 _SCIP_MEMORY_SHARE if memory_share is None else memory_share,
             )
     finally:
-        if bar is not None:
+        if bar is not None and display is None:
             bar.close()
 
 
@@ -341,7 +347,7 @@ def _branch_and_cut(
         )
     timings["first network"] = time.perf_counter() - start
     if bar is not None and first is not None:
-        bar.set_postfix_str(_progress_text(fam.total(first), candidates.upper_bound(), 0))
+        show_status(bar, fam.total(first), candidates.upper_bound())
     if bound_first and pricing and first is not None and len(fam) >= PRICING_MIN_CANDIDATES:
         args = (time_limit, gap_limit, seed, bar, stop, memory_share, timings)
         return _priced(fam, candidates, first, begin, *args)
@@ -394,7 +400,7 @@ def _branch_and_cut(
         n_cuts=conshdlr.n_cuts,
     )
     if bar is not None:  # the display's last line is the result's
-        bar.set_postfix_str(_progress_text(result.score, result.bound, model.getNNodes()))
+        show_status(bar, result.score, result.bound, model.getNNodes())
     return result
 
 
@@ -417,7 +423,7 @@ def _priced(
 
     def report(bound):
         if bar is not None:
-            bar.set_postfix_str(_progress_text(score, bound + offset, 0))
+            show_status(bar, score, bound + offset)
 
     start = time.perf_counter()
     priced = root_pricing(
@@ -483,7 +489,7 @@ def _priced(
         n_cuts=n_cuts,
     )
     if bar is not None:  # the display's last line is the result's
-        bar.set_postfix_str(_progress_text(result.score, result.bound, 0))
+        show_status(bar, result.score, result.bound)
     return result
 
 
@@ -564,7 +570,7 @@ def _model(fam: _Families, time_limit, gap_limit, seed):
 
     model = Model("bnsl")
     model.hideOutput(True)
-    model.setIntParam("randomization/randomseedshift", int(seed))
+    model.setIntParam("randomization/randomseedshift", int(seed) % 2**31)  # a C int
     if time_limit is not None:
         model.setRealParam("limits/time", float(time_limit))
     model.setRealParam("limits/gap", float(gap_limit))
