@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from ._data import _observed_states
 from ._limits import ID_MIN_DISTINCT, MAX_WHOLE_NUMBER_STATES
 from .exceptions import CsvError
 
@@ -33,7 +34,7 @@ __all__ = ["DEFAULT_NA_VALUES", "CsvOptions", "Table", "read_data"]
 #: pandas writes empty cells (always missing) and UCI files use ``?``.
 DEFAULT_NA_VALUES = ("NA", "NaN", "?")
 #: Delimiters tried, in this order, when none is given.
-DELIMITERS = (",", ";", "\t", "|", " ")
+DELIMITERS = (",", ";", "\t", "|", " ", ":")
 
 _SNIFF_CHARS = 1 << 16
 _MAX_LISTED = 3
@@ -99,12 +100,17 @@ class Table:
     delimiter : str
     notes : list of str
         The choices made while reading, one sentence each (for the user).
+    states : dict
+        Column -> the values the file holds in it (missing cells aside), in the package's
+        order of states: the states the file declares, also those that only rows dropped
+        by ``dropna`` held (a learned network keeps them, with positive probability).
     """
 
     data: pd.DataFrame
     path: str
     delimiter: str
     notes: list = field(default_factory=list)
+    states: dict = field(default_factory=dict)
 
 
 def _names(items, limit: int = _MAX_LISTED) -> str:
@@ -227,14 +233,26 @@ def _check_header(names, body, label, notes):
 
 
 def _check_single_column(data, label, delimiter, text):
+    """A file that reads as one column is refused when another character looks like its
+    delimiter: one of :data:`DELIMITERS` that splits the header, or any other punctuation
+    found as often in the header as in every line (``a:b:c``)."""
     if data.shape[1] != 1:
         return
-    first = text.splitlines()[0]
+    lines = [line for line in text.splitlines() if line.strip()]
+    first = lines[0]
     others = [d for d in DELIMITERS if d != delimiter and len(_header(first, d)) > 1]
+    if not others:
+        others = [
+            c
+            for c in dict.fromkeys(first)
+            if not (c.isalnum() or c.isspace() or c in "\"'_-.")
+            and all(line.count(c) == first.count(c) for line in lines[:200])
+        ]
     if others:
         raise CsvError(
             f"{label} reads as a single column {data.columns[0]!r} with delimiter "
-            f"{delimiter!r}; give the right one, e.g. --delimiter {shlex.quote(others[0])}"
+            f"{delimiter!r}; its fields look delimited by {others[0]!r}: give it with "
+            f"--delimiter {shlex.quote(others[0])}"
         )
 
 
@@ -365,7 +383,22 @@ def _handle_missing(data, missing, label, tokens, options, notes):
                 f"{_flag_value(worst.index[:2])}"
             )
         notes.append(f"dropped {n_missing} of {n_rows} rows with a missing value (--dropna)")
-        return data[~rows.to_numpy()].reset_index(drop=True)
+        kept = data[~rows.to_numpy()].reset_index(drop=True)
+        lost = {c: sorted(set(data[c][~missing[c]]) - set(kept[c]), key=str) for c in data.columns}
+        lost = {c: states for c, states in lost.items() if states}
+        if lost:
+            listed = "; ".join(
+                f"{c!r}: {_names(states)}" for c, states in list(lost.items())[:_MAX_LISTED]
+            )
+            more = ""
+            if len(lost) > _MAX_LISTED:
+                more = f"; and {len(lost) - _MAX_LISTED} more columns"
+            notes.append(
+                "states that only the dropped rows hold are kept as states of their variables "
+                "(no row used has them: the parameters give them what an unseen state gets) "
+                f"({listed}{more})"
+            )
+        return kept
     counts = missing.sum()
     counts = counts[counts > 0].sort_values(ascending=False, kind="stable")
     found = sorted({v for v in data.to_numpy()[missing.to_numpy()] if isinstance(v, str)})
@@ -446,5 +479,6 @@ def read_data(path, options: CsvOptions | None = None, use=None) -> Table:
         options.keep_continuous,
         options,
     )
+    states = {c: _observed_states(c, data[c][~missing[c]]) for c in data.columns}
     data = _handle_missing(data, missing, label, tokens, options, notes)
-    return Table(data=data, path=label, delimiter=delimiter, notes=notes)
+    return Table(data=data, path=label, delimiter=delimiter, notes=notes, states=states)

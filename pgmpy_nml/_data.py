@@ -174,10 +174,10 @@ def _check_frame(data, missing="error") -> None:
         raise InputError(
             "data has missing values in column(s) "
             + ", ".join(parts)
-            + f" out of {len(data)} rows. pgmpy-nml needs complete data and never drops rows "
-            'silently: pass missing="drop" to use the complete rows (as data.dropna(), with '
-            'their number reported), learn with a score for incomplete data ("pnal"), or '
-            "impute them first."
+            + f" out of {len(data)} rows. pgmpy-nml never drops rows silently: learn from the "
+            'complete rows (data.dropna(); the study tools take missing="drop" and report '
+            'how many), with a score for incomplete data ("pnal", missing="available"), or '
+            "from every row with StructuralEM (values missing at random)."
         )
 
 

@@ -137,6 +137,7 @@ def test_bad_data_files(capsys, tmp_path):
     assert code == 2 and "'A'" in err and "looks continuous" in err
 
 
+@pytest.mark.long
 def test_help_and_module_entry_point():
     for argv in (
         ["--help"],
@@ -278,6 +279,7 @@ def test_na_cells_are_missing_values_not_states(files, cli):
     assert "--dropna" in err and "--na-values" in err and "dropna()" not in err
 
 
+@pytest.mark.long
 def test_dropna_reports_the_rows_and_r_row_names_are_ignored(files, tmp_path, cli):
     summary = tmp_path / "s.json"
     code, out, err = cli("learn", files["votes"], "--dropna", "--params", "none", "--json", summary)
@@ -288,6 +290,7 @@ def test_dropna_reports_the_rows_and_r_row_names_are_ignored(files, tmp_path, cl
     assert facts["variables"] == ["Class", "V1", "V2"] and "row names" in out
 
 
+@pytest.mark.long
 def test_na_values_can_make_na_a_state(files, tmp_path, cli):
     summary = tmp_path / "s.json"
     code, _, err = cli(
@@ -297,6 +300,7 @@ def test_na_values_can_make_na_a_state(files, tmp_path, cli):
     assert json.loads(summary.read_text())["n_samples"] == 40
 
 
+@pytest.mark.long
 def test_identifier_column_dropped_or_declared(files, tmp_path, cli):
     summary = tmp_path / "s.json"
     code, _, err = cli(
@@ -308,6 +312,7 @@ def test_identifier_column_dropped_or_declared(files, tmp_path, cli):
     assert code == 0, err
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(
     ("name", "options", "fragments"),
     [
@@ -351,6 +356,7 @@ def test_file_problems_are_one_line_errors(files, cli, name, options, fragments)
     one_line_error(cli("learn", files[name], *options), *fragments)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(
     ("name", "variables", "note"),
     [
@@ -366,6 +372,7 @@ def test_file_dialects_are_read_and_reported(files, tmp_path, cli, name, variabl
     assert note in out
 
 
+@pytest.mark.long
 def test_data_file_as_positional_argument(files, cli):
     code, out, err = cli("learn", files["survey"], "--params", "none", "--max-parents", "1")
     assert code == 0, err
@@ -373,6 +380,7 @@ def test_data_file_as_positional_argument(files, cli):
     one_line_error(cli("learn", files["survey"], "--data", files["votes"]), "two data files given")
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
@@ -415,6 +423,7 @@ def test_command_line_mistakes_are_one_line(argv, fragment, tmp_path, cli):
     assert not list(tmp_path.iterdir())  # nothing written
 
 
+@pytest.mark.long
 def test_hill_climbing_honours_every_constraint(files, cli_summary):
     out, facts = cli_summary(
         "learn",
@@ -431,6 +440,7 @@ def test_hill_climbing_honours_every_constraint(files, cli_summary):
     assert "hill climbing (heuristic" in out
 
 
+@pytest.mark.long
 def test_hill_climbing_is_reproducible_whatever_the_hash_seed(files, cli_summary):
     # pgmpy breaks ties between equally good moves in string-hash order, which changes
     # from run to run; the same command must still give the same network
@@ -448,6 +458,7 @@ def test_hill_climbing_is_reproducible_whatever_the_hash_seed(files, cli_summary
     assert {edges(h, "--seed", "7") for h in ("1", "3")} == {(edges("5", "--seed", "7")[0], 7)}
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("method", ["solver", "astar", "astar|solver", "solver|solver"])
 def test_a_named_engine_reports_its_own_parent_limit(files, cli, method):
     """On few variables the limit comes from the engine, not from the variable count (the
@@ -477,6 +488,7 @@ def test_every_search_method_of_the_library_is_a_cli_choice():
     assert sorted(parser._option_string_actions["--method"].choices) == sorted(SEARCH_METHODS)
 
 
+@pytest.mark.long
 def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, tmp_path, cli):
     summary = tmp_path / "s.json"
     code, out, err = cli("learn", files["wide"], "--params", "none", "--json", summary)
@@ -498,6 +510,7 @@ def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, 
     assert facts["exact_method"] == engine and facts["max_parents"] == SOLVER_DEFAULT_MAX_PARENTS
 
 
+@pytest.mark.long
 def test_time_limit_reports_the_gap_and_many_variables_say_heuristic(tmp_path, cli):
     rng = np.random.default_rng(7)
     n_vars = AUTO_SOLVER_MAX_VARIABLES + 1
@@ -536,6 +549,7 @@ def test_time_limit_reports_the_gap_and_many_variables_say_heuristic(tmp_path, c
         assert f"gap {100 * facts['gap']:.3g}% to the bound" in out
 
 
+@pytest.mark.long
 def test_output_format_follows_the_extension_and_json_records_the_run(files, tmp_path, cli):
     dot, bif, summary = tmp_path / "m.dot", tmp_path / "m.xml", tmp_path / "s.json"
     code, out, err = cli(
@@ -557,6 +571,7 @@ def test_output_format_follows_the_extension_and_json_records_the_run(files, tmp
     assert code == 0, err
 
 
+@pytest.mark.long
 def test_bad_network_files_say_the_network_is_bad(files, cli):
     for command in ("evaluate", "score"):
         one_line_error(

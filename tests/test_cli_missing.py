@@ -47,6 +47,7 @@ def test_the_refusal_names_dropna_and_missing_available(cli, incomplete, command
     assert "--dropna" in err and "--missing available" in err and "pnal" in err
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("command", ["fit", "evaluate"])
 def test_commands_without_the_flag_do_not_offer_it(cli, incomplete, tmp_path, command):
     path, _ = incomplete
@@ -57,6 +58,7 @@ def test_commands_without_the_flag_do_not_offer_it(cli, incomplete, tmp_path, co
     assert code == 2 and "--dropna" in err and "--missing" not in err
 
 
+@pytest.mark.long
 def test_learn_with_pnal_keeps_every_row_and_matches_the_api(cli_summary, incomplete, tmp_path):
     from pgmpy_nml import ExactSearch
 
@@ -99,6 +101,7 @@ def test_learn_with_pnal_keeps_every_row_and_matches_the_api(cli_summary, incomp
             assert cpd.get_value(**assignment) == pytest.approx(p, abs=1e-6)
 
 
+@pytest.mark.long
 def test_score_with_pnal_and_nal_matches_the_api(cli_summary, incomplete):
     path, holes = incomplete
     _, summary = cli_summary(
@@ -122,6 +125,7 @@ def test_score_with_pnal_and_nal_matches_the_api(cli_summary, incomplete):
         )
 
 
+@pytest.mark.long
 def test_score_a_saved_network_on_incomplete_data(cli, incomplete, tmp_path):
     path, _ = incomplete
     model = tmp_path / "m.bif"
@@ -133,6 +137,7 @@ def test_score_a_saved_network_on_incomplete_data(cli, incomplete, tmp_path):
     assert "total" in out
 
 
+@pytest.mark.long
 def test_cv_with_pnal_keeps_the_rows(cli_summary, incomplete):
     path, holes = incomplete
     out, summary = cli_summary(
@@ -156,6 +161,7 @@ def test_cv_with_pnal_keeps_the_rows(cli_summary, incomplete):
     assert complete > 0
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -172,6 +178,7 @@ def test_missing_available_refuses_what_cannot_take_incomplete_rows(cli, incompl
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.long
 def test_fsnml_parameters_count_each_family_on_its_complete_rows(cli_summary, incomplete):
     from pgmpy_nml import FSNMLEstimator
     from pgmpy_nml.models import fit_network
@@ -204,6 +211,7 @@ def test_fsnml_parameters_count_each_family_on_its_complete_rows(cli_summary, in
         )
 
 
+@pytest.mark.long
 def test_missing_drop_is_dropna(cli_summary, incomplete):
     path, _ = incomplete
     _, s1 = cli_summary("learn", path, "--dropna", "--params", "none")
@@ -211,6 +219,7 @@ def test_missing_drop_is_dropna(cli_summary, incomplete):
     assert s1["edges"] == s2["edges"] and s1["n_samples"] == s2["n_samples"] < 400
 
 
+@pytest.mark.long
 def test_bootstrap_keeps_the_rows_too(cli_summary, incomplete):
     from pgmpy_nml.study import bootstrap_strength
 

@@ -5,14 +5,19 @@ restarts doing what they say. Through the installed console script, except where
 fault must be injected into the running command."""
 
 import json
+import os
+import stat
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
 from pgmpy_nml import cli as cli_module
-from pgmpy_nml.cli import _io as cli_io
+from pgmpy_nml.cli import _outputs as cli_outputs
 from pgmpy_nml.cli import cv as cli_cv
+from pgmpy_nml.cli._requests import search_request
+from pgmpy_nml.cli._search import plan_search
 from pgmpy_nml.datasets import load_example_data
 from pgmpy_nml.exceptions import InputError
 
@@ -64,7 +69,7 @@ def test_outputs_are_written_together_or_not_at_all(data, tmp_path, monkeypatch,
     def broken(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(cli_io, "_strict_json", broken)  # the JSON fails after the work
+    monkeypatch.setattr(cli_outputs, "_strict_json", broken)  # the JSON fails after the work
     assert cli_module.main(argv) == 2
     assert "No space left on device" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []  # no network, no temporary file
@@ -78,6 +83,7 @@ def test_outputs_are_written_together_or_not_at_all(data, tmp_path, monkeypatch,
 
 
 # -- flag values ----------------------------------------------------------------------
+@pytest.mark.long
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
@@ -94,6 +100,7 @@ def test_flag_values_are_refused_naming_the_flag(cli, tmp_path, argv, fragment):
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(
     ("cut_points", "fragment"),
     [
@@ -179,17 +186,19 @@ def test_only_input_errors_exit_2(data, monkeypatch, capsys):
             assert "please report it" in err and "ValueError" in err
 
 
+@pytest.mark.long
 def test_the_librarys_input_errors_still_exit_2(data, cli):
     # cv_splits' own check, deep in the library, is an input error
     one_line_error(cli("cv", data, "--folds", "500", "--scores", "fnml"), "need at least 500 rows")
 
 
 # -- cv's search options ----------------------------------------------------------------
+@pytest.mark.long
 def test_cv_time_limit_reaches_the_exact_search(data, cli_summary):
     _, facts = cli_summary("cv", data, "--scores", "fnml", "--folds", "2", "--time-limit", "30")
     assert facts["time_limit"] == 30.0
     args = cli_module.build_parser().parse_args(["cv", "--time-limit", "30"])
-    search = cli_cv._cv_search(args, "exact", 3, 0)
+    search = cli_cv.cv_search(plan_search(search_request(args), [f"V{i}" for i in range(30)]))
     assert search.time_limit == 30.0 and search.max_parents == 3
     from pgmpy_nml.study import LearningProcedure
 
@@ -198,6 +207,7 @@ def test_cv_time_limit_reaches_the_exact_search(data, cli_summary):
     assert fresh.time_limit == 30.0 and type(fresh.scoring_method).__name__ == "QNML"
 
 
+@pytest.mark.long
 def test_cv_above_64_variables_runs_the_restarts_it_promises(cli_summary, tmp_path):
     rng = np.random.default_rng(0)
     frame = pd.DataFrame(rng.choice(["a", "b"], (40, 66)), columns=[f"V{i}" for i in range(66)])
@@ -207,12 +217,13 @@ def test_cv_above_64_variables_runs_the_restarts_it_promises(cli_summary, tmp_pa
     )
     assert "tabu search with 10 random restarts" in out
     assert facts["method"] == "tabu" and facts["restarts"] == 10
-    args = cli_module.build_parser().parse_args(["cv"])
-    search = cli_cv._cv_search(args, "tabu", 1, 7)
+    args = cli_module.build_parser().parse_args(["cv", "--max-parents", "1", "--seed", "7"])
+    search = cli_cv.cv_search(plan_search(search_request(args), [f"V{i}" for i in range(66)]))
     assert (search.restarts, search.random_state, search.method) == (10, 7, "tabu")
 
 
 # -- learn's notes ------------------------------------------------------------------------
+@pytest.mark.long
 def test_learn_names_interchangeable_columns(cli_summary, tmp_path):
     """A column copied under other state names: the exact search says the two are
     interchangeable, in the summary and the JSON; a search without them says nothing."""
@@ -227,3 +238,163 @@ def test_learn_names_interchangeable_columns(cli_summary, tmp_path):
         "learn", tmp_path / "copied.csv", "--drop-columns", "E2", "--method", "solver"
     )
     assert "interchangeable" not in out and "interchangeable" not in facts
+
+
+# -- outputs never replace an input, a device or a link (issue 34, item 1) ---------------
+@pytest.fixture
+def model_file(data, cli, tmp_path):
+    """A fitted network of the survey data (BIF)."""
+    model = tmp_path / "m.bif"
+    code, _, err = cli("fit", data, "--edges", "A->E,S->E", "--out", model)
+    assert code == 0, err
+    return model
+
+
+def _spellings(path, tmp_path):
+    """Other names of the file ``path``: ./ and ../ spellings, a symbolic link, a hard link."""
+    link = tmp_path / f"link-{path.name}"
+    link.symlink_to(path)
+    hard = tmp_path / f"hard-{path.name}"
+    hard.hardlink_to(path)
+    dotted = path.parent / "." / ".." / path.parent.name / path.name
+    return [path, dotted, link, hard]
+
+
+def test_an_output_never_replaces_an_input(cli, data, model_file, tmp_path):
+    """The data file, --model and --cut-points, by any spelling or link, as --json or --out:
+    refused (exit 2) before the work, every file as it was."""
+    test_csv = tmp_path / "test.csv"
+    test_csv.write_bytes(data.read_bytes())
+    cuts = tmp_path / "cuts.json"
+    cuts.write_text(json.dumps({"x": [0.5]}))
+    before = {p: p.read_bytes() for p in (test_csv, model_file, cuts)}
+    for name in _spellings(test_csv, tmp_path):
+        for argv in (
+            ["learn", test_csv, "--method", "hill", "--json", name],
+            ["learn", test_csv, "--method", "hill", "--out", name.with_suffix(".bif")],
+            ["score", test_csv, "--edges", "A->E", "--json", name],
+            ["cv", test_csv, "--scores", "bic", "--folds", "2", "--json", name],
+        ):
+            if str(argv[-1]).endswith(".bif") and not Path(argv[-1]).exists():
+                continue  # a .bif spelling of the CSV is another file
+            err = one_line_error(cli(*argv), "which this command reads")
+            assert "learning the structure" not in err
+    for name in _spellings(model_file, tmp_path):
+        for flag in ("--json", "--out"):
+            if flag == "--out":
+                argv = ["fit", test_csv, "--model", model_file, "--out", name]
+            else:
+                argv = ["evaluate", test_csv, "--model", model_file, "--json", name]
+            one_line_error(cli(*argv), f"{flag} {name} is --model {model_file}")
+    one_line_error(
+        cli("evaluate", test_csv, "--model", model_file, "--cut-points", cuts, "--json", cuts),
+        f"is --cut-points {cuts}",
+    )
+    assert {p: p.read_bytes() for p in before} == before
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="mknod needs root")
+def test_a_device_is_written_directly_and_stays_a_device(cli, data, tmp_path):
+    """Device nodes of the test's own (the numbers of /dev/null and /dev/full on Linux):
+    written in place, never replaced by a regular file; a full device is the user's error
+    (exit 2, "No space left on device")."""
+    null, full, network = tmp_path / "null", tmp_path / "full", tmp_path / "null.bif"
+    for node, minor in ((null, 3), (full, 7), (network, 3)):
+        os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
+    code, out, err = cli("learn", data, "--method", "hill", "--json", null, "--out", network)
+    assert code == 0, err
+    assert "summary written to" in out and "network written to" in out
+    assert stat.S_ISCHR(null.stat().st_mode) and stat.S_ISCHR(network.stat().st_mode)
+    result = cli("learn", data, "--method", "hill", "--json", full)
+    one_line_error(result, "No space left on device")
+    assert "summary written" not in result[1]
+    assert stat.S_ISCHR(full.stat().st_mode)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["full", "null", "null.bif"]
+
+
+def test_a_link_is_followed_and_kept(cli, data, tmp_path):
+    """--json LINK writes the link's target and leaves the link; a dangling link creates its
+    target."""
+    target = tmp_path / "real.json"
+    target.write_text("old")
+    link = tmp_path / "summary.json"
+    link.symlink_to(target)
+    dangling = tmp_path / "net.bif"
+    dangling.symlink_to(tmp_path / "networks.bif")
+    code, _, err = cli("learn", data, "--method", "hill", "--json", link, "--out", dangling)
+    assert code == 0, err
+    assert link.is_symlink() and dangling.is_symlink()
+    assert json.loads(target.read_text())["command"] == "learn"
+    assert (tmp_path / "networks.bif").read_text().startswith("network")
+
+
+def test_a_named_pipe_is_written_directly(cli, data, tmp_path):
+    """A FIFO (a reader's end, as with process substitution) gets the summary and stays a
+    FIFO."""
+    import threading
+
+    fifo = tmp_path / "pipe.json"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
+    reader.start()
+    code, _, err = cli("learn", data, "--method", "hill", "--json", fifo)
+    reader.join(timeout=60)
+    assert code == 0, err
+    assert json.loads(received[0])["command"] == "learn"
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_an_existing_output_keeps_its_permissions(cli, data, tmp_path):
+    summary = tmp_path / "summary.json"
+    summary.write_text("{}")
+    summary.chmod(0o600)
+    code, _, err = cli("learn", data, "--method", "hill", "--json", summary)
+    assert code == 0, err
+    assert stat.S_IMODE(summary.stat().st_mode) == 0o600
+    assert json.loads(summary.read_text())["command"] == "learn"
+
+
+def _portfolio_folders(folder):
+    return sorted(folder.glob("pgmpy-nml-portfolio-*"))
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGKILL"])
+def test_a_stopped_portfolio_leaves_no_folder(network_sample, tmp_path, sig):
+    """``timeout`` sends SIGTERM; a SIGKILL gives the process no chance at all: the solver's
+    process removes the folder the two shared (and ends) within seconds either way."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    _, frame = network_sample("hailfinder", 1000, 0)
+    path = tmp_path / "hail.csv"
+    frame.to_csv(path, index=False)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    argv = [sys.executable, "-m", "pgmpy_nml", "learn", str(path), "--score", "bdeu"]
+    argv += ["--ess", "100", "--method", "solver|solver", "--time-limit", "300"]
+    process = subprocess.Popen(
+        argv,
+        env={**os.environ, "TMPDIR": str(scratch)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 240
+        while not _portfolio_folders(scratch):
+            assert process.poll() is None, "ended before the portfolio started"
+            assert time.monotonic() < deadline, "the portfolio never started"
+            time.sleep(0.2)
+        time.sleep(2)  # the solver's process is up and working
+        process.send_signal(getattr(signal, sig))
+        process.wait(timeout=60)
+        deadline = time.monotonic() + 30
+        while _portfolio_folders(scratch) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _portfolio_folders(scratch), list(scratch.rglob("*"))
+    finally:
+        if process.poll() is None:
+            process.kill()

@@ -32,6 +32,7 @@ def files(tmp_path_factory):
     return folder
 
 
+@pytest.mark.long
 def test_learn_with_bootstrap_matches_the_python_api(files, cli_summary):
     out, got = cli_summary(
         "learn", files / "survey.csv", *"--score qnml --bootstrap 6 --seed 3 --params none".split()
@@ -54,6 +55,7 @@ def test_learn_with_bootstrap_matches_the_python_api(files, cli_summary):
     assert got["replace"] is False and got["sample_size"] == 400
 
 
+@pytest.mark.long
 def test_params_auto_follows_the_score(files, cli):
     code, out, err = cli("learn", files / "survey.csv", "--score", "bdeu", "--ess", "4")
     assert code == 0, err
@@ -62,6 +64,7 @@ def test_params_auto_follows_the_score(files, cli):
     assert "parameters: auto: fsnml" in out
 
 
+@pytest.mark.long
 def test_cv_command_matches_compare_procedures(files, cli, cli_summary):
     out, got = cli_summary(
         "cv", files / "survey.csv", *"--scores fnml qnml --folds 3 --seed 2".split()
@@ -83,6 +86,7 @@ def test_cv_command_matches_compare_procedures(files, cli, cli_summary):
     assert code == 2 and "--target" in err
 
 
+@pytest.mark.long
 def test_discretize_and_evaluate_with_the_same_cut_points(files, cli):
     summary, bif = files / "learn.json", files / "net.bif"
     code, out, err = cli(
@@ -136,6 +140,7 @@ def wine_like(tmp_path_factory):
     return folder
 
 
+@pytest.mark.long
 def test_a_whole_number_measurement_is_cut_by_name_and_reused_everywhere(wine_like, cli, tmp_path):
     train, test = wine_like / "train.csv", wine_like / "test.csv"
     code, _, err = cli("learn", train, "--discretize", "quantile:3", "--params", "none")
@@ -209,6 +214,7 @@ def test_the_continuous_column_error_suggests_discretize(wine_like, cli):
     assert code == 2 and "--discretize METHOD[:BINS] --discretize-columns proline" in err
 
 
+@pytest.mark.long
 def test_discretize_keeps_its_promises_on_the_command_line(cli, tmp_path):
     rng = np.random.default_rng(1)
     frame = pd.DataFrame(

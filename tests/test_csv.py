@@ -247,3 +247,48 @@ def test_encoding_bom_and_whitespace(tmp_path):
 def test_no_such_file(tmp_path):
     with pytest.raises(CsvError, match="no such data file"):
         read_data(tmp_path / "nope.csv")
+
+
+# -- states only dropped rows hold, and delimiters (issue 34, items 2 and 5) --------------
+def test_dropped_rows_keep_their_states_and_say_so(tmp_path):
+    """soybean's case: classes that occur only in rows with a missing cell are states of
+    the file all the same; --dropna keeps them as states (``Table.states``) and names them."""
+    rows = ["class,leaf,stem"] + ["a,x,u", "b,y,v", "a,y,u", "b,x,v"] * 5
+    rows += ["rare,NA,u", "rare,x,NA", "b,z,NA"]  # 'rare' and leaf 'z' only with an NA
+    path = write(tmp_path, "\n".join(rows) + "\n")
+    table = read_data(path, CsvOptions(dropna=True))
+    assert set(table.data["class"]) == {"a", "b"} and set(table.data["leaf"]) == {"x", "y"}
+    assert table.states == {
+        "class": ["a", "b", "rare"],
+        "leaf": ["x", "y", "z"],
+        "stem": ["u", "v"],
+    }
+    note = next(n for n in table.notes if n.startswith("states that only the dropped rows"))
+    assert "'class': 'rare'" in note and "'leaf': 'z'" in note and "stem" not in note
+
+
+def test_states_are_the_files_values_in_the_packages_order(tmp_path):
+    path = write(tmp_path, "A,B\n10,x\n2,y\n1,x\n2,NA\n")
+    table = read_data(path, CsvOptions(dropna=True))
+    assert table.states == {"A": ["1", "2", "10"], "B": ["x", "y"]}  # numbers as numbers
+    assert not any("states that only" in n for n in table.notes)  # none lost
+
+
+def test_a_colon_delimited_file_is_detected(tmp_path):
+    table = read_data(write(tmp_path, "A:B:C\nx:u:1\ny:v:2\nx:v:1\n"))
+    assert list(table.data.columns) == ["A", "B", "C"] and table.delimiter == ":"
+    assert any("delimited by ':'" in note for note in table.notes)
+
+
+@pytest.mark.parametrize("char", ["#", "!", "^", "~"])
+def test_a_file_of_one_column_names_the_delimiter_it_looks_like(tmp_path, char):
+    """Not "an identifier, drop it": the character that splits every line alike."""
+    text = "\n".join(char.join(row) for row in [["A", "B", "C"], *[["x", "u", "1"]] * 30])
+    message = refusal(write(tmp_path, text + "\n"))
+    assert f"fields look delimited by {char!r}" in message and "--delimiter" in message
+    assert "identifier" not in message
+
+
+def test_a_real_single_column_file_is_still_read(tmp_path):
+    table = read_data(write(tmp_path, "answer\nyes\nno\nyes\n"))
+    assert list(table.data.columns) == ["answer"]

@@ -212,7 +212,7 @@ def test_evaluate_explains_an_infinite_log_loss(sparse_csv, cli, tmp_path):
     )
     assert code == 0, err
     assert "log-loss: inf nats per row" in out and "probability 0" in out
-    assert "fit --estimator fsnml" in out and "Warning" not in err
+    assert "fit --params fsnml" in out and "Warning" not in err
     facts = strict_json(summary)
     assert facts["log_loss"] is None
     assert facts["null_values"]["log_loss"]["value"] == "inf"

@@ -330,6 +330,7 @@ def test_cli_refuses_bif_before_the_search_and_writes_nothing(hostile_csv, tmp_p
     assert not out.exists() and not (tmp_path / "s.json").exists()
 
 
+@pytest.mark.long
 @pytest.mark.integration
 @pytest.mark.parametrize("suffix", [".xml", ".xmlbif"])
 def test_cli_learn_out_then_evaluate_gives_the_in_memory_log_loss(
@@ -359,6 +360,7 @@ def test_cli_learn_out_then_evaluate_gives_the_in_memory_log_loss(
     _assert_same(model, XMLBIFReader(str(refit)).get_model())
 
 
+@pytest.mark.long
 @pytest.mark.integration
 def test_cli_bif_round_trip_of_names_bif_can_hold(tmp_path, cli, cli_summary):
     rng = np.random.default_rng(3)
@@ -378,6 +380,7 @@ def test_cli_bif_round_trip_of_names_bif_can_hold(tmp_path, cli, cli_summary):
     assert evaluated["log_loss"] == pytest.approx(log_loss(model, frame), rel=1e-12)
 
 
+@pytest.mark.long
 @pytest.mark.integration
 def test_cli_dot_and_json_keep_hostile_column_names(tmp_path, cli, cli_summary):
     names = ['q"uote', "a\\b", "St. Louis", "x)"]
@@ -397,3 +400,27 @@ def test_cli_dot_and_json_keep_hostile_column_names(tmp_path, cli, cli_summary):
     code, _, err = cli("learn", path, "--out", tmp_path / "m.bif")
     assert code == 2 and "variable name" in err and not (tmp_path / "m.bif").exists()
     assert json.loads(json.dumps(learned))["variables"] == names
+
+
+#: Every kind of blank a name may begin or end with (Unicode's white space).
+_BLANKS = [" ", "\t", "\n", "\r", "\x0b", "\x0c", "\xa0", "\u1680", "\u2003", "\u2028", "\u3000"]
+
+
+@pytest.mark.parametrize("blank", _BLANKS, ids=repr)
+@pytest.mark.parametrize("where", ["leading", "trailing", "both"])
+def test_a_state_with_blanks_at_its_ends_is_kept_or_refused_by_name(blank, where, tmp_path):
+    """Issue 34: a state that begins or ends with a blank is refused by BIF (its reader
+    strips it), naming the state and the way out, and kept exactly by XMLBIF, as pgmpy's
+    own readers read the files."""
+    name = {"leading": blank + "a", "trailing": "a" + blank, "both": blank + "a" + blank}[where]
+    model = _network({"P": [name, "b"], "C": ["c", "d"]}, [("P", "C")])
+    with pytest.raises(NetworkFileError) as caught:
+        write_network(model, tmp_path / "m.bif", "BIF")
+    assert caught.value.state == name and repr(name) in str(caught.value)
+    assert ".xml" in str(caught.value) and not (tmp_path / "m.bif").exists()
+    err = _write_or_refuse(model, "XMLBIF", tmp_path / "m.xml")
+    if err is None:
+        back = XMLBIFReader(str(tmp_path / "m.xml")).get_model()
+        assert back.get_cpds("P").state_names["P"] == [name, "b"]
+    else:  # only a character XML cannot hold at all
+        assert "control character" in str(err) and err.state == name

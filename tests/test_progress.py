@@ -44,6 +44,7 @@ def test_progress_bar_picks_lines_off_a_terminal(monkeypatch, capsys):
     assert not isinstance(progress_bar(False, "x"), PeriodicLines)
 
 
+@pytest.mark.long
 def test_exact_search_talks_in_a_log(monkeypatch, capsys):
     monkeypatch.setenv("PGMPY_NML_PROGRESS_SECONDS", "0")
     _, data = sample_network("alarm", 300, random_state=0)
@@ -58,6 +59,7 @@ def test_exact_search_talks_in_a_log(monkeypatch, capsys):
     assert gap == pytest.approx(100 * search.gap_, abs=1e-4)
 
 
+@pytest.mark.long
 def test_default_parent_limit_agrees_with_the_command_line(cli):
     from pgmpy_nml.search import choose_search
 
@@ -75,6 +77,7 @@ def test_default_parent_limit_agrees_with_the_command_line(cli):
     assert "600 s" in text
 
 
+@pytest.mark.long
 def test_cli_learn_prints_progress_lines_and_a_default_time_limit(cli, alarm_csv):
     path = alarm_csv
     code, out, err = cli(
@@ -103,6 +106,7 @@ def test_cli_learn_prints_progress_lines_and_a_default_time_limit(cli, alarm_csv
         assert "proven optimal" in out and gap_line == 0.0
 
 
+@pytest.mark.long
 def test_time_limit_flag_takes_inf(cli, tmp_path):
     data = pd.DataFrame({"A": [0, 1, 1, 0] * 5, "B": [0, 1, 1, 1] * 5})
     path = tmp_path / "d.csv"
@@ -112,12 +116,13 @@ def test_time_limit_flag_takes_inf(cli, tmp_path):
     assert "proven optimal" in out
 
 
+@pytest.mark.long
 def test_default_time_limit_says_how_to_go_further(monkeypatch, capsys, alarm_csv):
     from pgmpy_nml import cli
-    from pgmpy_nml.cli import learn
+    from pgmpy_nml.cli import _search
 
     path = alarm_csv
-    monkeypatch.setattr(learn, "EXACT_TIME_LIMIT", 0.5)  # not even A*'s bound tables fit
+    monkeypatch.setattr(_search, "EXACT_TIME_LIMIT", 0.5)  # not even A*'s bound tables fit
     code = cli.main(["learn", str(path), "--score", "bdeu", "--ess", "10", "--params", "none"])
     out = capsys.readouterr().out
     assert code == 0
@@ -130,6 +135,7 @@ def _progress_gaps(lines):
     return [float(line.split("gap ")[1].split("%")[0]) for line in lines]
 
 
+@pytest.mark.long
 def test_cli_solver_talks_during_the_root_and_ends_with_the_summary_gap(cli, alarm_csv, tmp_path):
     # alarm, N = 1000, fNML, 3 parents: SCIP's root cut loop takes longer than the 5 s
     # limit; before, nothing was printed there unless the incumbent changed, and the last
@@ -238,6 +244,7 @@ def test_keep_alive_leaves_quiet_and_closed_bars_alone():
     assert out.getvalue().count("\n") == 1  # the close's line only
 
 
+@pytest.mark.long
 def test_a_star_then_solver_ends_with_the_combined_line(monkeypatch, capsys):
     # A* stopped by its memory cap, then SCIP from its network: the last line is the
     # combined result (the smaller of the two proven bounds), not the solver's own

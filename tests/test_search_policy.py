@@ -3,6 +3,7 @@ score's default parameters (declared on its registry spec), asked by every calle
 exact search, the command line, OptimalESS, learning_saturation and the study tools."""
 
 import json
+import os
 import re
 
 import numpy as np
@@ -163,23 +164,29 @@ def test_a_fit_runs_what_the_policy_chose(random_data):
 )
 def test_the_command_lines_auto_is_the_policy(argv):
     from pgmpy_nml.cli import build_parser
-    from pgmpy_nml.cli._search import _choose_method, _exact_engine
+    from pgmpy_nml.cli._requests import search_request
+    from pgmpy_nml.cli._search import exact_engine, plan_search
 
-    args = build_parser().parse_args(argv)
-    limit = "auto" if args.max_parents is None else args.max_parents
-    engine = args.method if args.method in ("dp", "astar", "solver") else "auto"
-    assert _exact_engine(args) == engine  # the engine ExactSearch is told to run
+    request = search_request(build_parser().parse_args(argv))
+    limit = "auto" if request.max_parents is None else request.max_parents
+    engine = request.method if request.method in ("dp", "astar", "solver") else "auto"
+    assert exact_engine(request) == engine  # the engine ExactSearch is told to run
     for n in SIZES:
+        variables = [f"V{i}" for i in range(n)]
         try:
-            choice = choose_search(n, args.method, limit)
+            choice = choose_search(n, request.method, limit)
         except ValueError as err:  # an engine beyond its size: the same refusal
             with pytest.raises(ValueError, match=re.escape(str(err))):
-                _choose_method(args, n)
+                plan_search(request, variables)
             continue
-        method, max_parents, described = _choose_method(args, n)
-        assert method == ("exact" if choice.exact else choice.method), (argv, n)
-        assert max_parents == choice.max_parents
-        assert ("heuristic" in described) == (not choice.exact)
+        plan = plan_search(request, variables)
+        assert plan.kind == ("exact" if choice.exact else choice.method), (argv, n)
+        assert plan.max_parents == choice.max_parents
+        assert ("heuristic" in plan.described) == (not choice.exact)
+        if choice.exact:  # the engine said up front is the one ExactSearch runs
+            cores = os.cpu_count() or 1
+            method = "exact" if request.method in ("auto", "exact") else request.method
+            assert plan.engine == choose_search(n, method, limit, cores=cores).method
 
 
 def test_the_study_tools_auto_is_the_policy(monkeypatch):

@@ -124,6 +124,7 @@ def read_edges(path):
     return sorted(reader(str(path)).get_model().edges())
 
 
+@pytest.mark.long
 @pytest.mark.integration
 def test_bootstrap_table_says_when_the_learned_arc_is_reversed(cli, iris, tmp_path):
     summary = tmp_path / "s.json"
@@ -159,6 +160,7 @@ def test_bootstrap_table_says_when_the_learned_arc_is_reversed(cli, iris, tmp_pa
     assert "reversed = it has the arc the other way" in out
 
 
+@pytest.mark.long
 @pytest.mark.integration
 @pytest.mark.parametrize("suffix", [".bif", ".xml", ".dot"])
 def test_out_and_out_averaged_write_the_two_networks_labelled(cli_summary, iris, tmp_path, suffix):
@@ -176,6 +178,7 @@ def test_out_and_out_averaged_write_the_two_networks_labelled(cli_summary, iris,
         assert read_edges(path) == sorted(map(tuple, edges))
 
 
+@pytest.mark.long
 @pytest.mark.integration
 def test_out_with_bootstrap_says_it_is_the_learned_network(cli, iris, tmp_path):
     target = tmp_path / "n.bif"
@@ -213,6 +216,7 @@ def test_out_averaged_mistakes_are_one_line_naming_the_flag(cli, iris, tmp_path,
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.long
 @pytest.mark.integration
 def test_long_study_commands_print_progress_lines_when_stderr_is_not_a_terminal(cli, iris):
     code, _, err = cli("learn", iris, "--discretize", "quantile:3", "--bootstrap", "4")

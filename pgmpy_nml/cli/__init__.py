@@ -11,11 +11,16 @@ files that pgmpy reads back: BIF or XMLBIF networks, Graphviz DOT structures and
 a JSON summary. Without a data file the bundled example data set is used, so
 ``pgmpy-nml`` alone shows the main job.
 
-One module per command (``learn``, ``cv``, ``score``, ``fit``, ``evaluate``), the
-parser (``_parser``), the argument types (``_argtypes``), the files (``_io``: data,
-networks, staged outputs, the JSON summary), the cutting of continuous columns
-(``_cuts``), the search from the flags (``_search``: the library's policy and
-constraints) and what they share (``_common``: :class:`UserError`, ...).
+Each command turns argparse's namespace into a typed request once, at its top
+(``_requests``: what to read, how to search, what to write), and works from it. One
+module per command (``learn``, ``cv``, ``score``, ``fit``, ``evaluate``); under them the
+parser (``_parser``) and its argument types (``_argtypes``), the requests, the input
+files (``_inputs``: the data, cut points, network files), the cutting of continuous
+columns (``_cuts``), the output files (``_outputs``: checked before the work, staged,
+the JSON summary), the graphs of the flags (``_graphs``: edges, tiers, constraints),
+the scores and estimators by name (``_scores``), the search (``_search``: the library's
+policy, said up front), what the commands print (``_report``) and the user's mistake
+(``_errors``: :class:`UserError`).
 
 Building the parser imports nothing beyond the standard library, so ``--help``
 and ``--version`` answer at once; pandas, pgmpy and numba load when a command runs.
@@ -27,8 +32,8 @@ import shlex
 import sys
 import warnings
 
-from ._common import UserError
-from ._io import _check_outputs, _discard_staged
+from ._errors import UserError
+from ._outputs import discard
 from ._parser import build_parser
 
 __all__ = ["build_parser", "main"]
@@ -65,7 +70,8 @@ def _internal_error(prog, err, argv) -> int:
 
 
 def main(argv=None):
-    """Run the command line; returns the exit code (0 success, 2 user error, 1 internal error)."""
+    """Run the command line; returns the exit code (0 success, 2 user error, 1 internal error,
+    130 interrupted)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
@@ -75,8 +81,9 @@ def main(argv=None):
         )
         args = parser.parse_args(["learn"])
     prog = f"pgmpy-nml {args.command}"
+    for old, new in getattr(args, "renamed", []):
+        print(f"{prog}: note: {old} is now called {new}; {old} will go", file=sys.stderr)
     try:
-        _check_outputs(args)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
             args.func(args)
@@ -93,7 +100,7 @@ def main(argv=None):
     except Exception as err:  # a bug: still one line, with what to report
         return _internal_error(prog, err, argv)
     finally:
-        _discard_staged()  # a failed command leaves no file behind (after success: none left)
+        discard()  # a failed command leaves no file behind (after success: none left)
     return 0
 
 

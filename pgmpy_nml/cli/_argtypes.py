@@ -7,7 +7,7 @@ import argparse
 import importlib
 import math
 
-from ._common import DISCRETIZE_METHODS
+from ._requests import DISCRETIZE_METHODS
 
 
 def _positive_float(text):

@@ -7,37 +7,37 @@ import shlex
 import warnings
 from collections.abc import Hashable
 
-from ._common import UserError
-from ._io import _load_cut_points, _read_csv
+from ._errors import UserError
+from ._inputs import Data, load_cut_points, read_csv
+from ._requests import ReadRequest
 
 
-def _read_study_data(args, use=None):
-    """The data as strings, cut with --discretize or --cut-points; also the cut points."""
-    data, source, notes = _read_csv(args, use=use)
+def read_study_data(request: ReadRequest, use: list | None = None) -> Data:
+    """The data as strings, cut with --discretize or --cut-points (the cut points learned
+    by --discretize in ``cut_points``; the states of a cut column are its intervals)."""
+    read = read_csv(request, use=use)
+    data, notes = read.frame, read.notes
     cut_points: dict[Hashable, list[float]] = {}
-    named = tuple(getattr(args, "discretize_columns", None) or ())
+    named = request.discretize_columns
     absent = [c for c in named if c not in data.columns]
     if absent:
         raise UserError(
             f"--discretize-columns names {absent[0]!r}, which is not a column of the data used"
         )
-    discretize = getattr(args, "discretize", None)
-    if discretize and getattr(args, "cut_points", None):
-        raise UserError(
-            "give --discretize (learn new cut points) or --cut-points (reuse saved ones), not both"
-        )
-    if getattr(args, "cut_points", None):
-        return _apply_cut_points(args, data, notes), source, notes, cut_points
+    discretize = request.discretize
+    if request.cut_points:
+        cuts = load_cut_points(request.cut_points)
+        return _with_cut(read, apply_cut_points(request, data, notes), cuts, {})
     if discretize or named:
         from ..study import Discretizer
 
         if not discretize:
             discretize = ("hartemink", 3)
             notes.append("--discretize-columns without --discretize: cut with hartemink:3")
-        columns = _continuous_columns(data, _decimal_comma(args, notes))
+        columns = _continuous_columns(data, _decimal_comma(request, notes))
         for name in named:
             if name not in columns:
-                columns[name] = _numbers(data[name], name, _decimal_comma(args, notes))
+                columns[name] = _numbers(data[name], name, _decimal_comma(request, notes))
         if not columns:
             notes.append("--discretize: no column looks continuous; nothing was cut")
         else:
@@ -67,7 +67,18 @@ def _read_study_data(args, use=None):
                     )
             data = _cut(data, discretizer, columns, notes)
             cut_points = {c: [float(x) for x in discretizer.cut_points_[c]] for c in columns}
-    return data, source, notes, cut_points
+    return _with_cut(read, data, cut_points, cut_points)
+
+
+def _with_cut(read: Data, frame, cuts: dict, learned: dict) -> Data:
+    """``read`` with its ``frame`` cut at ``cuts`` (column -> cut points); ``learned``, the
+    cut points that --discretize learned (for the summary). A cut column's states are its
+    intervals, ``"0"`` to ``str(len(cut points))``, whether data fall in each or not."""
+    states = dict(read.states)
+    for column, points in cuts.items():
+        if column in frame.columns:
+            states[column] = [str(i) for i in range(len(points) + 1)]
+    return Data(frame, read.source, read.notes, states, learned)
 
 
 def _continuous_columns(data, decimal_comma):
@@ -129,22 +140,23 @@ def _numbers(values, name, decimal_comma):
     return numbers
 
 
-def _decimal_comma(args, notes):
+def _decimal_comma(request: ReadRequest, notes) -> bool:
     """Whether decimals may be written with a comma: the fields are not comma-delimited."""
-    if args.delimiter is not None:
-        return args.delimiter != ","
+    if request.delimiter is not None:
+        return request.delimiter != ","
     return any(note.startswith("fields are delimited by ") for note in notes)
 
 
-def _apply_cut_points(args, data, notes):
-    """``evaluate --cut-points FILE``: cut the test data where training was cut."""
+def apply_cut_points(request: ReadRequest, data, notes):
+    """``--cut-points FILE``: cut the data where an earlier run cut its training data."""
     from ..study import Discretizer
 
-    cuts = _load_cut_points(args.cut_points)
+    assert request.cut_points is not None
+    cuts = load_cut_points(request.cut_points)
     unknown = [c for c in cuts if c not in data.columns]
     if unknown:
         raise UserError(f"the cut points name column {unknown[0]!r}, which the test data lack")
-    columns = _continuous_columns(data[list(cuts)], _decimal_comma(args, notes))
+    columns = _continuous_columns(data[list(cuts)], _decimal_comma(request, notes))
     import pandas as pd
 
     for c in cuts:  # a column of whole numbers is not "continuous", but is cut all the same

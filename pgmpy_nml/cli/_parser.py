@@ -30,12 +30,38 @@ from ._argtypes import (
     _whole_number_at_least,
     spec_type,
 )
-from ._common import ESTIMATORS, _score_help, _score_names
+from ._requests import ESTIMATORS
 from .cv import cmd_cv
 from .evaluate import cmd_evaluate
 from .fit import cmd_fit
 from .learn import cmd_learn
 from .score import cmd_score
+
+
+def _score_names(aliases=True):
+    """Every name the score registry accepts (canonical names, and aliases unless told not)."""
+    from ..scores.registry import score_names
+
+    return score_names(aliases=aliases)
+
+
+def _score_help(default):
+    from ..scores.registry import score_names
+
+    return f"{', '.join(score_names())} (aliases: bic, aic, ll, bdj); default {default}"
+
+
+class _Renamed(argparse.Action):
+    """An old name of an option: sets the new one's value, and records the rename in
+    ``renamed`` for the command to say (after the line argparse's errors take)."""
+
+    def __init__(self, option_strings, dest, new_name="", **kwargs):
+        self.new_name = new_name
+        super().__init__(option_strings, dest, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        namespace.renamed = [*getattr(namespace, "renamed", []), (option_string, self.new_name)]
+        setattr(namespace, self.dest, values)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -381,7 +407,21 @@ def _fit_parser(sub):
         description="Fit the parameters of a given structure.",
     )
     _structure_args(fit, "structure")
-    fit.add_argument("--estimator", choices=ESTIMATORS, default="fsnml", help="default fsnml")
+    fit.add_argument(
+        "--params",
+        choices=ESTIMATORS,
+        default="fsnml",
+        help="parameter estimator (default fsnml: no hyperparameter, every probability "
+        "positive; bdeu takes --ess)",
+    )
+    fit.add_argument(  # its old name (learn and cv call it --params): still taken, with a note
+        "--estimator",
+        dest="params",
+        choices=ESTIMATORS,
+        action=_Renamed,
+        new_name="--params",
+        help=argparse.SUPPRESS,
+    )
     _ess_arg(fit)
     _discretize_arg(fit)
     _cut_points_arg(fit)

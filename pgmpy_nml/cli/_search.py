@@ -1,181 +1,249 @@
-"""The structure search of ``learn`` and ``cv`` from their flags: the library's policy
-(:func:`~pgmpy_nml.search.choose_search`) and constraints
-(:class:`~pgmpy_nml.search.constraints.Constraints`), worded with the flags."""
+"""The structure search of ``learn`` and ``cv``, planned from a :class:`SearchRequest`: the
+library's policy (:func:`~pgmpy_nml.search.choose_search`) and constraints, worded with
+the flags, said up front (which engine, which limits, how to change them), and run."""
 
 from __future__ import annotations
+
+import math
+from dataclasses import dataclass
 
 from .._limits import (
     AUTO_EXACT_MAX_VARIABLES,
     AUTO_RESTARTS,
     AUTO_SOLVER_MAX_VARIABLES,
     CANDIDATE_METHODS,
+    EXACT_TIME_LIMIT,
 )
-from ._common import UserError
+from ._errors import UserError
+from ._graphs import Knowledge, knowledge
+from ._requests import SearchRequest
+
+#: The exact engines in words (what ``choose_search`` picked).
+ENGINES = {
+    "dp": "dynamic programming over variable subsets",
+    "astar": "A* over candidate parent sets (then branch and cut if A* runs out of memory)",
+    "solver": "branch and cut (SCIP) over candidate parent sets",
+    "astar|solver": "A* and branch and cut side by side on two cores, the first proof wins",
+    "solver|solver": "two branch and cuts side by side on two cores, the first proof wins",
+}
 
 
-def _parse_tiers(spec, variables):
-    """``"A,S;E;O,R,T"`` -> ``[["A", "S"], ["E"], ["O", "R", "T"]]``."""
-    if spec is None:
-        return []
-    tiers = [[v.strip() for v in tier.split(",") if v.strip()] for tier in spec.split(";")]
-    tiers = [tier for tier in tiers if tier]
-    seen: dict[str, int] = {}
-    for rank, tier in enumerate(tiers):
-        for v in tier:
-            if v not in variables:
-                raise UserError(f"--tiers names {v!r}, which is not a data column")
-            if v in seen:
-                raise UserError(f"--tiers puts {v!r} in tiers {seen[v] + 1} and {rank + 1}")
-            seen[v] = rank
-    if len(tiers) < 2:
-        raise UserError("--tiers needs at least two tiers separated by ';', e.g. \"A,S;E;O,R,T\"")
-    return tiers
+@dataclass(frozen=True)
+class Plan:
+    """The search to run: ``kind`` (``"exact"``, ``"hill"`` or ``"tabu"``), the exact
+    ``engine`` ``choose_search`` picked (None for a local search), the parent limit, the
+    sentence that says what it is, the time limit (``math.inf``: none; ``default_limit``:
+    the default one), the restarts of a local search and the constraints."""
 
+    kind: str
+    engine: str | None
+    max_parents: int | None
+    described: str
+    time_limit: float
+    default_limit: bool
+    restarts: int
+    knowledge: Knowledge
+    request: SearchRequest
 
-def _check_constraints(variables, required, forbidden, tiers, max_parents):
-    """Refuse contradictory constraints up front, whatever the search: the library's check
-    (``Constraints.conflict``), worded with the flags."""
-    if not required:  # nothing required: some network (the empty one) fits
-        return
-    from ..search.constraints import Constraints
+    @property
+    def exact(self) -> bool:
+        return self.kind == "exact"
 
-    knowledge = _knowledge(required, forbidden, tiers)
-    conflict = Constraints.unchecked(variables, max_parents, knowledge).conflict()
-    if conflict is None:
-        return
-    if conflict.kind == "cycle":
-        path = "->".join([conflict.edges[0][0], *(v for _, v in conflict.edges)])
-        raise UserError(f"the required edges form a cycle ({path}): no network can have them all")
-    if conflict.kind == "limit":
-        v = conflict.edges[0][1]
-        raise UserError(
-            f"--require gives {v!r} {len(conflict.edges)} parents, more than "
-            f"--max-parents {max_parents}"
-        )
-    ((u, v),) = conflict.edges
-    if (u, v) in forbidden:
-        raise UserError(f"the edge {u}->{v} is both required (--require) and forbidden (--forbid)")
-    rank = {w: r for r, tier in enumerate(tiers) for w in tier}
-    raise UserError(
-        f"--require {u}->{v} goes against --tiers: {u!r} is in tier {rank[u] + 1}, "
-        f"after {v!r} in tier {rank[v] + 1}"
-    )
-
-
-def _broken_constraints(dag, variables, required, forbidden, tiers, max_parents):
-    """The constraints a learned DAG breaks, as text (empty if none): the library's
-    ``Constraints.violations``."""
-    from ..search.constraints import Constraints
-
-    knowledge = _knowledge(required, forbidden, tiers)
-    return "; ".join(Constraints.unchecked(variables, max_parents, knowledge).violations(dag))
-
-
-def _knowledge(required, forbidden, tiers, label=None):
-    from pgmpy.causal_discovery import ExpertKnowledge
-
-    label = label or {}
-
-    def relabel(edges):
-        return [(label.get(u, u), label.get(v, v)) for u, v in edges]
-
-    if not (required or forbidden or tiers):
-        return None
-    return ExpertKnowledge(
-        required_edges=relabel(required),
-        forbidden_edges=relabel(forbidden),
-        temporal_order=[[label.get(v, v) for v in tier] for tier in tiers] or None,
-    )
-
-
-def _choose_method(args, n_vars):
-    """The search to run (``"exact"``, ``"hill"`` or ``"tabu"``), its parent limit, and the
-    sentence that says what it is: the library's policy (``choose_search``) for
-    ``--method`` and ``--max-parents`` (none given: its ``"auto"`` limit)."""
-    from ..search import choose_search
-
-    limit = "auto" if args.max_parents is None else args.max_parents
-    choice = choose_search(n_vars, args.method, limit)
-    if not choice.exact and args.method == "auto":
+    def limits_text(self) -> str:
+        """The limits of the search and the flags that change them, for the first lines."""
+        if not self.exact:
+            return "no time limit: a local search stops at its local optimum"
+        if math.isinf(self.time_limit):
+            return "no time limit (--time-limit inf): runs until proven optimal"
+        whose = "the default; " if self.default_limit else ""
         return (
-            choice.method,
-            choice.max_parents,
-            (
-                f"tabu search with {_restarts(args)} random restarts "
-                "(heuristic, not optimal: "
-                f"{n_vars} variables are more than the {AUTO_SOLVER_MAX_VARIABLES} of --method "
-                "auto's exact solver; --method exact tries it anyway)"
-            ),
+            f"stops after {self.time_limit:g} s ({whose}--time-limit SECONDS, or inf, to "
+            "change) with the best network found and a proven bound on the optimum"
+        )
+
+
+def _cores(request: SearchRequest) -> int:
+    from .._validate import as_n_jobs
+
+    return as_n_jobs(-1 if request.n_jobs is None else request.n_jobs, "--n-jobs")
+
+
+def restarts(request: SearchRequest) -> int:
+    """Random restarts of the local search: ``--restarts``, else 10 when ``--method auto``
+    fell back to tabu search above its exact range."""
+    if request.restarts is not None:
+        return request.restarts
+    return AUTO_RESTARTS if request.method == "auto" else 0
+
+
+def _described(request: SearchRequest, choice, n_vars: int) -> str:
+    """The sentence that says which search runs."""
+    if not choice.exact and request.method == "auto":
+        return (
+            f"tabu search with {restarts(request)} random restarts (heuristic, not optimal: "
+            f"{n_vars} variables are more than the {AUTO_SOLVER_MAX_VARIABLES} of --method "
+            "auto's exact solver; --method exact tries it anyway)"
         )
     if not choice.exact:
         kind = "hill climbing" if choice.method == "hill" else "tabu search"
-        if getattr(args, "restarts", None):
-            kind += f" with {args.restarts} random restarts"
-        return choice.method, choice.max_parents, f"{kind} (heuristic: a local optimum)"
+        if request.restarts:
+            kind += f" with {request.restarts} random restarts"
+        return f"{kind} (heuristic: a local optimum)"
     if choice.method == "dp" and choice.max_parents is None:
-        return "exact", None, "exact search (globally optimal)"
+        return "exact search (globally optimal)"
     described = "exact search (proven optimal unless the time limit runs out)"
-    if args.max_parents is None:
+    if request.max_parents is None:
         whose = (
-            f"--method {args.method}'s default"
-            if args.method in CANDIDATE_METHODS
+            f"--method {request.method}'s default"
+            if request.method in CANDIDATE_METHODS
             else f"the default above {AUTO_EXACT_MAX_VARIABLES} variables"
         )
         described += (
             f", with at most {choice.max_parents} parents per variable ({whose}; set --max-parents)"
         )
-    return "exact", choice.max_parents, described
+    return described
 
 
-def _exact_engine(args):
+def plan_search(request: SearchRequest, variables: list) -> Plan:
+    """The search for the data's ``variables``: the constraints parsed and checked, the
+    method chosen by the library's policy, the time limit checked against it."""
+    from ..search import choose_search
+
+    constraints = knowledge(variables, request.require, request.forbid, request.tiers)
+    constraints.check(request.max_parents)
+    limit = "auto" if request.max_parents is None else request.max_parents
+    choice = choose_search(len(variables), request.method, limit)
+    kind = "exact" if choice.exact else choice.method
+    if request.time_limit is not None and kind != "exact":
+        raise UserError(
+            f"--time-limit stops the exact search, and this run uses {kind} search (a "
+            "local search has no time limit): drop --time-limit, or give --method exact"
+        )
+    engine = None
+    if choice.exact:
+        method = request.method if request.method in ("dp", *CANDIDATE_METHODS) else "exact"
+        engine = choose_search(len(variables), method, limit, cores=_cores(request)).method
+    return Plan(
+        kind=kind,
+        engine=engine,
+        max_parents=choice.max_parents,
+        described=_described(request, choice, len(variables)),
+        time_limit=EXACT_TIME_LIMIT if request.time_limit is None else request.time_limit,
+        default_limit=request.time_limit is None,
+        restarts=0 if choice.exact else restarts(request),
+        knowledge=constraints,
+        request=request,
+    )
+
+
+def exact_engine(request: SearchRequest) -> str:
     """``ExactSearch``'s ``method``: the engine ``--method`` names, else ``"auto"`` (the
     exact search chooses, as ``--method exact`` and ``auto`` promise)."""
-    return args.method if args.method in ("dp", *CANDIDATE_METHODS) else "auto"
+    return request.method if request.method in ("dp", *CANDIDATE_METHODS) else "auto"
 
 
-def _restarts(args):
-    """Random restarts of the local search: ``--restarts``, else 10 when ``--method auto``
-    fell back to tabu search above its exact range (``cv`` has no ``--restarts``)."""
-    given = getattr(args, "restarts", None)
-    if given is not None:
-        return given
-    return AUTO_RESTARTS if args.method == "auto" else 0
+def announce(plan: Plan, what: str) -> None:
+    """The first lines of a search: what runs (``what`` says for what), the engine, its
+    limits and the flags that change them."""
+    print(f"{what}: {plan.described}", flush=True)
+    if plan.exact:
+        assert plan.engine is not None
+        print(f"  engine: {ENGINES[plan.engine]} (--method to choose)", flush=True)
+    print(f"  limits: {plan.limits_text()}", flush=True)
 
 
-def _make_search(args, score, method, max_parents, knowledge, show_progress, restarts=0):
-    """The structure search of ``learn`` (``method``: ``"exact"``, ``"hill"`` or ``"tabu"``),
-    with the search options of the command line; the bootstrap reruns the same one."""
+def make_search(plan: Plan, score, show_progress: bool, knowledge=True):
+    """The estimator of the plan (an ``ExactSearch`` or a ``LocalSearch``) on ``score``;
+    ``knowledge=False`` leaves the constraints out (a template the study tools rebind)."""
     from ..search import ExactSearch, LocalSearch
 
-    if method == "exact":
+    request = plan.request
+    expert = plan.knowledge.expert_knowledge() if knowledge else None
+    if plan.exact:
         return ExactSearch(
             score,
-            method=_exact_engine(args),
-            max_parents=max_parents,
-            expert_knowledge=knowledge,
-            max_memory=args.max_memory,
-            n_jobs=-1 if args.n_jobs is None else args.n_jobs,
+            method=exact_engine(request),
+            max_parents=plan.max_parents,
+            expert_knowledge=expert,
+            max_memory=request.max_memory,
+            n_jobs=-1 if request.n_jobs is None else request.n_jobs,
             show_progress=show_progress,
-            time_limit=args.time_limit,
+            time_limit=None if math.isinf(plan.time_limit) else plan.time_limit,
         )
     return LocalSearch(
         score,
-        method=method,
-        max_parents=max_parents,
-        expert_knowledge=knowledge,
-        restarts=restarts,
-        perturb=args.perturb,
-        tabu_length=args.tabu_length,
-        random_state=0 if args.seed is None else args.seed,
-        n_jobs=args.n_jobs,
+        method=plan.kind,
+        max_parents=plan.max_parents,
+        expert_knowledge=expert,
+        restarts=plan.restarts,
+        perturb=request.perturb,
+        tabu_length=request.tabu_length,
+        random_state=0 if request.seed is None else request.seed,
+        n_jobs=request.n_jobs,
         show_progress=show_progress,
     )
 
 
-def _check_time_limit(args, method):
-    """``--time-limit`` stops the exact solver; refuse it where nothing would honour it."""
-    if getattr(args, "time_limit", None) is not None and method != "exact":
+def run_exact(plan: Plan, score, frame) -> tuple:
+    """The exact search on ``frame``: the DAG, the sentence on its proof and the summary's
+    fields about the search."""
+    from ..exceptions import SearchMemoryError
+
+    # progress on stderr: a bar on a terminal, a line every 10 s in a log or a pipe
+    search = make_search(plan, score, True)
+    try:
+        search.fit(frame)
+    except SearchMemoryError as err:
+        if err.limit_parameter != "max_memory":  # the pruning: only a smaller problem helps
+            raise UserError(f"{err} Set --max-parents, or use --method tabu.") from None
+        reason = " ".join(str(err).split()).replace("max_memory", "--max-memory")
         raise UserError(
-            f"--time-limit stops the exact search, and this run uses {method} search (a "
-            "local search has no time limit): drop --time-limit, or give --method exact"
+            f"{reason} Allow more with --max-memory SIZE, set --max-parents (the exact solver "
+            "handles a parent limit on many variables), or use --method tabu for a heuristic "
+            "network."
+        ) from None
+    except MemoryError as err:
+        raise UserError(f"{err} Set --max-parents, or use --method tabu.") from None
+    info = {
+        "exact_method": search.method_,
+        "status": search.status_,
+        "optimal": bool(search.optimal_),
+        "gap": float(search.gap_),
+        "bound": float(search.bound_),
+        "time_limit": plan.time_limit,
+    }
+    if search.pruning_ is not None:
+        info["candidate_parent_sets"] = int(search.pruning_.n_kept.sum())
+    if search.interchangeable_:
+        info["interchangeable"] = [list(c) for c in search.interchangeable_]
+    return search.causal_graph_, proof_text(plan, search), info
+
+
+def proof_text(plan: Plan, search) -> str:
+    """What the exact search proved, and how to go further when it stopped early."""
+    gap = f"gap {100 * search.gap_:.3g}% to the bound {search.bound_:.4f}"
+    if search.optimal_:
+        return f"proven optimal ({search.method_})"
+    if search.status_ == "memorylimit":
+        return (
+            f"not proven optimal: {gap} when the search reached the memory available; "
+            "lower --max-parents, or run where there is more memory"
         )
+    if plan.default_limit:
+        return (
+            f"not proven optimal: {gap} when the default time limit of {plan.time_limit:g} s "
+            "ran out; search longer with --time-limit SECONDS (or --time-limit inf), or lower "
+            "--max-parents"
+        )
+    return (
+        f"not proven optimal: {gap} when --time-limit ran out; search longer with a larger "
+        "--time-limit"
+    )
+
+
+def run_local(plan: Plan, score, frame, show_progress: bool) -> tuple:
+    """The local search on ``frame``: the DAG, what it is and the summary's fields."""
+    search = make_search(plan, score, show_progress)
+    search.fit(frame)
+    info = {"optimal": False, "restarts": plan.restarts, "iterations": int(search.n_iter_)}
+    return search.causal_graph_, "a local optimum (heuristic)", info

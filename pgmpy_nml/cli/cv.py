@@ -6,107 +6,110 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from typing import TYPE_CHECKING
 
-from ._common import (
-    UserError,
-    _check_missing_scores,
-    _data_summary,
-    _estimator,
-    _missing_policy,
-    _print_data,
-    _table,
-)
-from ._cuts import _read_study_data
-from ._io import _check_directory, _finish
-from ._search import _check_time_limit, _choose_method, _exact_engine, _restarts
+from . import _outputs
+from ._cuts import read_study_data
+from ._errors import UserError
+from ._report import table
+from ._requests import CvRequest, cv_request
+from ._scores import check_missing_scores, estimator
+from ._search import Plan, announce, make_search, plan_search
+
+if TYPE_CHECKING:
+    import argparse
+
+    from ._inputs import Data
 
 
-def cmd_cv(args):
-    _check_directory(args.json, "--json")
-    data, source, notes, cut_points = _read_study_data(args)
-    variables = list(data.columns)
-    if args.loss == "error" and args.target is None:
-        raise UserError("--loss error needs the variable to predict: --target NAME")
-    if args.target is not None and args.target not in variables:
-        raise UserError(f"--target {args.target!r} is not a column of the data")
-    method, max_parents, described = _choose_method(args, len(variables))
-    _check_time_limit(args, method)
-    seed = 0 if args.seed is None else args.seed
-    search = _cv_search(args, method, max_parents, seed)
-    names = args.scores or ["fnml", "qnml", "bdeu"]
-    if len(set(names)) != len(names):
-        raise UserError("--scores lists a score twice")
-    _check_missing_scores(args, data, names, "--scores")
-    procedures = _cv_procedures(args, names, search, max_parents)
-    _print_data(source, data, notes)
+def cmd_cv(args: argparse.Namespace) -> dict:
+    return cv(cv_request(args))
+
+
+def cv(request: CvRequest) -> dict:
+    _outputs.check_outputs(request.write, request.read.inputs())
+    data = read_study_data(request.read)
+    if request.target is not None and request.target not in data.variables:
+        raise UserError(f"--target {request.target!r} is not a column of the data")
+    plan = plan_search(request.search, data.variables)
+    search = cv_search(plan)
+    names = list(request.scores)
+    if request.read.missing == "available":
+        check_missing_scores(data, names, "--scores")
+    procedures = _cv_procedures(request, plan, search)
+    data.print()
     scheme = (
-        (f"{args.folds} random hold-out splits" if args.hold_out else f"{args.folds}-fold")
-        + (f", {args.runs} runs" if args.runs > 1 else "")
-        + f", seed {seed}"
+        (f"{request.folds} random hold-out splits" if request.hold_out else f"{request.folds}-fold")
+        + (f", {request.runs} runs" if request.runs > 1 else "")
+        + f", seed {request.seed}"
     )
     print(
-        f"cross-validating {len(names)} procedure(s): {described}, parameters {args.params}; "
-        f"{scheme}; loss {args.loss}" + (f" of {args.target}" if args.target else ""),
+        f"cross-validating {len(names)} procedure(s), parameters {request.params}; {scheme}; "
+        f"loss {request.loss}" + (f" of {request.target}" if request.target else ""),
         flush=True,
     )
+    announce(plan, "  each fit")
     start = time.perf_counter()
-    comparison, infinite = _compare(args, data, procedures, seed)
+    comparison, infinite = _compare(request, data, procedures)
     seconds = time.perf_counter() - start
-    _print_comparison(args, comparison, infinite, seconds)
-    table = comparison.summary
+    _print_comparison(request, comparison, infinite, seconds)
+    summary_table = comparison.summary
     summary = {
-        **_data_summary("cv", source, notes, data),
-        "method": method,
-        "search": described,
-        "time_limit": args.time_limit,
-        "restarts": getattr(search, "restarts", 0 if method != "exact" else None),
-        "scheme": "hold-out" if args.hold_out else "k-fold",
-        "folds": args.folds,
-        "runs": args.runs,
-        "seed": seed,
-        "loss": args.loss,
-        "target": args.target,
-        "parameters": args.params,
+        **data.summary("cv"),
+        "method": plan.kind,
+        "search": plan.described,
+        "time_limit": plan.time_limit if plan.exact else None,
+        "restarts": plan.restarts if not plan.exact else None,
+        "scheme": "hold-out" if request.hold_out else "k-fold",
+        "folds": request.folds,
+        "runs": request.runs,
+        "seed": request.seed,
+        "loss": request.loss,
+        "target": request.target,
+        "parameters": request.params,
         "baseline": comparison.baseline,
-        "summary": {name: {k: float(v) for k, v in r.items()} for name, r in table.iterrows()},
+        "summary": {
+            name: {k: float(v) for k, v in r.items()} for name, r in summary_table.iterrows()
+        },
         "losses": {name: r.folds["loss"].tolist() for name, r in comparison.results.items()},
         "seconds": seconds,
     }
-    if cut_points:
-        summary["cut_points"] = cut_points
+    if data.cut_points:
+        summary["cut_points"] = data.cut_points
     reasons = {
         f"{part}.{name}": note for name, note in infinite.items() for part in ("summary", "losses")
     }
     if infinite:  # another procedure's difference from an infinite baseline
         reasons["summary"] = " ".join(infinite.values())
-    return _finish(summary, args, reasons)
+    return _outputs.finish(summary, request.write, reasons)
 
 
-def _cv_procedures(args, names, search, max_parents):
+def cv_search(plan: Plan):
+    """The search every split runs: a template with the plan's options (the procedures
+    rebind its score); an exact one has the plan's time limit and shows its progress."""
+    return make_search(plan, "fnml", show_progress=plan.exact, knowledge=False)
+
+
+def _cv_procedures(request: CvRequest, plan: Plan, search):
     """One learning procedure per ``--scores`` name, with ``--params`` and ``--ess``."""
     from ..scores import get_score_spec
     from ..study import LearningProcedure
 
     procedures = {}
-    for name in names:
+    for name in request.scores:
         params = {}
         if "equivalent_sample_size" in get_score_spec(name).params:
-            params["equivalent_sample_size"] = args.ess
-        estimator = "auto"
-        if args.params != "auto":
-            estimator = _estimator(args.params, args.ess)
+            params["equivalent_sample_size"] = request.search.ess
+        chosen = "auto"
+        if request.params != "auto":
+            chosen = estimator(request.params, request.search.ess)
         procedures[name] = LearningProcedure(
-            search,
-            scoring_method=name,
-            score_params=params,
-            parameter_estimator=estimator,
-            max_parents=max_parents if isinstance(search, str) else None,
-            n_jobs=-1 if search == "auto" else None,
+            search, scoring_method=name, score_params=params, parameter_estimator=chosen
         )
     return procedures
 
 
-def _compare(args, data, procedures, seed):
+def _compare(request: CvRequest, data: Data, procedures):
     """Cross-validate the procedures; the comparison, and why a log-loss is infinite."""
     from ..evaluate import InfiniteLossWarning
     from ..study import compare_procedures
@@ -114,16 +117,17 @@ def _compare(args, data, procedures, seed):
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", InfiniteLossWarning)
         comparison = compare_procedures(
-            data,
+            data.frame,
             procedures,
-            scheme="hold-out" if args.hold_out else "k-fold",
-            k=args.folds,
-            runs=args.runs,
-            test_size=args.test_size,
-            loss=args.loss,
-            target=args.target,
-            random_state=seed,
-            missing="available" if _missing_policy(args) == "available" else "error",
+            scheme="hold-out" if request.hold_out else "k-fold",
+            k=request.folds,
+            runs=request.runs,
+            test_size=request.test_size,
+            loss=request.loss,
+            target=request.target,
+            random_state=request.seed,
+            state_names=data.states or None,
+            missing="available" if request.read.missing == "available" else "error",
             show_progress=True,
         )
     for warning in caught:  # other warnings go on to stderr as before
@@ -131,12 +135,11 @@ def _compare(args, data, procedures, seed):
             warnings.warn_explicit(
                 warning.message, warning.category, warning.filename, warning.lineno
             )
-    return comparison, _infinite_notes(comparison, caught, args)
+    return comparison, _infinite_notes(comparison, caught, request.params)
 
 
-def _print_comparison(args, comparison, infinite, seconds):
+def _print_comparison(request: CvRequest, comparison, infinite, seconds):
     """The table of the procedures' losses and their differences from the baseline."""
-    table = comparison.summary
     baseline = comparison.baseline
     rows = [
         [
@@ -149,12 +152,12 @@ def _print_comparison(args, comparison, infinite, seconds):
             "-" if name == baseline else f"{r['wins']:.2f}",
             f"{r['mean_edges']:.1f}",
         ]
-        for name, r in table.iterrows()
+        for name, r in comparison.summary.iterrows()
     ]
-    unit = "nats per test row" if args.loss == "log-loss" else "misclassified fraction"
-    print(f"{args.loss} ({unit}; lower is better), {seconds:.1f} s:")
+    unit = "nats per test row" if request.loss == "log-loss" else "misclassified fraction"
+    print(f"{request.loss} ({unit}; lower is better), {seconds:.1f} s:")
     print(
-        _table(
+        table(
             [
                 "procedure",
                 "mean",
@@ -177,7 +180,7 @@ def _number(value, spec):
     return "n/a" if math.isnan(value) else format(value, spec)
 
 
-def _infinite_notes(comparison, caught, args):
+def _infinite_notes(comparison, caught, params: str):
     """Procedure -> why its cross-validated log-loss is infinite, and the way out."""
     from ..evaluate import InfiniteLossWarning
 
@@ -196,37 +199,7 @@ def _infinite_notes(comparison, caught, args):
             notes[name] = (
                 f"{name}: {n_inf} of {len(losses)} splits give an infinite log-loss, so its "
                 f"mean is inf and its standard errors n/a; in the first, {why} --params "
-                f"{args.params} allows probability 0; --params auto or fsnml keeps every "
+                f"{params} allows probability 0; --params auto or fsnml keeps every "
                 "probability positive."
             )
     return notes
-
-
-def _cv_search(args, method, max_parents, seed):
-    """The search every split of ``cv`` runs: a name, or a template with the options."""
-    if method == "exact":
-        engine = _exact_engine(args)  # "auto": the exact search chooses its engine
-        if args.time_limit is None:
-            return engine
-        from ..search import ExactSearch
-
-        return ExactSearch(
-            "fnml",
-            method=engine,
-            max_parents=max_parents,
-            time_limit=args.time_limit,
-            show_progress=False,
-        )
-    restarts = _restarts(args)  # what _choose_method promises
-    if not restarts:
-        return method
-    from ..search import LocalSearch
-
-    return LocalSearch(
-        "fnml",
-        method=method,
-        max_parents=max_parents,
-        restarts=restarts,
-        random_state=seed,
-        show_progress=False,
-    )

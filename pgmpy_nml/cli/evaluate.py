@@ -3,39 +3,49 @@
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
-from ._common import _data_summary, _print_data
-from ._cuts import _apply_cut_points
-from ._io import _check_directory, _declared_states, _finish, _read_csv, _read_model
+from . import _outputs
+from ._cuts import apply_cut_points
+from ._inputs import model_states, read_csv, read_model
+from ._requests import EvaluateRequest, evaluate_request
+
+if TYPE_CHECKING:
+    import argparse
 
 
-def cmd_evaluate(args):
+def cmd_evaluate(args: argparse.Namespace) -> dict:
+    return evaluate(evaluate_request(args))
+
+
+def evaluate(request: EvaluateRequest) -> dict:
     from ..evaluate import _log_loss, n_parameters
 
-    _check_directory(args.json, "--json")
-    model = _read_model(args.model)
-    data, source, notes = _read_csv(args, use=list(model.nodes()))
-    if args.cut_points:
-        data = _apply_cut_points(args, data, notes)
-    _declared_states(model, args.model, data, source)
-    base = 2 if args.bits else math.e
-    unit = "bits" if args.bits else "nats"
-    loss, infinite = _log_loss(model, data, base=base)
-    _print_data(source, data, notes, what="test data")
+    _outputs.check_outputs(request.write, request.read.inputs())
+    assert request.read.model is not None  # argparse requires --model
+    model = read_model(request.read.model)
+    data = read_csv(request.read, use=list(model.nodes()))
+    if request.read.cut_points:
+        data.frame = apply_cut_points(request.read, data.frame, data.notes)
+    model_states(model, request.read.model, data)
+    base = 2 if request.bits else math.e
+    unit = "bits" if request.bits else "nats"
+    loss, infinite = _log_loss(model, data.frame, base=base)
+    data.print(what="test data")
     print(f"log-loss: {loss:.4f} {unit} per row; {n_parameters(model)} free parameters")
     reasons = {}
     if infinite is not None:
         reasons["log_loss"] = f"infinite: {infinite}"
         print(
             f"  note: the log-loss is infinite: {infinite} Refit the network with "
-            "fsNML parameters (pgmpy-nml fit --estimator fsnml, or learn with --params auto "
+            "fsNML parameters (pgmpy-nml fit --params fsnml, or learn with --params auto "
             "or fsnml), which keep every probability positive."
         )
     summary = {
-        **_data_summary("evaluate", source, notes, data),
-        "model": args.model,
+        **data.summary("evaluate"),
+        "model": request.read.model,
         "log_loss": loss,
         "unit": unit,
         "n_parameters": int(n_parameters(model)),
     }
-    return _finish(summary, args, reasons)
+    return _outputs.finish(summary, request.write, reasons)

@@ -2,43 +2,47 @@
 
 from __future__ import annotations
 
-from ._common import UserError, _data_summary, _edges_text, _fit, _print_data, _structure
-from ._cuts import _read_study_data
-from ._io import (
-    _check_directory,
-    _check_out_names,
-    _finish,
-    _output_format,
-    _read_model,
-    _write_network,
-)
+from typing import TYPE_CHECKING
+
+from . import _outputs
+from ._cuts import read_study_data
+from ._graphs import given_structure
+from ._inputs import read_model
+from ._report import edges_text
+from ._requests import FitRequest, fit_request
+from ._scores import fit as fit_parameters
+
+if TYPE_CHECKING:
+    import argparse
 
 
-def cmd_fit(args):
+def cmd_fit(args: argparse.Namespace) -> dict:
+    return fit(fit_request(args))
+
+
+def fit(request: FitRequest) -> dict:
     from ..evaluate import n_parameters
 
-    if not args.model and not args.edges:
-        raise UserError("give the structure with --model FILE.bif or --edges A->B,B->C")
-    kind = _output_format(args.out)
-    _check_directory(args.json, "--json")
-    model = _read_model(args.model) if args.model else None
+    _outputs.check_outputs(request.write, request.read.inputs())
+    model = read_model(request.read.model) if request.read.model else None
     use = list(model.nodes()) if model else None
-    data, source, notes, cut_points = _read_study_data(args, use=use)
-    _check_out_names(args.out, kind, data)
-    dag = _structure(args, data, model)
-    fitted = _fit(dag, data, args.estimator, args.ess)
-    _print_data(source, data, notes)
-    print(f"network: {_edges_text(dag)}")
-    print(f"parameters: {args.estimator}, {n_parameters(fitted)} free")
+    data = read_study_data(request.read, use=use)
+    _outputs.check_names(request.write.get("--out"), data.states)
+    dag = given_structure(request.edges, data.variables, model)
+    fitted = fit_parameters(dag, data, request.params, request.ess)
+    data.print()
+    print(f"network: {edges_text(dag)}")
+    print(f"parameters: {request.params}, {n_parameters(fitted)} free")
     summary = {
-        **_data_summary("fit", source, notes, data),
+        **data.summary("fit"),
         "edges": [list(e) for e in sorted(dag.edges())],
-        "estimator": args.estimator,
-        "estimator_parameters": {"ess": args.ess} if args.estimator == "bdeu" else {},
+        "estimator": request.params,
+        "estimator_parameters": {"ess": request.ess} if request.params == "bdeu" else {},
         "n_parameters": int(n_parameters(fitted)),
     }
-    if cut_points:
-        summary["cut_points"] = cut_points
-    if args.out:
-        _write_network(fitted, dag, args.out, kind)
-    return _finish(summary, args)
+    if data.cut_points:
+        summary["cut_points"] = data.cut_points
+    out = request.write.get("--out")
+    if out is not None:
+        _outputs.write_network(fitted, dag, out)
+    return _outputs.finish(summary, request.write)

@@ -2,55 +2,61 @@
 
 from __future__ import annotations
 
-from ._common import (
-    UserError,
-    _check_missing_scores,
-    _data_summary,
-    _edges_text,
-    _print_data,
-    _score,
-    _score_parameters,
-    _structure,
-    _table,
-)
-from ._cuts import _read_study_data
-from ._io import _check_directory, _declared_states, _finish, _read_model
+from typing import TYPE_CHECKING
+
+from . import _outputs
+from ._cuts import read_study_data
+from ._graphs import given_structure
+from ._inputs import Data, model_states, read_model
+from ._report import edges_text, table
+from ._requests import ScoreRequest, score_request
+from ._scores import check_missing_scores, make_score, score_parameters
+
+if TYPE_CHECKING:
+    import argparse
 
 
-def cmd_score(args):
-    if not args.model and not args.edges:
-        raise UserError("give the network to score with --model FILE.bif or --edges A->B,B->C")
-    _check_directory(args.json, "--json")
-    model = _read_model(args.model) if args.model else None
+def cmd_score(args: argparse.Namespace) -> dict:
+    return score(score_request(args))
+
+
+def score(request: ScoreRequest) -> dict:
+    _outputs.check_outputs(request.write, request.read.inputs())
+    model = read_model(request.read.model) if request.read.model else None
     use = list(model.nodes()) if model else None
-    data, source, notes, cut_points = _read_study_data(args, use=use)
-    dag = _structure(args, data, model)
-    data = data[list(dag.nodes())]
-    states = _declared_states(model, args.model, data, source) if model else None
-    names = args.scores or ["fnml", "qnml", "bdeu", "bic"]
-    _check_missing_scores(args, data, names, "--scores")
-    scores = {name: _score(name, data, args.ess, states) for name in names}
-    nodes = list(data.columns)
+    data = read_study_data(request.read, use=use)
+    dag = given_structure(request.edges, data.variables, model)
+    frame = data.frame[list(dag.nodes())]
+    states = data.states
+    if model is not None:
+        assert request.read.model is not None
+        states = model_states(model, request.read.model, data)
+    data = Data(frame, data.source, data.notes, states, data.cut_points)
+    names = list(request.scores)
+    if request.read.missing == "available":
+        check_missing_scores(data, names, "--scores")
+    scores = {name: make_score(name, data, request.ess) for name in names}
+    nodes = list(frame.columns)
     per_node = {
         name: {v: float(s.local_score(v, tuple(sorted(dag.predecessors(v))))) for v in nodes}
         for name, s in scores.items()
     }
     totals = {name: sum(values.values()) for name, values in per_node.items()}
-    _print_data(source, data, notes)
-    print(f"network: {_edges_text(dag)}")
+    data.print()
+    print(f"network: {edges_text(dag)}")
     rows = [
         [v, ",".join(sorted(dag.predecessors(v))) or "-"] + [f"{per_node[n][v]:.3f}" for n in names]
         for v in nodes
     ]
     rows.append(["total", ""] + [f"{totals[n]:.3f}" for n in names])
-    print(_table(["node", "parents", *names], rows))
+    print(table(["node", "parents", *names], rows))
     summary = {
-        **_data_summary("score", source, notes, data),
+        **data.summary("score"),
         "edges": [list(e) for e in sorted(dag.edges())],
-        "score_parameters": {name: _score_parameters(s) for name, s in scores.items()},
+        "score_parameters": {name: score_parameters(s) for name, s in scores.items()},
         "local_scores": per_node,
         "total_scores": totals,
     }
-    if cut_points:
-        summary["cut_points"] = cut_points
-    return _finish(summary, args)
+    if data.cut_points:
+        summary["cut_points"] = data.cut_points
+    return _outputs.finish(summary, request.write)

@@ -264,7 +264,7 @@ class BDeu(StatisticScore):
     The textbook score of Buntine [1]_ and Heckerman et al. [2]_: decomposable and
     score equivalent. It equals pgmpy's ``BDeu`` except when a state is declared
     (``state_names``) but never observed, where pgmpy's value deviates (see the
-    README's pgmpy quirks); here declared states always count in :math:`r_i` and
+    pgmpy quirks in docs/design.md); here declared states always count in :math:`r_i` and
     :math:`q_i`. The gamma differences are evaluated stably for every prior mass.
 
     Parameters

@@ -1,0 +1,218 @@
+"""What the command line keeps and says (issue 34): the states a file declares survive
+--dropna, long work says up front what runs with which limits, one progress line for
+two engines, each fit of cv and the bootstrap has the default limit and talks, a cycle
+is named, ``--params`` is one name, and the typed requests keep argparse's namespace at
+the top of each command."""
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import pgmpy_nml.cli
+from pgmpy_nml._network_files import read_network as _read
+
+pytestmark = pytest.mark.integration
+
+
+def read_network(path):
+    path = Path(path)
+    return _read(path, "BIF" if path.suffix == ".bif" else "XMLBIF")
+
+
+def soybean_like(path, seed=0):
+    """A survey-type file: a class with 5 values of which 2 occur only in rows with an NA
+    cell, and a column whose state 'rare' does too."""
+    rng = np.random.default_rng(seed)
+    n = 120
+    frame = pd.DataFrame(
+        {
+            "class": rng.choice(["c1", "c2", "c3"], n),
+            "leaf": rng.choice(["a", "b"], n),
+            "stem": rng.choice(["s", "t"], n),
+        }
+    )
+    frame["leaf"] = np.where(rng.random(n) < 0.7, frame["class"].map(lambda c: c[-1]), "a")
+    extra = pd.DataFrame(
+        {
+            "class": ["c4", "c5", "c4", "c1"],
+            "leaf": [None, "a", "rare", None],
+            "stem": ["s", None, None, "t"],
+        }
+    )
+    pd.concat([frame, extra]).to_csv(path, index=False, na_rep="NA")
+    return path
+
+
+def test_dropna_keeps_every_state_the_file_declares(cli, tmp_path):
+    path = soybean_like(tmp_path / "soy.csv")
+    for out in ("m.bif", "m.xml"):
+        code, stdout, err = cli(
+            "learn", path, "--dropna", "--method", "hill", "--out", tmp_path / out
+        )
+        assert code == 0, err
+        assert "states that only the dropped rows hold" in stdout and "'c4', 'c5'" in stdout
+        model = read_network(tmp_path / out)
+        states = {v: model.get_cpds(v).state_names[v] for v in model.nodes()}
+        assert states["class"] == ["c1", "c2", "c3", "c4", "c5"]
+        assert "rare" in states["leaf"]
+        cpd = model.get_cpds("class").values
+        assert (cpd > 0).all()  # an unseen state keeps a probability (fsNML)
+    # the network learned on the kept rows scores test rows with those states
+    test = tmp_path / "test.csv"
+    pd.DataFrame({"class": ["c5"], "leaf": ["rare"], "stem": ["s"]}).to_csv(test, index=False)
+    code, stdout, err = cli("evaluate", test, "--model", tmp_path / "m.bif")
+    assert code == 0, err
+    # the same for a given structure, and for cv's splits
+    code, _, err = cli(
+        "fit", path, "--dropna", "--edges", "class->leaf", "--out", tmp_path / "f.bif"
+    )
+    assert code == 0, err
+    assert read_network(tmp_path / "f.bif").get_cpds("class").state_names["class"][-1] == "c5"
+
+
+def test_learn_says_the_engine_and_its_limits_before_it_works(cli, network_sample, tmp_path):
+    _, frame = network_sample("alarm", 300, 1)
+    path = tmp_path / "alarm.csv"
+    frame.iloc[:, :24].to_csv(path, index=False)
+    code, out, err = cli("learn", path, "--time-limit", "30", "--params", "none")
+    assert code == 0, err
+    lines = out.splitlines()
+    engine = next(i for i, line in enumerate(lines) if line.startswith("  engine: "))
+    limits = next(i for i, line in enumerate(lines) if line.startswith("  limits: "))
+    edges = next(i for i, line in enumerate(lines) if line.startswith("edges ("))
+    assert engine < limits < edges
+    assert "side by side on two cores" in lines[engine] or "A* over candidate" in lines[engine]
+    assert "stops after 30 s" in lines[limits] and "--time-limit" in lines[limits]
+    code, out, _ = cli("learn", path, "--params", "none", "--method", "dp", "--max-parents", "2")
+    assert "stops after 600 s (the default; --time-limit SECONDS, or inf" in out
+    code, out, _ = cli("learn", path, "--method", "hill", "--params", "none")
+    assert "limits: no time limit: a local search stops at its local optimum" in out
+
+
+def test_cv_and_the_bootstrap_give_each_exact_fit_the_default_limit(cli_summary, tmp_path):
+    path = tmp_path / "s.csv"
+    from pgmpy_nml.datasets import load_example_data
+
+    load_example_data().iloc[:200].to_csv(path, index=False)
+    out, facts = cli_summary("cv", path, "--scores", "fnml", "--folds", "2")
+    assert facts["time_limit"] == 600.0
+    assert "each fit: exact search" in out and "stops after 600 s" in out
+    out, facts = cli_summary("learn", path, "--bootstrap", "2", "--time-limit", "40")
+    assert "each: exact search" in out and "stops after 40 s" in out
+
+
+def test_each_fit_of_cv_talks_from_inside(cli, network_sample, tmp_path):
+    """Exact fits longer than the progress period write their own lines, named by the
+    fit they belong to."""
+    _, frame = network_sample("alarm", 500, 2)
+    path = tmp_path / "alarm.csv"
+    frame.iloc[:, :22].to_csv(path, index=False)
+    code, _, err = cli(
+        "cv",
+        path,
+        "--scores",
+        "fnml",
+        "--folds",
+        "2",
+        "--method",
+        "solver",
+        env={"PGMPY_NML_PROGRESS_SECONDS": "0"},
+    )
+    assert code == 0, err
+    inner = [line for line in err.splitlines() if ": exact search" in line]
+    assert inner, err
+    assert all(
+        line.startswith(("cross-validation 1/2: ", "cross-validation 2/2: ")) for line in inner
+    )
+    assert any("gap" in line for line in inner)
+
+
+@pytest.mark.long
+def test_a_portfolio_speaks_in_one_line(cli, network_sample, tmp_path):
+    """Two solvers side by side: one kind of line, on one clock, with the best network
+    and the best bound of the two and which engine has each; no node counts."""
+    _, frame = network_sample("hailfinder", 1000, 0)
+    path = tmp_path / "hail.csv"
+    frame.to_csv(path, index=False)
+    argv = ["learn", path, "--score", "bdeu", "--ess", "100", "--method", "solver|solver"]
+    code, out, err = cli(
+        *argv, "--time-limit", "15", "--params", "none", env={"PGMPY_NML_PROGRESS_SECONDS": "1"}
+    )
+    assert code == 0, err
+    lines = [line for line in err.splitlines() if line.startswith("exact search")]
+    assert len(lines) >= 5, err
+    assert all(line.startswith("exact search (two solvers): ") for line in lines), lines
+    assert all("nodes" not in line for line in lines)
+    assert (
+        sum("best network: solver" in line and "best bound: solver" in line for line in lines) >= 3
+    )
+    clocks = [line.split(": ")[1].split(" elapsed")[0] for line in lines]
+    assert clocks == sorted(clocks)  # one clock
+    assert "network by scip" in lines[-1] and lines[-1].endswith("(done)")
+    gap = float(lines[-1].split("gap ")[1].split("%")[0])
+    summary_gap = float(re.search(r"gap ([0-9.e-]+)% to the bound", out).group(1))
+    assert abs(gap - summary_gap) < 1e-3  # the last line is the result's
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["score", "--edges", "A->E,E->A"], "--edges form a cycle (A->E->A)"),
+        (["fit", "--edges", "A->E,E->O,O->A"], "--edges form a cycle (A->E->O->A)"),
+    ],
+)
+def test_a_cycle_in_edges_is_named(cli, tmp_path, argv, fragment):
+    code, _, err = cli(*argv, cwd=tmp_path)
+    assert code == 2 and err.count("\n") == 1 and fragment in err, err
+    assert "internal error" not in err
+
+
+def test_params_is_one_name_and_estimator_still_works(cli, tmp_path):
+    out = tmp_path / "f.bif"
+    code, stdout, err = cli(
+        "fit", "--edges", "A->E", "--params", "bdeu", "--ess", "5", "--out", out
+    )
+    assert code == 0 and "parameters: bdeu" in stdout, err
+    code, stdout, err = cli("fit", "--edges", "A->E", "--estimator", "mle", "--out", out)
+    assert code == 0 and "parameters: mle" in stdout
+    assert "--estimator is now called --params" in err
+    helps = {c: cli(c, "--help")[1] for c in ("learn", "fit", "cv")}
+    assert all("--params" in text for text in helps.values())
+    assert "--estimator" not in helps["fit"]
+
+
+def test_only_the_requests_read_argparses_namespace():
+    """Each command turns the namespace into typed requests at its top (``cmd_*``, one
+    line); nothing under it takes the namespace."""
+    folder = Path(pgmpy_nml.cli.__file__).parent
+    offenders = []
+    for path in sorted(folder.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            names = [a.arg for a in node.args.args + node.args.kwonlyargs]
+            if "args" not in names or path.name in ("_requests.py", "_parser.py"):
+                continue
+            if path.name == "__init__.py" and node.name == "main":
+                continue
+            body = [s for s in node.body if not isinstance(s, ast.Expr)]  # docstring
+            if node.name.startswith("cmd_") and len(body) == 1:
+                continue
+            offenders.append(f"{path.name}:{node.lineno} {node.name}")
+    assert not offenders, offenders
+
+
+def test_json_summaries_record_the_limit_of_the_search(cli_summary, tmp_path):
+    path = tmp_path / "s.csv"
+    from pgmpy_nml.datasets import load_example_data
+
+    load_example_data().iloc[:200].to_csv(path, index=False)
+    _, facts = cli_summary("learn", path, "--params", "none")
+    assert facts["time_limit"] == 600.0 and facts["optimal"]
+    assert json.dumps(facts)  # strict JSON
