@@ -1,15 +1,29 @@
 """Test-run options shared by tests/ and the doctests of pgmpy_nml/.
 
-Slow checks (``@pytest.mark.slow``) run only when a ``-m`` expression names them
-(``-m slow``), so that ``-m "not integration"`` gives the fast loop without also
-switching the slow ones on.
+``python -m pytest`` runs the quick selection: every module, in a few minutes on two
+cores. Two markers hold the rest, each run only when a ``-m`` expression names it:
+
+- ``long``: the long integration and property runs (command-line runs in fresh
+  processes, the engines side by side, searches against brute force on many data
+  sets); ``python -m pytest -m long`` runs them, and ``.ci/run`` does after the quick
+  selection;
+- ``slow``: the longest high-precision and exhaustive checks (``-m slow``), for a
+  release.
+
+``-m "not integration"`` still gives the fast loop without switching either on.
 """
+
+#: Markers whose tests run only when the ``-m`` expression names them.
+OPT_IN = ("long", "slow")
 
 
 def pytest_collection_modifyitems(config, items):
-    if "slow" in (config.getoption("markexpr") or ""):
+    expression = config.getoption("markexpr") or ""
+    skipped = [m for m in OPT_IN if m not in expression]
+    if not skipped:
         return
-    slow = [item for item in items if item.get_closest_marker("slow")]
-    if slow:
-        config.hook.pytest_deselected(items=slow)
-        items[:] = [item for item in items if not item.get_closest_marker("slow")]
+    chosen = [item for item in items if not any(item.get_closest_marker(m) for m in skipped)]
+    if len(chosen) < len(items):
+        kept = set(map(id, chosen))
+        config.hook.pytest_deselected(items=[item for item in items if id(item) not in kept])
+        items[:] = chosen

@@ -126,6 +126,7 @@ def test_bootstrap_strength_refuses_replace_that_is_not_a_bool(cancer, flag):
         bootstrap_strength(data, scoring_method="qnml", n_bootstrap=2, replace=flag)
 
 
+@pytest.mark.long
 def test_bootstrap_strength_takes_numpy_bools(cancer):
     _, data = cancer
     s = bootstrap_strength(data, scoring_method="qnml", n_bootstrap=2, replace=np.False_)

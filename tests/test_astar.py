@@ -87,6 +87,7 @@ def _check_network(cands, result):
     assert result.score == cands.score(parents)
 
 
+@pytest.mark.long
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances(), st.sampled_from([1, 2, 5, 16]))
 def test_optimum_is_the_reference_and_the_solvers(cands, group_size):
@@ -120,6 +121,7 @@ def _hard(seed, n=30, k=30):
     return CandidateParentSets(list(range(n)), parent_sets, scores)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seed", range(6))
 @pytest.mark.parametrize("stop", ["time", "memory"])
 def test_stopped_early_the_bound_is_a_bound(seed, stop):
@@ -199,6 +201,7 @@ def test_initial_network_kept_when_stopped():
     assert result.score >= start.score and result.bound >= start.score
 
 
+@pytest.mark.long
 def test_exact_search_method_astar():
     from pgmpy_nml import ExactSearch
     from pgmpy_nml.datasets import sample_network

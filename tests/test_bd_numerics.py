@@ -72,6 +72,7 @@ def test_bd_constant_tends_to_the_uniform_likelihood():
             assert (got - limit) * alpha == pytest.approx(excess, rel=2e-5 * (1e8 / alpha))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("ess", PRIORS)
 @pytest.mark.parametrize("eps", [0.5, 0.1])
 def test_min_bdeu_and_max_bdeu_vs_mpmath(ess, eps):

@@ -209,6 +209,7 @@ def _mixed_frame(seed, n):
     )
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seed", range(5))
 def test_chunked_counting_equals_whole_encoding(seed):
     data = _mixed_frame(seed, 500)

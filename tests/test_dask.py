@@ -168,6 +168,7 @@ def test_bootstrap_on_dask(client, random_data):
         bootstrap_strength(ddf, method="hill", scoring_method=BDeu(data), n_bootstrap=2)
 
 
+@pytest.mark.long
 def test_import_does_not_import_dask():
     code = (
         "import sys, pgmpy_nml\n"

@@ -18,6 +18,7 @@ def test_package_ships_no_copies_of_pgmpys_networks():
     assert "ecoli70" not in names  # Gaussian networks are not discrete examples
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", ["asia", "survey", "child"])
 def test_load_network_is_pgmpys_example_model(name):
     from pgmpy.utils import get_example_model

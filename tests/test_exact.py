@@ -251,6 +251,7 @@ def test_subset_statistics_against_direct_counts(random_data):
     assert nx.is_directed_acyclic_graph(fit(score).dag_)
 
 
+@pytest.mark.long
 def test_generic_path_runs_on_joblib_process_workers(random_data):
     """The generic path honours joblib's backend, as Dask or Ray users would set it."""
     from joblib import parallel_config
@@ -263,6 +264,7 @@ def test_generic_path_runs_on_joblib_process_workers(random_data):
     assert sorted(spread.dag_.edges()) == sorted(serial.dag_.edges())
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("cls", [BDeu, K2, LegacyBDeu])
 def test_pgmpy_scores_reproduced_with_declared_unseen_states(cls, random_data):
     """pgmpy's own values (quirks with unseen states included) are what the search optimizes."""
@@ -390,6 +392,7 @@ def test_solver_and_subset_dp_find_the_same_optimum(
         assert limits.violations(solver.causal_graph_) == []
 
 
+@pytest.mark.long
 def test_auto_chooses_the_dp_for_few_variables_and_a_star_with_a_parent_limit(random_data):
     small = random_data(200, 6, 41)
     assert ExactSearch("fnml", show_progress=False).fit(small).method_ == "dp"
@@ -448,6 +451,7 @@ def test_one_progress_bar_that_moves_by_phase_and_ends_full(monkeypatch, capsys,
     assert final.startswith("exact search") and "100%" in final
 
 
+@pytest.mark.long
 def test_auto_hands_over_to_branch_and_cut_when_a_star_runs_out_of_memory():
     """method="auto": A* stopped by its memory cap, then SCIP from its best network;
     the bound is the smaller of the two proven ones."""

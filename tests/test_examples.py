@@ -101,6 +101,7 @@ PRINTS = {
 }
 
 
+@pytest.mark.long
 @pytest.mark.integration
 @pytest.mark.parametrize("name", NAMES)
 def test_quick_run_writes_figure_and_summary(name, tmp_path, monkeypatch, capsys):

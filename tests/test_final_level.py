@@ -124,6 +124,7 @@ def _candidates(score, max_parents, knowledge, n_jobs):
     return found.to_dict(), report
 
 
+@pytest.mark.long
 @settings(
     max_examples=300,
     deadline=None,

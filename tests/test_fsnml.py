@@ -218,6 +218,7 @@ def test_code_length_is_the_sum_of_univariate_snml_codes(small):
     assert fsnml_code_length(dag, small, base=2) == pytest.approx(expected / math.log(2), rel=1e-13)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seed", range(5))
 def test_code_length_regret_within_theorem_6(seed):
     true_model, data = sample_network("survey", 400, random_state=seed)

@@ -98,6 +98,7 @@ SCORE_NAMES = (
 )
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", SCORE_NAMES)
 @pytest.mark.parametrize(("n_rows", "bitsets"), [(60, True), (4000, True), (4000, False)])
 def test_rows_of_local_scores_equal_local_score(
@@ -205,6 +206,7 @@ def test_greedy_equals_pgmpy_hill_climbing_under_fnml(network, n_rows, options, 
     assert ours.n_iter_ >= ours.causal_graph_.number_of_edges()
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("score_class", [QNML, BDeu])
 def test_score_equivalent_scores_reach_a_local_optimum_at_least_as_good_with_restarts(
     score_class, network_sample
@@ -460,6 +462,7 @@ def test_restarts_follow_the_slow_reference(
         assert any(ends[k] < ends[:k].max() - 1 for k in range(1, len(ends)))
 
 
+@pytest.mark.long
 def test_same_seed_same_network_even_in_other_processes(network_sample):
     code = textwrap.dedent(
         """
@@ -533,6 +536,7 @@ def test_generic_path_reaches_a_local_optimum(score_class, network_sample):
         assert set(fast.causal_graph_.edges()) == set(result.causal_graph_.edges())
 
 
+@pytest.mark.long
 def test_generic_path_with_a_structure_prior(network_sample):
     """pgmpy's BDs adds log-prior ratios to add and delete moves: the search adds them to
     its changes (the brute-force check includes them) and to the reported score."""

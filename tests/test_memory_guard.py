@@ -99,6 +99,7 @@ def test_the_estimate_bounds_every_step(seed, random_data, warm):
     assert not over, f"{name}, {n_vars} variables, {n_rows} rows, p={max_parents}: {over}"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(
     ("name", "n_vars", "n_rows", "max_parents"),
     [("fnml", 18, 20, None), ("fnml", 16, 200, None), ("qnml", 16, 50, None),
@@ -184,6 +185,7 @@ def test_available_memory_counts_the_address_space_limit():
     assert available_memory() > 0
 
 
+@pytest.mark.long
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS and /proc")
 def test_the_cli_prints_the_advice_when_the_pruning_would_not_fit(tmp_path, random_data):
     """Under ``ulimit -v``, the console script refuses with the advice, exit code 2 (no

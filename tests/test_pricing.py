@@ -75,6 +75,7 @@ def clusters_and_multipliers(draw, n):
     return cuts, y
 
 
+@pytest.mark.long
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=symmetric_tables(), data=st.data())
 def test_the_lagrangian_bound_is_never_below_a_network_and_nor_is_a_familys(table, data):
@@ -139,6 +140,7 @@ def _lp_value(fam, cuts):
     return -res.fun
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(
     "first_top, small, top, every, ratio",
     [(30, 1, 200, 10.0, 0.5), (1, 0, 1, 0.0, 0.0), (2, -1, 1, 0.0, 1e9), (1, 1, 2, 0.0, 0.5)],
@@ -176,6 +178,7 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
         assert priced.bound - _pricing._margin(fam) <= value + 1e-6 * (1 + abs(value))
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seconds", [None, 0.0])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=symmetric_tables())

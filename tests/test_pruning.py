@@ -61,6 +61,7 @@ def subsets(items, sizes=None):
 # -- every bound against brute force over all supersets --------------------------------------
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", sorted(BOUNDED))
 @pytest.mark.parametrize(
     ("n", "arities", "unseen", "max_parents"),
@@ -127,6 +128,7 @@ def brute_force_bound_check(score, data, max_parents):
     return checked, sharper
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", sorted(DIRICHLET))
 @pytest.mark.parametrize("n", [5, 30, 300, 3000])
 @pytest.mark.parametrize("max_parents", [None, 1, 2])
@@ -146,6 +148,7 @@ def test_dirichlet_bounds_against_every_superset(name, n, max_parents, random_da
         assert sharper > 0, "the per-cell bound never beat -log r per cell"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", ["pgmpy-bic", "pgmpy-aic"])
 def test_parent_count_limits_from_the_sample_size(name, monkeypatch, random_data):
     """de Campos & Ji (2011): under BIC/AIC a candidate has w (r - 1)(q - 1) < N H(v),
@@ -192,6 +195,7 @@ def test_parent_count_limits_from_the_sample_size(name, monkeypatch, random_data
     assert checked > 0
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", ["pgmpy-bic", "pgmpy-aic", "qnml"])
 def test_cases_pair_each_gain_with_its_penalty(name, monkeypatch):
     """The per-parent cases of the penalized bounds spare scoring work (fewer sets
@@ -312,6 +316,7 @@ tables = st.integers(2, 4).flatmap(
 )
 
 
+@pytest.mark.long
 @settings(max_examples=300, deadline=None)
 @given(tables)
 def test_fnml_bound_over_every_refinement(table):
@@ -329,6 +334,7 @@ def test_fnml_bound_over_every_refinement(table):
     assert refined <= fnml_superset_bound(regret_cells, regret_parents, 0.0) + 1e-9
 
 
+@pytest.mark.long
 @settings(max_examples=300, deadline=None)
 @given(tables, st.floats(0.01, 20.0), st.integers(0, 40))
 def test_bd_bound_over_every_refinement(table, ess, extra_configs):
@@ -348,6 +354,7 @@ def test_bd_bound_over_every_refinement(table, ess, extra_configs):
     assert bdeu <= bd_superset_bound(cells, r, ll) + 1e-9
 
 
+@pytest.mark.long
 @settings(max_examples=400, deadline=None)
 @given(tables, st.floats(0.001, 200.0), st.floats(1.0, 50.0))
 def test_bd_cells_bound_over_every_refinement(table, a_low, stretch):
@@ -498,6 +505,7 @@ KNOWLEDGE = [
 ]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("knowledge", KNOWLEDGE)
 @pytest.mark.parametrize("name", ["fnml", "qnml", "bdeu", "pgmpy-bic"])
 def test_candidates_contain_an_optimal_network(name, knowledge):
@@ -510,6 +518,7 @@ def test_candidates_contain_an_optimal_network(name, knowledge):
     assert report.n_kept.sum() < report.n_admissible.sum()
 
 
+@pytest.mark.long
 def test_candidates_contain_an_optimal_network_without_parent_limit():
     _, data = sample_network("asia", 3000, random_state=2)
     for name in ["fnml", "qnml", "bdeu", "pgmpy-bic"]:

@@ -218,6 +218,7 @@ def check_case(data, key, max_parents, limit, knowledge, required, forbidden, so
             assert search.bound_ >= optimum - tolerance(optimum, n_rows)
 
 
+@pytest.mark.long
 @settings(
     max_examples=250,
     deadline=None,
@@ -228,6 +229,7 @@ def test_pruning_keeps_an_optimal_network(case):
     check_case(*case)
 
 
+@pytest.mark.long
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_solver_and_dp_prove_the_brute_force_optimum(case):

@@ -276,6 +276,7 @@ REFERENCE_CASES = [
 ]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("K", "n"), REFERENCE_CASES)
 def test_against_mpmath_reference(K, n):
     assert rel_err(log_regret(K, n), reference(K, n)) <= REL_TOL
@@ -294,6 +295,7 @@ def test_against_mpmath_reference_full_grid(K, n):
         assert rel_err(got, log_regret_lagrange(K, n, dps=30 + int(math.log10(K)))) <= REL_TOL
 
 
+@pytest.mark.long
 def test_references_agree_with_each_other():
     """Guard against a broken reference: quad, Lagrange sum and hyp2f0 agree."""
     for K, n in [(2, 3000), (10, 2000), (256, 300), (2**40, 500)]:

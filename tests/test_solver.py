@@ -119,6 +119,7 @@ def test_random_instances_match_dp(seed):
         assert result.bound == result.score
 
 
+@pytest.mark.long
 def test_lp_values_read_from_the_columns_are_scips_lp_solution(monkeypatch):
     """The separation, the LP enforcement and the heuristic read the LP solution from the
     columns (``_lp_values``); at every call it is what SCIP's own reading says."""
@@ -197,6 +198,7 @@ SCORES = {
 }
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", list(SCORES))
 def test_real_data_matches_exact_search(name):
     _, data = sample_network("sachs", 1500, random_state=3)

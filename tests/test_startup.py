@@ -66,6 +66,7 @@ def _run(code: str, env: dict, cwd: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
+@pytest.mark.long
 @pytest.mark.skipif(sys.platform in ("win32", "darwin"), reason="XDG cache folder: Linux")
 def test_kernels_cache_in_the_user_cache_not_next_to_the_sources(tmp_path):
     site = _copy_package(tmp_path / "site")
@@ -92,6 +93,7 @@ def test_kernels_cache_in_the_user_cache_not_next_to_the_sources(tmp_path):
     assert third["hits"] == 1 and third["misses"] == 0
 
 
+@pytest.mark.long
 def test_numba_cache_dir_is_respected(tmp_path):
     site = _copy_package(tmp_path / "site")
     before = _tree(site)
@@ -101,6 +103,7 @@ def test_numba_cache_dir_is_respected(tmp_path):
     assert list((tmp_path / "numba-cache" / "pgmpy-nml").rglob("*.nbi"))
 
 
+@pytest.mark.long
 def test_unwritable_cache_folder_falls_back_without_touching_the_package(tmp_path):
     site = _copy_package(tmp_path / "site")
     before = _tree(site)
@@ -241,6 +244,7 @@ def test_import_is_cheap_and_help_imports_nothing_heavy():
     assert after_help == [], f"pgmpy-nml --help imports {after_help[:5]}"
 
 
+@pytest.mark.long
 def test_importing_the_api_prints_no_warnings():
     out = subprocess.run(
         [
@@ -257,6 +261,7 @@ def test_importing_the_api_prints_no_warnings():
     assert out.stderr == "" and out.stdout == ""
 
 
+@pytest.mark.long
 def test_every_module_imports_under_python_OO():
     # python -OO strips docstrings: code that extends a __doc__ must cope with None
     code = (

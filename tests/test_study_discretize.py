@@ -149,6 +149,7 @@ tied_columns = st.lists(st.integers(-3, 12), min_size=1, max_size=60).map(
 )
 
 
+@pytest.mark.long
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(tied_columns, st.integers(2, 9))
 def test_tied_quantile_cuts_never_split_a_tie_and_are_most_balanced(values, k):

@@ -200,6 +200,7 @@ def test_keeping_the_classes_in_order_loses_nothing(case):
     assert _best(cands, arcs) == pytest.approx(everything, rel=1e-10)
 
 
+@pytest.mark.long
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(symmetric_tables(), st.integers(0, 2**31 - 1))
 def test_the_engines_prove_the_brute_force_optimum(case, seed):
