@@ -24,22 +24,29 @@ to the end of ``fit``.
 ``--tree LABEL=PATH`` (repeatable) runs the children on the ``pgmpy_nml`` of a source
 tree (``PYTHONPATH=PATH``), e.g. a ``git worktree`` of an older commit beside the
 current one, interleaved round by round; the scores of the fits must agree between
-trees (the table says so). ``--breakdown`` adds, for each first call on a warm cache,
-where its CPU goes (one instrumented child per case and tree):
+trees (the table says so). ``--cases WORD ...`` keeps the cases whose name contains
+one of the words (``--cases cold`` adds the two fits on an empty cache, 10-30 s each,
+left out by default). ``--breakdown`` adds, for each first call on a warm cache, where
+its CPU goes (one instrumented child per case and tree, run after a first child has
+listed the modules the call imports):
 
 - Python, numpy, pandas and the data (what every script has before it calls us);
-- importing numba, and numba's one-time initialisation (its typing and target
-  registries, which the first kernel would otherwise pay);
-- the imports the call triggers (found by a first run of the call), by package
+- the imports the call triggers (pgmpy_nml, pgmpy, scikit-learn, SciPy, statsmodels,
+  numba, ...), imported in the order the call imports them, by package
   (``python -X importtime`` self times, scaled to the phase's CPU);
-- loading the compiled kernels from the cache: how many kernels and signatures, and
-  what each costs (numba's ``Cache.load_overload``, timed); compiles, if any;
-- the rest of the call (the search, reading and writing), and the same call again in
-  the same process (the search alone);
+- the call: the first kernel loaded from the cache (numba sets up its typing and
+  target registries in it), the other kernels and signatures loaded (numba's
+  ``Cache.load_overload``, timed one by one; compiles, if any, are counted), and the
+  rest (the search, reading and writing);
+- the same call again in the same process (the search alone);
 - the interpreter's exit (the child's CPU after its last line).
 
 ``--kernels`` adds, from one cold in-process run, what each compiled kernel of the
 default ``pgmpy-nml`` run costs to compile (numba's compile events).
+``--compile-times PATH`` measures the reference runs of
+``pgmpy_nml._compile_times`` (each fit in a fresh process on an empty cache, the
+CPU of each kernel's compile) and writes that module, the table behind the
+"compiling (once, about N s)" notice.
 
 Run::
 
@@ -47,6 +54,7 @@ Run::
     python benchmarks/bench_startup.py --quick        # 2 rounds
     python benchmarks/bench_startup.py --breakdown    # plus where each first call's CPU goes
     python benchmarks/bench_startup.py --kernels      # plus per-kernel compile times
+    python benchmarks/bench_startup.py --compile-times pgmpy_nml/_compile_times.py
     git worktree add /tmp/before <commit>
     python benchmarks/bench_startup.py --tree before=/tmp/before --tree after=. --breakdown
 """
@@ -61,6 +69,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -139,8 +148,14 @@ if stage == "probe":  # which modules the call imports, in the order they starte
     print(json.dumps([m for m in sys.modules if m not in before]))
     sys.exit(0)
 
-import numba
-mark("import numba")
+print("--- imports ---", file=sys.stderr, flush=True)
+for name in json.load(open(sys.argv[4])):
+    try:
+        importlib.import_module(name)
+    except Exception:  # a module made by another mechanism (numba's dynamic ones)
+        pass
+print("--- end ---", file=sys.stderr, flush=True)
+mark("imports of the call")
 from numba.core import caching
 loads = []
 _load = caching.Cache.load_overload
@@ -152,19 +167,7 @@ def _timed_load(self, sig, target_context):
     loads.append([f"{module}.{kernel}", str(sig), time.process_time() - cpu, result is not None])
     return result
 caching.Cache.load_overload = _timed_load
-from numba.core.registry import cpu_target
-cpu_target.typing_context.refresh()
-cpu_target.target_context.refresh()
-mark("numba's initialisation")
-print("--- imports ---", file=sys.stderr, flush=True)
-for name in json.load(open(sys.argv[4])):
-    try:
-        importlib.import_module(name)
-    except Exception:  # a module made by another mechanism (numba's dynamic ones)
-        pass
-print("--- end ---", file=sys.stderr, flush=True)
-mark("imports of the call")
-n_import_loads = len(loads)
+n_import_loads = 0
 first = call()
 mark("the call")
 n_call_loads = len(loads)
@@ -210,6 +213,8 @@ def _cases(debd: str) -> dict[str, tuple[list[str], str]]:
         ),
         "pgmpy-nml, warm cache": (_cli(), "warm"),
         "pgmpy-nml, cold cache": (_cli(), "cold"),
+        "first LocalSearch.fit, cold cache": ([py, "-c", FIT, debd, "LocalSearch", "16"], "cold"),
+        "first ExactSearch.fit, cold cache": ([py, "-c", FIT, debd, "ExactSearch", "10"], "cold"),
     }
 
 
@@ -231,9 +236,14 @@ def _measure(argv, env, cwd: str) -> dict:
     return out
 
 
-def run(trees: dict[str | None, str | None], rounds: int, debd: str, tmp: str) -> dict:
-    """{(tree label, case): [runs]} over ``rounds`` interleaved rounds."""
-    cases = _cases(debd)
+def run(trees: dict[str | None, str | None], rounds: int, debd: str, tmp: str, only=None) -> dict:
+    """{(tree label, case): [runs]} over ``rounds`` interleaved rounds (the cases whose
+    name contains one of ``only``, or all)."""
+    cases = {
+        name: case
+        for name, case in _cases(debd).items()
+        if (any(word in name for word in only) if only else not name.endswith("fit, cold cache"))
+    }
     results: dict = {(label, name): [] for label in trees for name in cases}
     for label, tree in trees.items():  # fill each tree's warm cache (not measured)
         warm = os.path.join(tmp, f"{label}-warm")
@@ -364,14 +374,17 @@ def report_breakdown(case: str, label: str | None, b: dict) -> None:
                     print(f"| - {key}{named} | {phase * us / total:.2f} s |")
             if name == "the call":
                 n = b["loads_in_call"]
-                loads = b["loads"][b["loads_at_import"] : b["loads_at_import"] + n]
-                kernels = {k for k, _, _, _ in loads}
+                loads = b["loads"][:n]
                 hits = sum(1 for *_, hit in loads if hit)
+                first = loads[0][2] if loads else 0.0
+                rest = sum(c for _, _, c, _ in loads[1:])
+                print(f"| - the first kernel load (numba sets itself up in it) | {first:.2f} s |")
                 print(
-                    f"| - loading {len(kernels)} kernels, {len(loads)} signatures from the "
-                    f"cache ({hits} found, {len(loads) - hits} compiled) | "
-                    f"{sum(c for _, _, c, _ in loads):.2f} s |"
+                    f"| - loading the other {max(len(loads) - 1, 0)} kernel signatures "
+                    f"({len({k for k, *_ in loads})} kernels in all, {hits} of {len(loads)} "
+                    f"found in the cache) | {rest:.2f} s |"
                 )
+                print(f"| - the rest of the call | {cpu - previous - first - rest:.2f} s |")
         previous = cpu
     print(f"| the interpreter's exit | {b['process_cpu'] - previous:.2f} s |")
     print(f"| **the whole process** | **{b['process_cpu']:.2f} s** |")
@@ -382,7 +395,7 @@ def report_breakdown(case: str, label: str | None, b: dict) -> None:
     print("| kernel | signature | CPU |")
     print("|---|---|---|")
     n = b["loads_in_call"]
-    for kernel, sig, cpu, hit in b["loads"][b["loads_at_import"] : b["loads_at_import"] + n]:
+    for kernel, sig, cpu, hit in b["loads"][:n]:
         sig = sig if len(sig) < 70 else sig[:67] + "..."
         print(f"| {kernel} | `{sig}` | {cpu * 1000:.1f} ms{'' if hit else ' (compiled)'} |")
 
@@ -422,6 +435,133 @@ def kernels(tree: str | None) -> None:
         subprocess.run([sys.executable, "-c", KERNEL_PROFILE], env=_env(tree, cache), check=True)
 
 
+# ``python COMPILE_TIMES debd class score columns method``: one fit on an empty cache;
+# prints the CPU seconds each top-level kernel took to compile (with the ones it calls).
+COMPILE_TIMES = (
+    r"""
+import json, os, sys, time
+import numpy as np
+import pandas as pd
+"""
+    + DATA
+    + r"""
+from numba.core import event
+
+class Timer(event.Listener):
+    def __init__(self):
+        self.depth, self.start, self.rows = 0, 0.0, {}
+
+    def on_start(self, ev):
+        if self.depth == 0:
+            self.start = time.process_time()
+        self.depth += 1
+
+    def on_end(self, ev):
+        self.depth -= 1
+        if self.depth == 0:
+            f = ev.data["dispatcher"].py_func
+            name = f"{f.__module__}.{f.__qualname__}"
+            self.rows[name] = self.rows.get(name, 0.0) + time.process_time() - self.start
+
+timer = Timer()
+event.register("numba:compile", timer)
+folder, cls, score, columns, method = sys.argv[1:6]
+data = load_data(folder, int(columns))
+import pgmpy_nml
+options = {} if method == "-" else {"method": method}
+getattr(pgmpy_nml, cls)(score, show_progress=False, **options).fit(data)
+print(json.dumps(timer.rows))
+"""
+)
+
+#: The reference runs of each entry of ``pgmpy_nml._compile_times.SECONDS``.
+REFERENCE_RUNS = {
+    "local search": [("LocalSearch", "fnml", 16, "-"), ("LocalSearch", "bdeu", 16, "-")],
+    "exact search": [
+        ("ExactSearch", "fnml", 10, "-"),
+        ("ExactSearch", "bdeu", 10, "-"),
+        ("ExactSearch", "fnml", 10, "astar"),
+        ("ExactSearch", "fnml", 10, "solver"),
+    ],
+}
+
+
+def _call_text(cls: str, score: str, method: str) -> str:
+    return f"{cls}({score!r}{'' if method == '-' else f', method={method!r}'})"
+
+
+def compile_times(path: Path, tree: str | None, debd: str) -> None:
+    """Measure each reference run on an empty cache; write the table module to ``path``."""
+    tables: dict[str, list[dict[str, float]]] = {}
+    loads = []
+    for label, runs in REFERENCE_RUNS.items():
+        for cls, score, columns, method in runs:
+            with tempfile.TemporaryDirectory(prefix="bench-compile-") as cache:
+                loads.append(os.getloadavg()[0])
+                done = subprocess.run(
+                    [sys.executable, "-c", COMPILE_TIMES, debd, cls, score, str(columns), method],
+                    env=_env(tree, cache),
+                    cwd=cache,
+                    check=True,
+                    capture_output=True,
+                    text=True,
+                )
+            rows = json.loads(done.stdout.strip().splitlines()[-1])
+            print(
+                f"{label}: {cls}({score!r}, method={method}), {columns} columns: "
+                f"{sum(rows.values()):.1f} s in {len(rows)} kernels",
+                file=sys.stderr,
+            )
+            table: dict[str, float] = {}
+            for kernel, seconds in rows.items():  # a serial twin under its kernel's name
+                kernel = kernel.removesuffix("_serial")
+                table[kernel] = table.get(kernel, 0.0) + seconds
+            tables.setdefault(label, []).append(table)
+    cpu = "unknown processor"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    runs = "; ".join(
+        f"{label!r}: " + ", ".join(_call_text(c, sc, m) for c, sc, _, m in items)
+        for label, items in REFERENCE_RUNS.items()
+    )
+    lines = [
+        '"""Reference compile times of the package\'s kernels (generated: do not edit by hand).',
+        "",
+        "CPU seconds numba took to compile each kernel (with the kernels it calls) on an",
+        "empty cache, in a fresh process per run, for the estimate of",
+        ":mod:`pgmpy_nml._compiling`. Written by::",
+        "",
+        "    python benchmarks/bench_startup.py --compile-times pgmpy_nml/_compile_times.py",
+        "",
+        *textwrap.wrap(
+            f"on {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores ({cpu}), 1-minute load "
+            f"average {min(loads):.1f}-{max(loads):.1f}, on 16 (local search) or 10 (exact "
+            f"search) binary variables of nltcs. Runs: {runs}.",
+            width=88,
+        ),
+        '"""',
+        "",
+        "#: entry -> its reference runs -> kernel (a serial twin under its kernel's name) -> s",
+        "SECONDS: dict[str, list[dict[str, float]]] = {",
+    ]
+    for label, table_runs in tables.items():
+        lines.append(f"    {json.dumps(label)}: [")
+        for (cls, score, _, method), table in zip(REFERENCE_RUNS[label], table_runs, strict=True):
+            lines.append(f"        {{  # {_call_text(cls, score, method)}")
+            for kernel, seconds in sorted(table.items(), key=lambda kv: -kv[1]):
+                lines.append(f"            {json.dumps(kernel)}: {seconds:.2f},")
+            lines.append("        },")
+        lines.append("    ],")
+    lines.append("}")
+    path.write_text("\n".join(lines) + "\n")
+    print(f"wrote {path}", file=sys.stderr)
+
+
 def _trees(specs: list[str]) -> dict[str | None, str | None]:
     if not specs:
         return {None: None}
@@ -443,16 +583,29 @@ def main(argv=None) -> None:
     parser.add_argument("--breakdown", action="store_true", help="where a first call's CPU goes")
     parser.add_argument("--kernels", action="store_true", help="per-kernel compile times")
     parser.add_argument("--json", type=Path, default=None, help="write the runs here")
+    parser.add_argument(
+        "--cases", nargs="+", default=None, help="only the cases whose name contains one of these"
+    )
+    parser.add_argument(
+        "--compile-times",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="measure the reference compile times and write them as pgmpy_nml/_compile_times.py",
+    )
     args = parser.parse_args(argv)
     rounds = 2 if args.quick else args.rounds
     trees = _trees(args.tree)
+    if args.compile_times is not None:
+        compile_times(args.compile_times, next(iter(trees.values())), args.debd)
+        return
     nltcs = os.path.exists(os.path.join(args.debd, "nltcs.train.data.gz"))
     print(
         f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, {rounds} rounds, "
         f"{time.strftime('%Y-%m-%d %H:%M')}, data: {'nltcs' if nltcs else 'generated'}\n"
     )
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
-        results = run(trees, rounds, args.debd, tmp)
+        results = run(trees, rounds, args.debd, tmp, args.cases)
         report(results)
         details = {}
         if args.breakdown:
