@@ -20,11 +20,13 @@ the cache lives and *what* keeps it fresh:
   each other.
 
 Only this package's functions are affected: numba's global configuration and
-other libraries' caches are left alone.
+other libraries' caches are left alone. Loading a kernel from the cache runs with
+Python's garbage collector paused (:func:`pgmpy_nml._lazy.gc_paused`).
 
 numba internals relied on (present from numba 0.59 to at least 0.68):
 ``numba.core.caching._CacheLocator``, ``CompileResultCacheImpl._locator_classes``,
-``FunctionCache._impl_class``, ``Dispatcher._cache`` and, for :func:`vectorize`,
+``FunctionCache._impl_class``, ``Cache.load_overload``, ``Dispatcher._cache`` and,
+for :func:`vectorize`,
 ``numba.np.ufunc.decorators.Vectorize`` with its ``UFuncDispatcher.cache``. If
 any of them is missing, the decorators quietly fall back to numba's own
 ``cache=True`` (:data:`CACHE_MODE` says which is in force; a test checks it).
@@ -42,6 +44,8 @@ from pathlib import Path
 from typing import Any
 
 import numba
+
+from ._lazy import gc_paused
 
 __all__ = ["CACHE_MODE", "cache_root", "njit", "vectorize"]
 
@@ -189,6 +193,12 @@ try:  # numba internals; see the module docstring
 
     class _PackageFunctionCache(_FunctionCache):
         _impl_class = _PackageCacheImpl
+
+        def load_overload(self, sig, target_context):
+            """numba's load, with the collector paused (the first load of a process also
+            sets up numba's typing and target registries, ``_lazy.gc_paused``)."""
+            with gc_paused():
+                return super().load_overload(sig, target_context)
 
     #: Which cache is in force: "pgmpy-nml" (this module's) or "numba-default" (fallback).
     CACHE_MODE = "pgmpy-nml"

@@ -2,12 +2,15 @@
 parent sets) and the compiled local search (hill climbing, tabu), as scikit-learn estimators;
 :func:`find_structure` chooses between them; every engine returns one :class:`SearchResult`."""
 
-from ._find import find_structure
-from ._policy import SearchChoice, choose_search
-from ._result import SearchResult
-from .exact import ExactSearch, learn_exact
-from .local import LocalSearch
-from .structural_em import StructuralEM
+from .._lazy import gc_paused
+
+with gc_paused():  # pgmpy, scikit-learn, SciPy and numba come in here (see _lazy)
+    from ._find import find_structure
+    from ._policy import SearchChoice, choose_search
+    from ._result import SearchResult
+    from .exact import ExactSearch, learn_exact
+    from .local import LocalSearch
+    from .structural_em import StructuralEM
 
 __all__ = [
     "ExactSearch",
