@@ -20,13 +20,17 @@ the cache lives and *what* keeps it fresh:
   each other.
 
 Only this package's functions are affected: numba's global configuration and
-other libraries' caches are left alone. Loading a kernel from the cache runs with
-Python's garbage collector paused (:func:`pgmpy_nml._lazy.gc_paused`).
+other libraries' caches are left alone.
+
+Loading a kernel from the cache runs with Python's garbage collector paused
+(:func:`pgmpy_nml._lazy.gc_paused`); a kernel missing from it makes
+:func:`pgmpy_nml._compiling.before_compiling` say "compiling (once, about N s)"
+on stderr, once per process, before numba compiles.
 
 numba internals relied on (present from numba 0.59 to at least 0.68):
 ``numba.core.caching._CacheLocator``, ``CompileResultCacheImpl._locator_classes``,
-``FunctionCache._impl_class``, ``Cache.load_overload``, ``Dispatcher._cache`` and,
-for :func:`vectorize`,
+``FunctionCache._impl_class``, ``Cache.load_overload`` (None on a miss) and
+``Cache._py_func``, ``Dispatcher._cache`` and, for :func:`vectorize`,
 ``numba.np.ufunc.decorators.Vectorize`` with its ``UFuncDispatcher.cache``. If
 any of them is missing, the decorators quietly fall back to numba's own
 ``cache=True`` (:data:`CACHE_MODE` says which is in force; a test checks it).
@@ -45,6 +49,7 @@ from typing import Any
 
 import numba
 
+from ._compiling import before_compiling
 from ._lazy import gc_paused
 
 __all__ = ["CACHE_MODE", "cache_root", "njit", "vectorize"]
@@ -196,9 +201,14 @@ try:  # numba internals; see the module docstring
 
         def load_overload(self, sig, target_context):
             """numba's load, with the collector paused (the first load of a process also
-            sets up numba's typing and target registries, ``_lazy.gc_paused``)."""
+            sets up numba's typing and target registries: 0.2-0.4 s, a third of it the
+            collector's, ``_lazy.gc_paused``); a miss means numba compiles next, which
+            :func:`pgmpy_nml._compiling.before_compiling` announces."""
             with gc_paused():
-                return super().load_overload(sig, target_context)
+                result = super().load_overload(sig, target_context)
+            if result is None:
+                before_compiling(self._py_func, cache_root())
+            return result
 
     #: Which cache is in force: "pgmpy-nml" (this module's) or "numba-default" (fallback).
     CACHE_MODE = "pgmpy-nml"

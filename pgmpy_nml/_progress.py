@@ -32,6 +32,7 @@ import os
 import sys
 import threading
 import time
+import weakref
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
@@ -228,8 +229,19 @@ def keep_alive(bar, beat: float | None = None):
         thread.join()
 
 
-#: The counted tasks running in this process, innermost last (:class:`Progress`).
-_RUNNING: list[Progress] = []
+#: The counted tasks shown in this process, innermost last (:class:`Progress`), held
+#: weakly: a display nobody closed is forgotten with its object.
+_RUNNING: list[weakref.ref[Progress]] = []
+
+
+def _running() -> Progress | None:
+    """The innermost counted task still under way (shown, not closed, not all done)."""
+    _RUNNING[:] = [ref for ref in _RUNNING if ref() is not None]
+    for ref in reversed(_RUNNING):
+        task = ref()
+        if task is not None and task.done < task.total:
+            return task
+    return None
 
 
 def nested_desc(desc: str) -> str:
@@ -246,10 +258,10 @@ def nested_desc(desc: str) -> str:
     >>> nested_desc("exact search")
     'exact search'
     """
-    if not _RUNNING:
+    task = _running()
+    if task is None:
         return desc
-    task = _RUNNING[-1]
-    return f"{task.desc} {min(task.done + 1, task.total)}/{task.total}: {desc}"
+    return f"{task.desc} {task.done + 1}/{task.total}: {desc}"
 
 
 def progress_bar(show: bool, desc: str, *, every: float | None = None, **tqdm_options: Any):
@@ -265,7 +277,7 @@ def progress_bar(show: bool, desc: str, *, every: float | None = None, **tqdm_op
 
     if not show:
         return tqdm(disable=True, **tqdm_options)
-    nested = bool(_RUNNING)
+    nested = _running() is not None
     desc = nested_desc(desc)
     if _interactive(sys.stderr):
         if nested:
@@ -333,7 +345,7 @@ class Progress:
         self._start = self._last = clock()
         if not self.show:
             return
-        _RUNNING.append(self)
+        _RUNNING.append(weakref.ref(self))
         if _interactive(self.file):
             from tqdm.auto import tqdm
 
@@ -365,8 +377,7 @@ class Progress:
             self._line()
 
     def close(self) -> None:
-        if self in _RUNNING:
-            _RUNNING.remove(self)
+        _RUNNING[:] = [ref for ref in _RUNNING if ref() not in (None, self)]
         if self._bar is not None:
             self._bar.close()
             self._bar = None

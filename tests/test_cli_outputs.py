@@ -242,10 +242,23 @@ def test_learn_names_interchangeable_columns(cli_summary, tmp_path):
 
 # -- outputs never replace an input, a device or a link (issue 34, item 1) ---------------
 @pytest.fixture
-def model_file(data, cli, tmp_path):
+def run(capsys):
+    """The command line in this process (no interpreter to start: milliseconds for a
+    refusal): ``run(*argv)`` -> (exit code, stdout, stderr)."""
+
+    def run(*argv):
+        code = cli_module.main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+@pytest.fixture
+def model_file(data, run, tmp_path):
     """A fitted network of the survey data (BIF)."""
     model = tmp_path / "m.bif"
-    code, _, err = cli("fit", data, "--edges", "A->E,S->E", "--out", model)
+    code, _, err = run("fit", data, "--edges", "A->E,S->E", "--out", model)
     assert code == 0, err
     return model
 
@@ -260,7 +273,7 @@ def _spellings(path, tmp_path):
     return [path, dotted, link, hard]
 
 
-def test_an_output_never_replaces_an_input(cli, data, model_file, tmp_path):
+def test_an_output_never_replaces_an_input(run, data, model_file, tmp_path):
     """The data file, --model and --cut-points, by any spelling or link, as --json or --out:
     refused (exit 2) before the work, every file as it was."""
     test_csv = tmp_path / "test.csv"
@@ -277,7 +290,7 @@ def test_an_output_never_replaces_an_input(cli, data, model_file, tmp_path):
         ):
             if str(argv[-1]).endswith(".bif") and not Path(argv[-1]).exists():
                 continue  # a .bif spelling of the CSV is another file
-            err = one_line_error(cli(*argv), "which this command reads")
+            err = one_line_error(run(*argv), "which this command reads")
             assert "learning the structure" not in err
     for name in _spellings(model_file, tmp_path):
         for flag in ("--json", "--out"):
@@ -285,34 +298,34 @@ def test_an_output_never_replaces_an_input(cli, data, model_file, tmp_path):
                 argv = ["fit", test_csv, "--model", model_file, "--out", name]
             else:
                 argv = ["evaluate", test_csv, "--model", model_file, "--json", name]
-            one_line_error(cli(*argv), f"{flag} {name} is --model {model_file}")
+            one_line_error(run(*argv), f"{flag} {name} is --model {model_file}")
     one_line_error(
-        cli("evaluate", test_csv, "--model", model_file, "--cut-points", cuts, "--json", cuts),
+        run("evaluate", test_csv, "--model", model_file, "--cut-points", cuts, "--json", cuts),
         f"is --cut-points {cuts}",
     )
     assert {p: p.read_bytes() for p in before} == before
 
 
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="mknod needs root")
-def test_a_device_is_written_directly_and_stays_a_device(cli, data, tmp_path):
+def test_a_device_is_written_directly_and_stays_a_device(run, data, tmp_path):
     """Device nodes of the test's own (the numbers of /dev/null and /dev/full on Linux):
     written in place, never replaced by a regular file; a full device is the user's error
     (exit 2, "No space left on device")."""
     null, full, network = tmp_path / "null", tmp_path / "full", tmp_path / "null.bif"
     for node, minor in ((null, 3), (full, 7), (network, 3)):
         os.mknod(node, 0o666 | stat.S_IFCHR, os.makedev(1, minor))
-    code, out, err = cli("learn", data, "--method", "hill", "--json", null, "--out", network)
+    code, out, err = run("learn", data, "--method", "hill", "--json", null, "--out", network)
     assert code == 0, err
     assert "summary written to" in out and "network written to" in out
     assert stat.S_ISCHR(null.stat().st_mode) and stat.S_ISCHR(network.stat().st_mode)
-    result = cli("learn", data, "--method", "hill", "--json", full)
+    result = run("learn", data, "--method", "hill", "--json", full)
     one_line_error(result, "No space left on device")
     assert "summary written" not in result[1]
     assert stat.S_ISCHR(full.stat().st_mode)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["full", "null", "null.bif"]
 
 
-def test_a_link_is_followed_and_kept(cli, data, tmp_path):
+def test_a_link_is_followed_and_kept(run, data, tmp_path):
     """--json LINK writes the link's target and leaves the link; a dangling link creates its
     target."""
     target = tmp_path / "real.json"
@@ -321,14 +334,14 @@ def test_a_link_is_followed_and_kept(cli, data, tmp_path):
     link.symlink_to(target)
     dangling = tmp_path / "net.bif"
     dangling.symlink_to(tmp_path / "networks.bif")
-    code, _, err = cli("learn", data, "--method", "hill", "--json", link, "--out", dangling)
+    code, _, err = run("learn", data, "--method", "hill", "--json", link, "--out", dangling)
     assert code == 0, err
     assert link.is_symlink() and dangling.is_symlink()
     assert json.loads(target.read_text())["command"] == "learn"
     assert (tmp_path / "networks.bif").read_text().startswith("network")
 
 
-def test_a_named_pipe_is_written_directly(cli, data, tmp_path):
+def test_a_named_pipe_is_written_directly(run, data, tmp_path):
     """A FIFO (a reader's end, as with process substitution) gets the summary and stays a
     FIFO."""
     import threading
@@ -338,18 +351,18 @@ def test_a_named_pipe_is_written_directly(cli, data, tmp_path):
     received = []
     reader = threading.Thread(target=lambda: received.append(fifo.read_text()), daemon=True)
     reader.start()
-    code, _, err = cli("learn", data, "--method", "hill", "--json", fifo)
+    code, _, err = run("learn", data, "--method", "hill", "--json", fifo)
     reader.join(timeout=60)
     assert code == 0, err
     assert json.loads(received[0])["command"] == "learn"
     assert stat.S_ISFIFO(fifo.stat().st_mode)
 
 
-def test_an_existing_output_keeps_its_permissions(cli, data, tmp_path):
+def test_an_existing_output_keeps_its_permissions(run, data, tmp_path):
     summary = tmp_path / "summary.json"
     summary.write_text("{}")
     summary.chmod(0o600)
-    code, _, err = cli("learn", data, "--method", "hill", "--json", summary)
+    code, _, err = run("learn", data, "--method", "hill", "--json", summary)
     assert code == 0, err
     assert stat.S_IMODE(summary.stat().st_mode) == 0o600
     assert json.loads(summary.read_text())["command"] == "learn"

@@ -85,6 +85,7 @@ def test_time_limited_run_reports_a_finite_honest_bound():
     assert search.gap_ < 1.0
 
 
+@pytest.mark.long
 def test_cli_prints_a_finite_bound_after_a_time_limit(cli_summary, alarm_csv):
     path = alarm_csv
     out, summary = cli_summary(

@@ -1,5 +1,6 @@
-"""The first call of a fresh process: what it loads from the kernel cache, and the garbage
-collector paused over the heavy imports (``_lazy.gc_paused``).
+"""The first call of a fresh process: what it loads from the kernel cache, the garbage
+collector paused over the heavy imports (``_lazy.gc_paused``), and the one line said
+before numba compiles (``_compiling``).
 
 Counts and events only, never timings (those are ``benchmarks/bench_startup.py``'s).
 """
@@ -7,14 +8,17 @@ Counts and events only, never timings (those are ``benchmarks/bench_startup.py``
 from __future__ import annotations
 
 import gc
+import importlib
 import json
 import os
 import subprocess
 import sys
+import types
 
+import numba
 import pytest
 
-from pgmpy_nml import _lazy
+from pgmpy_nml import _compile_times, _compiling, _lazy
 
 # A child that counts every kernel signature numba looks up in the cache (loaded or,
 # on a cold cache, compiled) while a first LocalSearch.fit and then a first
@@ -129,3 +133,116 @@ def test_gc_paused_nests_and_restores_the_collector():
         assert not gc.isenabled()  # off before: left off
     finally:
         gc.enable()
+
+
+REGRET = "from pgmpy_nml.numerics.regret import log_regret; print(log_regret(3, 100))"
+
+
+def test_an_empty_cache_says_compiling_once_and_a_warm_one_says_nothing(tmp_path):
+    cache = tmp_path / "cache"
+    cold = _child(REGRET, NUMBA_CACHE_DIR=str(cache))
+    notices = [line for line in cold.stderr.splitlines() if "compiling (once, about" in line]
+    assert len(notices) == 1, cold.stderr
+    assert notices[0].startswith("pgmpy-nml: compiling (once, about ")
+    assert str(cache / "pgmpy-nml") in notices[0]
+    warm = _child(REGRET, NUMBA_CACHE_DIR=str(cache))
+    assert warm.stderr == ""
+    assert warm.stdout == cold.stdout
+
+
+@pytest.fixture
+def fresh_kernel(tmp_path, monkeypatch):
+    """A kernel no cache has seen (its own source file, an empty cache folder), and a
+    process that has not announced a compile yet."""
+    monkeypatch.setattr(numba.config, "CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setitem(_compiling._state, "announced", False)
+    monkeypatch.setitem(_compiling._state, "show", True)
+    src = tmp_path / "src"
+    src.mkdir()
+    name = f"_first_call_{tmp_path.name.replace('-', '_')}"
+    code = "from pgmpy_nml._jit import njit\n\n@njit\ndef triple(x):\n    return 3 * x\n"
+    (src / f"{name}.py").write_text(code)
+    monkeypatch.syspath_prepend(str(src))
+    yield importlib.import_module(name).triple
+    sys.modules.pop(name, None)
+
+
+def test_the_notice_names_the_search_and_comes_once(fresh_kernel, capsys):
+    with _compiling.announced("local search"):
+        assert fresh_kernel(2) == 6  # compiled: the notice
+        assert fresh_kernel(2.0) == 6.0  # another signature: compiled, said already
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("pgmpy-nml: compiling (once, about ")
+    assert "the numba kernels of the local search" in lines[0]
+
+
+def test_a_quiet_search_compiles_silently_and_so_does_what_follows(fresh_kernel, capsys):
+    class Search:
+        show_progress = False
+
+        @_compiling.announced("local search")
+        def fit(self, x):
+            return fresh_kernel(x)
+
+    assert Search().fit(2) == 6
+    assert fresh_kernel(2.0) == 6.0  # outside a search after a quiet one: quiet too
+    assert capsys.readouterr().err == ""
+    Search.show_progress = True
+    assert Search().fit(True) == 3  # a search that shows progress: said
+    assert "compiling (once" in capsys.readouterr().err
+
+
+def test_a_kernel_outside_any_search_is_announced_as_the_calls(fresh_kernel, capsys):
+    assert fresh_kernel(1) == 3
+    err = capsys.readouterr().err
+    assert "compiling (once, about 2 s): the numba kernels this call needs" in err
+
+
+def test_the_estimate_adds_the_missing_kernels_of_the_runs_that_apply(monkeypatch):
+    module = types.ModuleType("_fake_kernels")
+    module.loaded = types.SimpleNamespace(overloads={"sig": object()})
+    module.missing = types.SimpleNamespace(overloads={})
+    module.running = types.SimpleNamespace(overloads={})
+    monkeypatch.setitem(sys.modules, "_fake_kernels", module)
+
+    def running():
+        pass
+
+    def unknown():
+        pass
+
+    running.__module__ = unknown.__module__ = "_fake_kernels"
+    running.__qualname__, unknown.__qualname__ = "running", "unknown"
+    tables = {
+        "search": [
+            {"_fake_kernels.running": 5.0, "_fake_kernels.loaded": 7.0, "_fake_kernels.missing": 3},
+            {"_fake_kernels.missing": 4.0, "_not_imported.kernel": 100.0},  # does not apply
+        ]
+    }
+    monkeypatch.setattr(_compile_times, "SECONDS", tables)
+    assert _compiling.estimate_seconds("search", running) == 5.0 + 3.0
+    assert _compiling.estimate_seconds(None, running) == 5.0 + 3.0  # the runs naming it
+    unknown_seconds = _compiling.UNKNOWN_KERNEL_SECONDS
+    assert _compiling.estimate_seconds("search", unknown) == unknown_seconds + 5.0 + 3.0
+    assert _compiling.estimate_seconds(None, unknown) == unknown_seconds
+    assert [_compiling._about(s) for s in (0.3, 7.4, 28.8, 200)] == [
+        "about 1 s",
+        "about 7 s",
+        "about 30 s",
+        "about 3 min",
+    ]
+
+
+def test_the_reference_table_names_kernels_that_exist():
+    """Regenerate it (benchmarks/bench_startup.py --compile-times) when kernels change."""
+    assert set(_compile_times.SECONDS) == {"local search", "exact search"}
+    for runs in _compile_times.SECONDS.values():
+        assert runs
+        for run in runs:
+            for name, seconds in run.items():
+                module_name, _, attribute = name.rpartition(".")
+                module = importlib.import_module(module_name)
+                kernel = getattr(module, attribute, None)
+                assert kernel is not None and hasattr(kernel, "py_func"), name
+                assert seconds > 0

@@ -171,6 +171,7 @@ def sparse_csv(sparse, tmp_path_factory):
 DISCRETE = ("--discrete", "V0,V1,V2,V3,V4")
 
 
+@pytest.mark.long
 @pytest.mark.integration
 def test_cv_explains_infinite_losses_and_writes_strict_json(sparse_csv, cli, tmp_path):
     summary = tmp_path / "cv.json"
@@ -193,6 +194,7 @@ def test_cv_explains_infinite_losses_and_writes_strict_json(sparse_csv, cli, tmp
     assert all(math.isfinite(x) for x in facts["losses"]["bic"])
 
 
+@pytest.mark.long
 @pytest.mark.integration
 def test_evaluate_explains_an_infinite_log_loss(sparse_csv, cli, tmp_path):
     train = pd.read_csv(sparse_csv / "train.csv")

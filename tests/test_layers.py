@@ -12,6 +12,8 @@ PACKAGE = Path(pgmpy_nml.__file__).resolve().parent
 LAYERS = [
     # foundation: the data boundary, argument checks, counting, compilation
     {
+        "_compile_times",
+        "_compiling",
         "_counted",
         "_csv",
         "_dask",

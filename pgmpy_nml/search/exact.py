@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._compiling import announced
 from .._estimator import feature_names, fitted_attribute
 from .._memory import available_memory
 from .._params import (
@@ -432,6 +433,7 @@ class ExactSearch(_StructureSearch):
             hand_over=self.method == "auto",
         )
 
+    @announced("exact search")  # "compiling (once, about N s)" on an empty cache
     def fit(self, data: pd.DataFrame | None = None) -> ExactSearch:
         """Learn the optimal structure.
 

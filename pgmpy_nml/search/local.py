@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._compiling import announced
 from .._estimator import feature_names, fitted_attribute
 from .._params import (
     EXPERT_KNOWLEDGE,
@@ -356,6 +357,7 @@ class LocalSearch(_StructureSearch):
         )
         return settings
 
+    @announced("local search")  # "compiling (once, about N s)" on an empty cache
     def fit(self, data: pd.DataFrame | None = None) -> LocalSearch:
         """Learn a structure by local search.
 
