@@ -3,6 +3,7 @@ collector paused over the heavy imports (``_lazy.gc_paused``), and the one line 
 before numba compiles (``_compiling``).
 
 Counts and events only, never timings (those are ``benchmarks/bench_startup.py``'s).
+The tests in fresh interpreters are ``long`` (``python -m pytest -m long``).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def _child(code: str, **env) -> subprocess.CompletedProcess:
     return out
 
 
+@pytest.mark.long  # a fresh interpreter that imports pgmpy
 def test_a_first_search_loads_a_few_kernels_one_signature_each():
     """8 kernels for the local search, 4 for the exact one (one shared): none at import,
     none twice, and data of other column types reuse them (one dtype for the codes)."""
@@ -103,6 +105,7 @@ print(json.dumps({{"collections": started, "enabled": gc.isenabled(),
 """
 
 
+@pytest.mark.long  # a fresh interpreter that imports pgmpy
 @pytest.mark.parametrize("target", ["pgmpy_nml.LocalSearch", "import pgmpy_nml.search"])
 def test_the_heavy_imports_run_without_collections(target):
     """pgmpy, scikit-learn, SciPy and numba come in with the collector off (it walked the
@@ -138,6 +141,7 @@ def test_gc_paused_nests_and_restores_the_collector():
 REGRET = "from pgmpy_nml.numerics.regret import log_regret; print(log_regret(3, 100))"
 
 
+@pytest.mark.long  # a fresh interpreter that imports pgmpy
 def test_an_empty_cache_says_compiling_once_and_a_warm_one_says_nothing(tmp_path):
     cache = tmp_path / "cache"
     cold = _child(REGRET, NUMBA_CACHE_DIR=str(cache))
