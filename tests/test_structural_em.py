@@ -17,7 +17,7 @@ import pandas as pd
 import pytest
 from _reference import observed_log_likelihood
 from pgmpy.causal_discovery import ExpertKnowledge
-from pgmpy.parameter_estimator import DiscreteBayesianEstimator, DiscreteMLE
+from pgmpy.parameter_estimator import DiscreteBayesianEstimator
 
 from pgmpy_nml import (
     FNML,
@@ -90,13 +90,16 @@ def test_on_incomplete_data_the_reported_quantities_are_exact(incomplete):
     sem = StructuralEM("fnml", show_progress=False, random_state=1).fit(holes)
     assert sem.n_missing_ == int(holes.isna().sum().sum()) and sem.n_iter_ >= 1
     assert list(sem.iterations_.columns) == [
+        "chain",
         "iteration",
         "log_likelihood",
+        "score",
+        "criterion",
         "changed_edges",
         "n_edges",
-        "score",
         "seconds",
     ]
+    assert sorted(sem.iterations_["chain"].unique()) == [0, 1, 2]
     assert sem.model_.check_model()
     # the observed-data log-likelihood of the fitted network: every completion enumerated
     assert sem.log_likelihood_ == pytest.approx(
@@ -110,23 +113,22 @@ def test_on_incomplete_data_the_reported_quantities_are_exact(incomplete):
     )
 
 
-def test_the_score_is_the_average_over_the_last_completions(incomplete, monkeypatch):
-    """score_ recomputed: the chosen structure's score by the score object on each of the
-    completions that chose it (captured as they are scored)."""
-    from pgmpy_nml.search import _em
+def test_the_criterion_is_the_likelihood_plus_the_complexity_term(incomplete):
+    """With BIC the score's complexity term on any completion is -(d/2) log N, d the free
+    parameters of the network (recomputed here); with the log-likelihood score it is 0."""
+    from pgmpy_nml import n_parameters
 
-    _, _, holes = incomplete
-    seen = []
-    original = _em.Chain.choose
-
-    def spy(self, window, drawn):
-        chosen, value = original(self, window, drawn)
-        seen.append([FNML(self._completion(entry[0])).score(chosen.dag) for entry in drawn])
-        return chosen, value
-
-    monkeypatch.setattr(_em.Chain, "choose", spy)
-    sem = StructuralEM("fnml", show_progress=False, n_completions=3).fit(holes)
-    assert sem.score_ == pytest.approx(float(np.mean(seen[0][-3:])), rel=1e-12)
+    _, data, holes = incomplete
+    states = {c: sorted(data[c].unique().tolist()) for c in data.columns}
+    sem = StructuralEM("bic-d", state_names=states, show_progress=False, max_iter=6).fit(holes)
+    row = sem.iterations_[sem.iterations_["criterion"] == sem.score_].iloc[0]
+    d = n_parameters(sem.causal_graph_, data, states)
+    assert row["criterion"] - row["log_likelihood"] == pytest.approx(
+        -0.5 * d * math.log(len(holes)), rel=1e-9
+    )
+    plain = StructuralEM("ll-d", state_names=states, show_progress=False, max_iter=3).fit(holes)
+    it = plain.iterations_
+    np.testing.assert_allclose(it["criterion"], it["log_likelihood"], rtol=1e-12)
 
 
 def test_structural_em_uses_the_incomplete_rows(network_sample):
@@ -221,7 +223,7 @@ def test_refusals(incomplete):
 
 
 def test_study_tools_take_structural_em(incomplete):
-    _, data, holes = incomplete
+    _, _, holes = incomplete
     procedure = LearningProcedure("hill", missing="em")
     fitted = procedure.fit(holes)
     assert fitted.model_.check_model() and set(fitted.dag_.nodes()) == set(holes.columns)
@@ -247,3 +249,13 @@ def test_study_tools_take_structural_em(incomplete):
     assert len(strength) == 20
     with pytest.raises(ValueError, match="missing must be one of"):
         cv(holes, k=3, missing="impute")
+
+
+def test_chains_in_parallel_give_the_same_result(incomplete):
+    _, _, holes = incomplete
+    one = StructuralEM(show_progress=False, max_iter=4, random_state=3).fit(holes)
+    two = StructuralEM(show_progress=False, max_iter=4, random_state=3, n_jobs=2).fit(holes)
+    same_network(one.model_, two.model_)
+    pd.testing.assert_frame_equal(
+        one.iterations_.drop(columns="seconds"), two.iterations_.drop(columns="seconds")
+    )
