@@ -1,6 +1,7 @@
 """Structure search: the exact search (subset DP, or A* and branch and cut over candidate
 parent sets) and the compiled local search (hill climbing, tabu), as scikit-learn estimators;
-:func:`find_structure` chooses between them; every engine returns one :class:`SearchResult`."""
+:func:`find_structure` chooses between them; every engine returns one :class:`SearchResult`.
+:class:`StructuralEM` runs either on completions of data with missing cells."""
 
 from .._lazy import gc_paused
 
