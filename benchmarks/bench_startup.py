@@ -14,7 +14,7 @@ round, and one per source tree, so that load changes hit all of them alike):
 - the same with the kernels cached ("warm"): every later run.
 
 Each case gets its own ``NUMBA_CACHE_DIR``: a folder filled by one unmeasured run of
-every warm case before the rounds, and a new empty one per cold run. Wall time and CPU
+every warm case before the rounds, and a new empty one for each cold run. Wall time and CPU
 time (user + system of the child, the whole process: start-up, imports and exit) per
 case, and the 1-minute load average before and after each run (the machine is
 shared). For the two fits the child also reports "the call": the CPU from just
@@ -31,9 +31,10 @@ its CPU goes (one instrumented child per case and tree, run after a first child 
 listed the modules the call imports):
 
 - Python, numpy, pandas and the data (what every script has before it calls us);
-- the imports the call triggers (pgmpy_nml, pgmpy, scikit-learn, SciPy, statsmodels,
-  numba, ...), imported in the order the call imports them, by package
-  (``python -X importtime`` self times, scaled to the phase's CPU);
+- the imports the call triggers before its first kernel (pgmpy_nml, pgmpy,
+  scikit-learn, SciPy, statsmodels, numba, ...), imported in the order the call
+  imports them, by package (``python -X importtime`` self times, scaled to the
+  phase's CPU);
 - the call: the first kernel loaded from the cache (numba sets up its typing and
   target registries in it), the other kernels and signatures loaded (numba's
   ``Cache.load_overload``, timed one by one; compiles, if any, are counted), and the
@@ -142,10 +143,18 @@ def call():
     import pgmpy_nml
     return getattr(pgmpy_nml, case)("fnml").fit(data).score_
 
-if stage == "probe":  # which modules the call imports, in the order they started
+if stage == "probe":  # the modules the call imports before its first kernel, in order
     before = set(sys.modules)
+    from numba.core import caching
+    first_load = []
+    _load = caching.Cache.load_overload
+    def _noted_load(self, sig, target_context):
+        if not first_load:
+            first_load.append([m for m in sys.modules if m not in before])
+        return _load(self, sig, target_context)
+    caching.Cache.load_overload = _noted_load
     call()
-    print(json.dumps([m for m in sys.modules if m not in before]))
+    print(json.dumps(first_load[0] if first_load else [m for m in sys.modules if m not in before]))
     sys.exit(0)
 
 print("--- imports ---", file=sys.stderr, flush=True)
@@ -252,8 +261,8 @@ def run(trees: dict[str | None, str | None], rounds: int, debd: str, tmp: str, o
                 subprocess.run(argv, env=_env(tree, warm), cwd=tmp, check=True, capture_output=True)
     for r in range(rounds):
         for label, tree in trees.items():
-            for name, (argv, kind) in cases.items():
-                folder = f"{label}-warm" if kind == "warm" else f"{label}-cold-{r}"
+            for i, (name, (argv, kind)) in enumerate(cases.items()):
+                folder = f"{label}-warm" if kind == "warm" else f"{label}-cold-{r}-{i}"
                 cache = os.path.join(tmp, folder)
                 results[(label, name)].append(_measure(argv, _env(tree, cache), tmp))
         print(f"round {r + 1}/{rounds} done", file=sys.stderr)
@@ -389,7 +398,7 @@ def report_breakdown(case: str, label: str | None, b: dict) -> None:
     print(f"| the interpreter's exit | {b['process_cpu'] - previous:.2f} s |")
     print(f"| **the whole process** | **{b['process_cpu']:.2f} s** |")
     print(
-        f"\n{b['n_modules']} modules imported by the call (numba's own included); "
+        f"\n{b['n_modules']} modules imported by the call before its first kernel; "
         "kernels loaded by the call:\n"
     )
     print("| kernel | signature | CPU |")
@@ -576,7 +585,7 @@ def _trees(specs: list[str]) -> dict[str | None, str | None]:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=5, help="0: the breakdown alone")
     parser.add_argument("--quick", action="store_true", help="2 rounds")
     parser.add_argument("--tree", action="append", default=[], metavar="LABEL=PATH")
     parser.add_argument("--debd", default=DEBD, help="folder of nltcs.train.data.gz")
@@ -606,7 +615,8 @@ def main(argv=None) -> None:
     )
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as tmp:
         results = run(trees, rounds, args.debd, tmp, args.cases)
-        report(results)
+        if rounds:
+            report(results)
         details = {}
         if args.breakdown:
             for label, tree in trees.items():
