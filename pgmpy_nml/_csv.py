@@ -67,11 +67,14 @@ class CsvOptions:
         How to cut a continuous column with the command at hand, for the messages.
     cut_alternative : str
         Another way the command can cut, for the messages (e.g. ``--cut-points``).
-    keep_missing : bool, default False
-        Keep rows with missing values, the missing cells as NaN (``--missing
-        available``, for the scores that use each family's complete rows).
-    can_keep_missing : bool, default False
-        Whether the command offers ``--missing available`` (the refusal names it).
+    keep_missing : str, default ""
+        Keep rows with missing values, the missing cells as NaN: the ``--missing``
+        policy that keeps them (``"available"``, ``"em"``), "" to refuse or drop them.
+    kept_note : str
+        What the command does with the rows it keeps (the note says it).
+    missing_advice : tuple of str
+        The command's other ways with incomplete rows, for the refusal
+        (``"--missing em to ..."``).
     """
 
     delimiter: str | None = None
@@ -83,8 +86,9 @@ class CsvOptions:
     cut_columns: tuple = ()
     cut_hint: str = "--discretize METHOD[:BINS]"
     cut_alternative: str = ""
-    keep_missing: bool = False
-    can_keep_missing: bool = False
+    keep_missing: str = ""
+    kept_note: str = ""
+    missing_advice: tuple = ()
 
 
 @dataclass
@@ -369,9 +373,10 @@ def _handle_missing(data, missing, label, tokens, options, notes):
     if not n_missing:
         return data
     if options.keep_missing:
+        how = f": {options.kept_note}" if options.kept_note else ""
         notes.append(
-            f"kept {n_missing} of {n_rows} rows with a missing value (--missing available): "
-            "each family is scored on the rows where it is complete"
+            f"kept {n_missing} of {n_rows} rows with a missing value (--missing "
+            f"{options.keep_missing}){how}"
         )
         return data.mask(missing)
     if options.dropna:
@@ -406,11 +411,7 @@ def _handle_missing(data, missing, label, tokens, options, notes):
     per_column = ", ".join(f"{c!r} ({n})" for c, n in counts.iloc[:_MAX_LISTED].items())
     if len(counts) > _MAX_LISTED:
         per_column += f" and {len(counts) - _MAX_LISTED} more columns"
-    keep = (
-        ", or --missing available to keep them for a score for incomplete data (pnal, nal)"
-        if options.can_keep_missing
-        else ""
-    )
+    keep = "".join(f", or {advice}" for advice in options.missing_advice)
     raise CsvError(
         f"{label}: {n_missing} of {n_rows} rows have missing values ({what}) in "
         f"{per_column}; add --dropna to drop those rows{keep}, or set the missing-value "

@@ -4,6 +4,7 @@ Through the installed console script on an R-style CSV (``write.csv``: a row-nam
 column, quoted strings, ``NA``), checked against the Python API on the same data.
 """
 
+import json
 import math
 
 import numpy as np
@@ -49,13 +50,16 @@ def test_the_refusal_names_dropna_and_missing_available(cli, incomplete, command
 
 @pytest.mark.long
 @pytest.mark.parametrize("command", ["fit", "evaluate"])
-def test_commands_without_the_flag_do_not_offer_it(cli, incomplete, tmp_path, command):
+def test_commands_offer_what_they_can_do_with_incomplete_rows(cli, incomplete, tmp_path, command):
+    """fit and evaluate take --missing em (EM parameters, the observed-data log-loss),
+    never --missing available, which is for the scores of incomplete data."""
     path, _ = incomplete
     model = tmp_path / "m.bif"
     code, _, err = cli("learn", path, "--dropna", "--out", model)
     assert code == 0, err
     code, _, err = cli(command, path, "--model", model)
-    assert code == 2 and "--dropna" in err and "--missing" not in err
+    assert code == 2 and "--dropna" in err and "--missing em" in err
+    assert "--missing available" not in err
 
 
 @pytest.mark.long
@@ -234,3 +238,104 @@ def test_bootstrap_keeps_the_rows_too(cli_summary, incomplete):
     got = {(a["from"], a["to"]): a["strength"] for a in summary["bootstrap"]["arcs"]}
     for u, v, s in expected[["from", "to", "strength"]].itertuples(index=False):
         assert got.get((u, v), 0.0) == pytest.approx(s)
+
+
+# -- --missing em: structural EM, EM parameters, the observed-data log-loss (issue 36) --
+@pytest.fixture
+def run(capsys):
+    """The command line in this process: ``run(*argv)`` -> (exit code, stdout, stderr)."""
+    from pgmpy_nml.cli import main
+
+    def run(*argv):
+        code = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run
+
+
+def _read(path):
+    from pgmpy_nml._network_files import read_network
+
+    return read_network(path, "BIF")
+
+
+def test_learn_missing_em_is_structural_em(run, incomplete, tmp_path):
+    """The network and parameters of StructuralEM with the command's search, on the rows
+    as read (R's file: row names, quotes, NA)."""
+    from pgmpy_nml import StructuralEM
+    from pgmpy_nml.search import ExactSearch
+
+    path, holes = incomplete
+    out, summary = tmp_path / "em.bif", tmp_path / "em.json"
+    code, stdout, err = run("learn", path, "--missing", "em", "--out", out, "--json", summary)
+    assert code == 0, err
+    assert "structural EM over" in stdout and "valid when values are missing at random" in stdout
+    facts = json.loads(summary.read_text())
+    search = ExactSearch("fnml", show_progress=False, n_jobs=-1)
+    api = StructuralEM("fnml", method=search, show_progress=False).fit(holes)
+    assert facts["edges"] == [list(e) for e in sorted(api.causal_graph_.edges())]
+    assert facts["em"]["n_missing"] == int(holes.isna().to_numpy().sum())
+    assert facts["em"]["log_likelihood"] == pytest.approx(api.log_likelihood_, rel=1e-9)
+    model = _read(out)
+    for cpd in api.model_.get_cpds():
+        ours = model.get_cpds(cpd.variable)
+        np.testing.assert_allclose(ours.get_values(), cpd.get_values(), rtol=1e-6, atol=1e-9)
+        assert (ours.get_values() > 0).all()
+
+
+def test_missing_em_on_complete_rows_is_the_complete_data_learner(run, tmp_path):
+    _, data = sample_network("asia", 300, random_state=2)
+    path = tmp_path / "complete.csv"
+    data.to_csv(path, index=False)
+    outputs = {}
+    for flags in ([], ["--missing", "em"]):
+        out = tmp_path / f"m{len(flags)}.bif"
+        code, _, err = run("learn", path, *flags, "--out", out)
+        assert code == 0, err
+        outputs[len(flags)] = out.read_text()
+    assert outputs[0] == outputs[2]
+
+
+def test_fit_and_evaluate_missing_em_match_the_api(run, incomplete, tmp_path):
+    from pgmpy.base import DAG
+
+    from pgmpy_nml import EMEstimator, log_loss
+    from pgmpy_nml.models import fit_network
+
+    path, holes = incomplete
+    out = tmp_path / "f.bif"
+    edges = "smoke->lung,lung->either,either->xray,bronc->dysp,either->dysp"
+    code, stdout, err = run("fit", path, "--edges", edges, "--missing", "em", "--out", out)
+    assert code == 0, err
+    assert "by EM over" in stdout
+    dag = DAG([tuple(e.split("->")) for e in edges.split(",")])
+    dag.add_nodes_from(holes.columns)
+    api = fit_network(dag, holes, EMEstimator())
+    model = _read(out)
+    for cpd in api.get_cpds():
+        np.testing.assert_allclose(
+            model.get_cpds(cpd.variable).get_values(), cpd.get_values(), rtol=1e-6, atol=1e-9
+        )
+    code, stdout, err = run(
+        "evaluate", path, "--model", out, "--missing", "em", "--json", tmp_path / "e.json"
+    )
+    assert code == 0, err
+    facts = json.loads((tmp_path / "e.json").read_text())
+    assert facts["log_loss"] == pytest.approx(log_loss(model, holes, missing="marginalize"))
+    assert "observed cells, the missing ones summed out" in stdout
+
+
+def test_cv_missing_em_is_compare_procedures(run, incomplete, tmp_path):
+    from pgmpy_nml.study import LearningProcedure, compare_procedures
+
+    path, holes = incomplete
+    summary = tmp_path / "cv.json"
+    argv = ["cv", path, "--missing", "em", "--scores", "fnml", "bic", "--folds", "2"]
+    code, _, err = run(*argv, "--method", "hill", "--json", summary)
+    assert code == 0, err
+    facts = json.loads(summary.read_text())
+    procedures = {n: LearningProcedure("hill", scoring_method=n) for n in ("fnml", "bic")}
+    api = compare_procedures(holes, procedures, k=2, random_state=0, missing="em")
+    for name, result in api.results.items():
+        np.testing.assert_allclose(facts["losses"][name], result.folds["loss"], rtol=1e-9)

@@ -13,6 +13,35 @@ from typing import TYPE_CHECKING, Any
 from ._errors import UserError
 from ._requests import FITTED_FORMATS, NETWORK_FORMATS, ReadRequest
 
+#: The ``--missing`` policies that keep incomplete rows.
+KEEPING = ("available", "em")
+
+#: What a command does with the incomplete rows a policy keeps (the reading's note).
+KEPT_FOR = {
+    **{
+        (command, "available"): "each family is scored on the rows where it is complete"
+        for command in ("learn", "cv", "score")
+    },
+    ("learn", "em"): "structural EM learns from every row, filling the missing cells in "
+    "from the network (valid when they are missing at random)",
+    ("cv", "em"): "each split is learned by structural EM, and test rows are scored on "
+    "their observed cells",
+    ("fit", "em"): "EM fits the parameters on every row (valid when values are missing at random)",
+    ("evaluate", "em"): "each row is scored on its observed cells, the missing ones summed out",
+}
+
+#: The same, as the refusal of incomplete rows offers it.
+KEEP_TO = {
+    **{
+        (command, "available"): "to keep them for a score for incomplete data (pnal, nal)"
+        for command in ("learn", "cv", "score")
+    },
+    ("learn", "em"): "to learn from every row (structural EM; values missing at random)",
+    ("cv", "em"): "to learn each split from every row (structural EM)",
+    ("fit", "em"): "to fit the parameters by EM on every row",
+    ("evaluate", "em"): "to score each row on its observed cells",
+}
+
 if TYPE_CHECKING:
     import pandas as pd
 
@@ -66,8 +95,11 @@ def _csv_options(request: ReadRequest, cut_columns: tuple):
         drop_columns=request.drop_columns,
         discrete=request.discrete,
         keep_continuous=bool(request.discretize or request.discretize_columns or cut_columns),
-        keep_missing=request.missing == "available",
-        can_keep_missing="missing" in request.offers,
+        keep_missing=request.missing if request.missing in KEEPING else "",
+        kept_note=KEPT_FOR.get((request.command, request.missing), ""),
+        missing_advice=tuple(
+            f"--missing {m} {KEEP_TO[request.command, m]}" for m in request.missing_choices
+        ),
         cut_columns=tuple(request.discretize_columns)
         + tuple(c for c in cut_columns if c not in request.discretize_columns),
         **cut,

@@ -30,7 +30,7 @@ from ._argtypes import (
     _whole_number_at_least,
     spec_type,
 )
-from ._requests import ESTIMATORS
+from ._requests import ESTIMATORS, MISSING_CHOICES
 from .cv import cmd_cv
 from .evaluate import cmd_evaluate
 from .fit import cmd_fit
@@ -74,9 +74,10 @@ class _Parser(argparse.ArgumentParser):
 
 _DATA_EPILOG = (
     "Data files: one column per variable, one row per sample, a header of unique names; "
-    "the delimiter (, ; tab | space) is detected. Cells NA, NaN, ? and empty cells are "
-    "missing values: such rows are refused unless --dropna drops them (learn, score and cv: "
-    "or --missing available keeps them for the scores pnal and nal). R's row-names "
+    "the delimiter (, ; tab | space :) is detected. Cells NA, NaN, ? and empty cells are "
+    "missing values: such rows are refused unless --dropna drops them (keeping every state "
+    "of the file) or --missing says otherwise (em: structural EM, EM parameters or the "
+    "observed-data log-loss; available: the scores pnal and nal). R's row-names "
     "column is ignored. A column that looks continuous (decimals, or more than "
     f"{MAX_WHOLE_NUMBER_STATES} distinct whole numbers) or like an identifier (at least "
     f"{ID_MIN_DISTINCT} distinct values, more than one per two rows) is refused: drop it "
@@ -121,14 +122,36 @@ def _data_args(parser, what="the data"):
     )
 
 
-def _missing_arg(parser):
+#: What each ``--missing`` policy does, in each command's words.
+_MISSING_HELP: dict[str, str | dict[str, str]] = {
+    "available": "keep them (available) for the scores of incomplete data, pnal and nal, "
+    "which score each family on the rows where it is complete (assumes values missing "
+    "completely at random)",
+    "em": {
+        "learn": "learn from every row by structural EM (em: the missing cells filled in "
+        "from the network, any score and search; valid when values are missing at "
+        "random), parameters by EM",
+        "cv": "learn each training split by structural EM (em) and score each test row on "
+        "its observed cells, the missing ones summed out",
+        "fit": "fit the parameters by EM on every row (em: valid when values are missing "
+        "at random)",
+        "evaluate": "score each row on its observed cells, the missing ones summed out (em: "
+        "the observed-data likelihood that EM maximizes)",
+    },
+}
+
+
+def _missing_arg(parser, command):
+    """``--missing``: the policies ``command`` offers (``_requests.MISSING_CHOICES``)."""
+    choices = MISSING_CHOICES[command]
+    ways = ["refuse them (error, the default)", "drop them (drop, as --dropna)"]
+    for choice in choices[2:]:
+        text = _MISSING_HELP[choice]
+        ways.append(text if isinstance(text, str) else text[command])
     parser.add_argument(
         "--missing",
-        choices=["error", "drop", "available"],
-        help="rows with missing values: refuse them (error, the default), drop them (drop, "
-        "as --dropna), or keep them (available) for the scores of incomplete data, pnal and "
-        "nal, which score each family on the rows where it is complete (assumes values "
-        "missing completely at random)",
+        choices=list(choices),
+        help="rows with missing values: " + "; ".join(ways),
     )
 
 
@@ -325,7 +348,7 @@ def _learn_parser(sub):
         "instead of resamples with replacement (advised for fnml, which fits repeated rows)",
     )
     _discretize_arg(learn)
-    _missing_arg(learn)
+    _missing_arg(learn, "learn")
     _ess_arg(learn)
     _output_args(learn)
     learn.add_argument(
@@ -391,7 +414,7 @@ def _score_parser(sub):
         metavar="NAME",
         help=_score_help("fnml qnml bdeu bic"),
     )
-    _missing_arg(score)
+    _missing_arg(score, "score")
     _ess_arg(score)
     _discretize_arg(score)
     _cut_points_arg(score)
@@ -425,6 +448,7 @@ def _fit_parser(sub):
     _ess_arg(fit)
     _discretize_arg(fit)
     _cut_points_arg(fit)
+    _missing_arg(fit, "fit")
     _output_args(fit)
 
 
@@ -445,6 +469,7 @@ def _evaluate_parser(sub):
         help="cut continuous test columns where training was cut: the JSON summary of "
         "learn --discretize (or a JSON object column -> cut points)",
     )
+    _missing_arg(evaluate, "evaluate")
     _output_args(evaluate, network=False)
 
 
@@ -476,7 +501,7 @@ def _cv_parser(sub):
     )
     _ess_arg(procedure)
     _discretize_arg(procedure)
-    _missing_arg(procedure)
+    _missing_arg(procedure, "cv")
     _cv_split_args(cv.add_argument_group("splits and loss"))
     _output_args(cv, network=False)
 

@@ -35,8 +35,18 @@ NETWORK_FORMATS = {".bif": "BIF", ".xml": "XMLBIF", ".xmlbif": "XMLBIF", ".dot":
 #: Formats that need a fitted network (DOT draws the structure only).
 FITTED_FORMATS = frozenset({"BIF", "XMLBIF"})
 
-#: What ``--missing`` (and ``--dropna``) may ask for.
-MISSING_POLICIES = ("error", "drop", "available")
+#: What ``--missing`` (and ``--dropna``) may ask for, and what each command offers:
+#: ``available`` keeps incomplete rows for the scores of incomplete data, ``em`` for
+#: structural EM (``learn``, ``cv``), EM parameters (``fit``) or the observed-data
+#: log-loss (``evaluate``).
+MISSING_POLICIES = ("error", "drop", "available", "em")
+MISSING_CHOICES = {
+    "learn": ("error", "drop", "em", "available"),
+    "cv": ("error", "drop", "em", "available"),
+    "score": ("error", "drop", "available"),
+    "fit": ("error", "drop", "em"),
+    "evaluate": ("error", "drop", "em"),
+}
 
 
 @dataclass(frozen=True)
@@ -49,7 +59,8 @@ class ReadRequest:
     ``(method, bins)`` or None, ``discretize_columns`` the numeric columns to cut too,
     ``cut_points`` the JSON file of an earlier run's cut points; ``model`` a network
     file the command reads (``--model``). ``offers`` names the options the command has,
-    for the messages (``"missing"``, ``"discretize"``, ``"cut_points"``)."""
+    for the messages (``"discretize"``, ``"cut_points"``), ``missing_choices`` the
+    ``--missing`` policies that keep incomplete rows it offers, ``command`` its name."""
 
     path: str | None = None
     delimiter: str | None = None
@@ -62,6 +73,8 @@ class ReadRequest:
     cut_points: str | None = None
     model: str | None = None
     offers: frozenset[str] = frozenset()
+    missing_choices: tuple[str, ...] = ()
+    command: str = "learn"
 
     def data_flags(self) -> list[str]:
         """The data-file flags given (they need a data file)."""
@@ -210,7 +223,8 @@ def read_request(args: argparse.Namespace) -> ReadRequest:
     """The data file and how to read it (every command)."""
     if args.data_file and args.data and args.data_file != args.data:
         raise UserError(f"two data files given ({args.data_file} and --data {args.data}): give one")
-    offers = {name for name in ("missing", "discretize", "cut_points") if hasattr(args, name)}
+    offers = {name for name in ("discretize", "cut_points") if hasattr(args, name)}
+    keeping = [m for m in MISSING_CHOICES.get(args.command, ()) if m in ("em", "available")]
     request = ReadRequest(
         path=args.data_file or args.data,
         delimiter=args.delimiter,
@@ -223,6 +237,8 @@ def read_request(args: argparse.Namespace) -> ReadRequest:
         cut_points=getattr(args, "cut_points", None),
         model=getattr(args, "model", None),
         offers=frozenset(offers),
+        missing_choices=tuple(keeping),
+        command=args.command,
     )
     if request.path is None and request.data_flags():
         flags = ", ".join(request.data_flags())

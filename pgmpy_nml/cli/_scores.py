@@ -65,26 +65,42 @@ def estimator(name: str, ess: float, incomplete: bool = False):
     return _parameter_estimator(kind, values={"equivalent_sample_size": ess})
 
 
-def fit(dag, data: Data, params: str, ess: float, score=None):
-    """Fit ``dag`` on ``data`` with --params ``params`` (``"auto"``: the score's own prior,
-    :func:`~pgmpy_nml.models.default_parameter_estimator`); every state of ``data`` is a
-    state of the network."""
-    from ..models import default_parameter_estimator, fit_network
+def score_estimator(name: str, ess: float):
+    """``--params auto``: the parameter estimator of the score ``name`` with ``--ess``
+    (:func:`~pgmpy_nml.models.default_parameter_estimator`)."""
+    from ..models import default_parameter_estimator
+    from ..scores import get_score_spec
 
+    if "equivalent_sample_size" in get_score_spec(name).params:
+        return default_parameter_estimator(name, equivalent_sample_size=ess)
+    return default_parameter_estimator(name)
+
+
+def fit(dag, data: Data, params: str, ess: float, score: str = "fnml", em: bool = False):
+    """Fit ``dag`` on ``data`` with --params ``params`` (``"auto"``: the prior of the score
+    named ``score``, :func:`score_estimator`); every state of ``data`` is a state of the
+    network. ``em`` (``--missing em``): by EM over the missing cells, the M-step that
+    estimator's formula (:class:`~pgmpy_nml.EMEstimator`)."""
+    from ..models import fit_network
+
+    incomplete = bool(data.frame.isna().to_numpy().any())
     if params == "auto":
-        chosen = default_parameter_estimator(score)
+        chosen = score_estimator(score, ess)
     else:
-        chosen = estimator(params, ess, bool(data.frame.isna().to_numpy().any()))
+        chosen = estimator(params, ess, incomplete and not em)
+    if em and incomplete:
+        from ..estimators import EMEstimator
+
+        chosen = EMEstimator(m_step_estimator=chosen)
     return fit_network(dag, data.frame, chosen, state_names=data.states or None)
 
 
-def estimator_label(params: str, score) -> str:
-    """What ``--params`` chose, in words (``auto`` says which prior)."""
+def estimator_label(params: str, score: str, ess: float) -> str:
+    """What ``--params`` chose, in words (``auto`` says which prior of the score named
+    ``score``)."""
     if params != "auto":
         return params
-    from ..models import default_parameter_estimator
-
-    chosen = default_parameter_estimator(score)
+    chosen = score_estimator(score, ess)
     kind = type(chosen).__name__
     if kind == "FSNMLEstimator":
         return "auto: fsnml"

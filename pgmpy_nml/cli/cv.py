@@ -48,7 +48,14 @@ def cv(request: CvRequest) -> dict:
         f"loss {request.loss}" + (f" of {request.target}" if request.target else ""),
         flush=True,
     )
-    announce(plan, "  each fit")
+    if request.read.missing == "em":
+        print(
+            "  each fit: structural EM on the training rows; test rows scored on their "
+            "observed cells, the missing ones summed out",
+            flush=True,
+        )
+    steps = " (its structure steps)" if request.read.missing == "em" else ""
+    announce(plan, "  each fit" + steps)
     start = time.perf_counter()
     comparison, infinite = _compare(request, data, procedures)
     seconds = time.perf_counter() - start
@@ -66,6 +73,7 @@ def cv(request: CvRequest) -> dict:
         "seed": request.seed,
         "loss": request.loss,
         "target": request.target,
+        "missing": request.read.missing,
         "parameters": request.params,
         "baseline": comparison.baseline,
         "summary": {
@@ -127,7 +135,7 @@ def _compare(request: CvRequest, data: Data, procedures):
             target=request.target,
             random_state=request.seed,
             state_names=data.states or None,
-            missing="available" if request.read.missing == "available" else "error",
+            missing=_kept(request.read.missing),
             show_progress=True,
         )
     for warning in caught:  # other warnings go on to stderr as before
@@ -203,3 +211,9 @@ def _infinite_notes(comparison, caught, params: str):
                 "probability positive."
             )
     return notes
+
+
+def _kept(missing: str) -> str:
+    """The study tools' policy for ``--missing``: incomplete rows kept (``available``,
+    ``em``) or not there any more (``error``, and ``drop``, which the reading did)."""
+    return missing if missing in ("available", "em") else "error"

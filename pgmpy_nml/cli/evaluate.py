@@ -30,9 +30,11 @@ def evaluate(request: EvaluateRequest) -> dict:
     model_states(model, request.read.model, data)
     base = 2 if request.bits else math.e
     unit = "bits" if request.bits else "nats"
-    loss, infinite = _log_loss(model, data.frame, base=base)
+    em = request.read.missing == "em"
+    loss, infinite = _log_loss(model, data.frame, base, "marginalize" if em else "error")
     data.print(what="test data")
-    print(f"log-loss: {loss:.4f} {unit} per row; {n_parameters(model)} free parameters")
+    observed = " (each row's observed cells, the missing ones summed out)" if em else ""
+    print(f"log-loss{observed}: {loss:.4f} {unit} per row; {n_parameters(model)} free parameters")
     reasons = {}
     if infinite is not None:
         reasons["log_loss"] = f"infinite: {infinite}"
@@ -44,6 +46,7 @@ def evaluate(request: EvaluateRequest) -> dict:
     summary = {
         **data.summary("evaluate"),
         "model": request.read.model,
+        "missing": request.read.missing,
         "log_loss": loss,
         "unit": unit,
         "n_parameters": int(n_parameters(model)),

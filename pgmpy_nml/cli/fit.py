@@ -29,13 +29,17 @@ def fit(request: FitRequest) -> dict:
     data = read_study_data(request.read, use=use)
     _outputs.check_names(request.write.get("--out"), data.states)
     dag = given_structure(request.edges, data.variables, model)
-    fitted = fit_parameters(dag, data, request.params, request.ess)
+    em = request.read.missing == "em"
+    fitted = fit_parameters(dag, data, request.params, request.ess, em=em)
     data.print()
     print(f"network: {edges_text(dag)}")
-    print(f"parameters: {request.params}, {n_parameters(fitted)} free")
+    missing = int(data.frame.isna().to_numpy().sum())
+    how = f" by EM over {missing} missing cells" if em and missing else ""
+    print(f"parameters: {request.params}{how}, {n_parameters(fitted)} free")
     summary = {
         **data.summary("fit"),
         "edges": [list(e) for e in sorted(dag.edges())],
+        "missing": request.read.missing,
         "estimator": request.params,
         "estimator_parameters": {"ess": request.ess} if request.params == "bdeu" else {},
         "n_parameters": int(n_parameters(fitted)),

@@ -19,6 +19,7 @@ from ._scores import (
     make_score,
     score_parameters,
 )
+from ._scores import estimator as _estimator
 from ._search import Plan, announce, make_search, plan_search, run_exact, run_local
 
 if TYPE_CHECKING:
@@ -42,23 +43,33 @@ def learn(request: LearnRequest) -> dict:
     _outputs.check_names(request.write.get("--out"), data.states)
     plan = plan_search(request.search, data.variables)
     data.print()
-    score = make_score(request.search.score, data, request.search.ess)
-    dag, summary = _learn_structure(plan, score, data)
-    summary = {**data.summary("learn"), **summary}
+    em = request.read.missing == "em" and bool(data.frame.isna().to_numpy().any())
+    if em:
+        score = None
+        dag, summary, model = _learn_by_em(request, plan, data)
+    else:
+        score = make_score(request.search.score, data, request.search.ess)
+        dag, summary = _learn_structure(plan, score, data)
+    summary = {**data.summary("learn"), "missing": request.read.missing, **summary}
     if data.cut_points:
         summary["cut_points"] = data.cut_points
     averaged = None
     if request.bootstrap:
         summary["bootstrap"], averaged = _bootstrap(request, plan, score, data, dag)
-    model = None
     if request.params != "none":
         from ..evaluate import n_parameters
 
-        model = fit(dag, data, request.params, request.search.ess, score)
-        summary["parameters"] = estimator_label(request.params, score)
+        label = estimator_label(request.params, request.search.score, request.search.ess)
+        if em:
+            label += f", by EM over {summary['em']['n_missing']} missing cells"
+        else:
+            model = fit(dag, data, request.params, request.search.ess, request.search.score)
+        summary["parameters"] = label
         summary["n_parameters"] = int(n_parameters(model))
         print(f"parameters: {summary['parameters']}, {summary['n_parameters']} free")
-    _write_networks(request, (model, dag), averaged, data, score)
+    else:
+        model = None
+    _write_networks(request, (model, dag), averaged, data, em)
     if request.bootstrap:  # which file holds which of the two networks
         summary["bootstrap"]["networks_written"] = {
             "learned": request.write.path("--out"),
@@ -113,7 +124,75 @@ def _learn_structure(plan: Plan, score, data: Data):
     return dag, summary
 
 
-def _write_networks(request: LearnRequest, learned, averaged, data: Data, score) -> None:
+def _learn_by_em(request: LearnRequest, plan: Plan, data: Data):
+    """``--missing em``: structure and parameters by structural EM, the planned search in
+    each structure step; the DAG, the summary's fields and the fitted network (None with
+    ``--params none``)."""
+    from ..scores import get_score_spec
+    from ..search import StructuralEM
+
+    name = request.search.score
+    params = {}
+    if "equivalent_sample_size" in get_score_spec(name).params:
+        params["equivalent_sample_size"] = request.search.ess
+    estimator = "auto" if request.params == "auto" else None
+    if request.params not in ("auto", "none"):
+        estimator = _estimator(request.params, request.search.ess)
+    sem = StructuralEM(
+        name,
+        method=make_search(plan, name, False),
+        score_params=params or None,
+        state_names=data.states or None,
+        parameter_estimator=estimator,
+        random_state=0 if plan.request.seed is None else plan.request.seed,
+        n_jobs=plan.request.n_jobs,
+        show_progress=True,
+    )
+    missing = int(data.frame.isna().to_numpy().sum())
+    print(
+        f"learning the structure: {name} score by structural EM over {missing} missing cells "
+        f"(up to {sem.max_iter} iterations, {sem.n_init} chains; valid when values are "
+        "missing at random)",
+        flush=True,
+    )
+    announce(plan, "  each structure step")
+    start = time.perf_counter()
+    sem.fit(data.frame)
+    seconds = time.perf_counter() - start
+    dag = sem.causal_graph_
+    print(f"edges ({dag.number_of_edges()}): {edges_text(dag)}")
+    state = "converged" if sem.converged_ else f"stopped after {sem.max_iter} iterations"
+    print(
+        f"{name} score: {sem.score_:.4f} (its average over the last completions; "
+        f"structural EM {state} after {sem.n_iter_} iterations, observed-data "
+        f"log-likelihood {sem.log_likelihood_:.4f}; {seconds:.1f} s)"
+    )
+    summary = {
+        "variables": data.variables,
+        "score": name,
+        "score_parameters": {"ess": request.search.ess} if params else {},
+        "method": plan.kind,
+        "optimal": False,
+        "search": f"structural EM; each structure step: {plan.described}",
+        "max_parents": plan.max_parents,
+        "required": [list(e) for e in plan.knowledge.required],
+        "forbidden": [list(e) for e in plan.knowledge.forbidden],
+        "tiers": plan.knowledge.tiers,
+        "seed": plan.request.seed,
+        "edges": [list(e) for e in sorted(dag.edges())],
+        "total_score": float(sem.score_),
+        "em": {
+            "n_missing": missing,
+            "iterations": int(sem.n_iter_),
+            "converged": bool(sem.converged_),
+            "log_likelihood": float(sem.log_likelihood_),
+        },
+        "seconds": seconds,
+    }
+    return dag, summary, sem.model_
+
+
+def _write_networks(request: LearnRequest, learned, averaged, data: Data, em: bool) -> None:
     """Stage ``--out`` (the learned network: ``(fitted model, dag)``) and
     ``--out-averaged`` (the bootstrap's averaged DAG)."""
     model, dag = learned
@@ -129,7 +208,9 @@ def _write_networks(request: LearnRequest, learned, averaged, data: Data, score)
     if out_averaged is not None:
         fitted = None
         if request.params != "none":
-            fitted = fit(averaged, data, request.params, request.search.ess, score)
+            fitted = fit(
+                averaged, data, request.params, request.search.ess, request.search.score, em
+            )
         what = (
             f"averaged network ({averaged.number_of_edges()} arcs of strength above "
             f"{averaged.graph['threshold']:.3f})"
@@ -139,9 +220,19 @@ def _write_networks(request: LearnRequest, learned, averaged, data: Data, score)
 
 def _bootstrap(request: LearnRequest, plan: Plan, score, data: Data, dag):
     """``learn --bootstrap B``: arc strengths over B resamples with the same search."""
+    from ..scores import get_score_spec
     from ..study import LearningProcedure, averaged_network, bootstrap_strength
 
-    search = make_search(plan, score, False)
+    if score is None:  # --missing em: the procedure builds the score on each completion
+        name = plan.request.score
+        params = {}
+        if "equivalent_sample_size" in get_score_spec(name).params:
+            params["equivalent_sample_size"] = plan.request.ess
+        procedure = LearningProcedure(
+            make_search(plan, name, False), scoring_method=name, score_params=params
+        )
+    else:
+        procedure = LearningProcedure(make_search(plan, score, False))
     seed = 0 if plan.request.seed is None else plan.request.seed
     kind = "half-size subsamples without replacement" if request.subsample else "resamples"
     print(f"bootstrap: learning {request.bootstrap} {kind} (seed {seed})", flush=True)
@@ -156,13 +247,13 @@ def _bootstrap(request: LearnRequest, plan: Plan, score, data: Data, dag):
     # constraints, count the DAGs the search returned
     strength: pd.DataFrame = bootstrap_strength(  # return_networks=False: the frame alone
         data.frame,
-        method=LearningProcedure(search),
+        method=procedure,
         n_bootstrap=request.bootstrap,
         replace=not request.subsample,
         random_state=seed,
         cpdag=False if plan.knowledge else "auto",
         state_names=data.states or None,
-        missing="available" if request.read.missing == "available" else "error",
+        missing=request.read.missing if request.read.missing in ("available", "em") else "error",
         show_progress=True,
     )
     seconds = time.perf_counter() - start
