@@ -109,6 +109,8 @@ def test_learn_says_the_engine_and_its_limits_before_it_works(run, network_sampl
     assert "stops after 30 s (--time-limit" in lines[limits]
     code, out, _ = run(*argv, "--method", "dp")
     assert "engine: dynamic programming over variable subsets" in out
+    assert "limits: no time limit: the subset DP runs to the optimum" in out
+    code, out, _ = run(*argv, "--method", "solver")
     assert "stops after 600 s (the default; --time-limit SECONDS, or inf" in out
     code, out, _ = run("learn", path, "--method", "hill", "--params", "none")
     assert "limits: no time limit: a local search stops at its local optimum" in out
@@ -121,11 +123,14 @@ def test_cv_and_the_bootstrap_give_each_exact_fit_the_default_limit(run, tmp_pat
 
     load_example_data().iloc[:200].to_csv(path, index=False)
     summary = tmp_path / "cv.json"
-    code, out, err = run("cv", path, "--scores", "fnml", "--folds", "2", "--json", summary)
+    argv = ["--scores", "fnml", "--folds", "2", "--method", "solver", "--json", summary]
+    code, out, err = run("cv", path, *argv)
     assert code == 0, err
     assert json.loads(summary.read_text())["time_limit"] == 600.0
     assert "each fit: exact search" in out and "stops after 600 s" in out
-    code, out, err = run("learn", path, "--bootstrap", "2", "--time-limit", "40")
+    code, out, err = run(
+        "learn", path, "--bootstrap", "2", "--method", "solver", "--time-limit", "40"
+    )
     assert code == 0, err
     assert "each: exact search" in out and "stops after 40 s" in out
 

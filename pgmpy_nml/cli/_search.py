@@ -53,6 +53,12 @@ class Plan:
         """The limits of the search and the flags that change them, for the first lines."""
         if not self.exact:
             return "no time limit: a local search stops at its local optimum"
+        if self.engine == "dp":
+            return (
+                "no time limit: the subset DP runs to the optimum, which takes seconds up "
+                "to about 20 variables (a memory estimate refuses it before it starts if "
+                "it would not fit)"
+            )
         if math.isinf(self.time_limit):
             return "no time limit (--time-limit inf): runs until proven optimal"
         whose = "the default; " if self.default_limit else ""
