@@ -97,8 +97,8 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         counts each family on its complete rows; see :mod:`pgmpy_nml.scores.nal`); or
         ``"em"``: structural EM (:class:`~pgmpy_nml.StructuralEM`) with this
         procedure's search, score and parameter estimator, valid when values are missing
-        at random (the study tools then evaluate test rows with their missing cells
-        summed out).
+        at random (its ``n_jobs`` then runs the chains in processes; the study tools
+        evaluate test rows with their missing cells summed out).
     return_type : {"dag", "pdag"}, default "dag"
         ``"pdag"`` returns the learned structure's equivalence class (CPDAG) in
         ``causal_graph_``, as pgmpy's ``HillClimbSearch(return_type="pdag")``; meant
