@@ -28,7 +28,7 @@ from ._data import _observed_states
 from ._limits import ID_MIN_DISTINCT, MAX_WHOLE_NUMBER_STATES
 from .exceptions import CsvError
 
-__all__ = ["DEFAULT_NA_VALUES", "CsvOptions", "Table", "read_data"]
+__all__ = ["DEFAULT_NA_VALUES", "CsvOptions", "Table", "dropped_states_note", "read_data"]
 
 #: Cells that mean "missing" unless ``--na-values`` says otherwise: R writes ``NA``,
 #: pandas writes empty cells (always missing) and UCI files use ``?``.
@@ -108,6 +108,9 @@ class Table:
         Column -> the values the file holds in it (missing cells aside), in the package's
         order of states: the states the file declares, also those that only rows dropped
         by ``dropna`` held (a learned network keeps them, with positive probability).
+    dropped_states : dict
+        Column -> the values that only rows dropped by ``dropna`` held (for the reader
+        to name, once it knows which columns stay states and which are cut).
     """
 
     data: pd.DataFrame
@@ -115,6 +118,7 @@ class Table:
     delimiter: str
     notes: list = field(default_factory=list)
     states: dict = field(default_factory=dict)
+    dropped_states: dict = field(default_factory=dict)
 
 
 def _names(items, limit: int = _MAX_LISTED) -> str:
@@ -388,22 +392,7 @@ def _handle_missing(data, missing, label, tokens, options, notes):
                 f"{_flag_value(worst.index[:2])}"
             )
         notes.append(f"dropped {n_missing} of {n_rows} rows with a missing value (--dropna)")
-        kept = data[~rows.to_numpy()].reset_index(drop=True)
-        lost = {c: sorted(set(data[c][~missing[c]]) - set(kept[c]), key=str) for c in data.columns}
-        lost = {c: states for c, states in lost.items() if states}
-        if lost:
-            listed = "; ".join(
-                f"{c!r}: {_names(states)}" for c, states in list(lost.items())[:_MAX_LISTED]
-            )
-            more = ""
-            if len(lost) > _MAX_LISTED:
-                more = f"; and {len(lost) - _MAX_LISTED} more columns"
-            notes.append(
-                "states that only the dropped rows hold are kept as states of their variables "
-                "(no row used has them: the parameters give them what an unseen state gets) "
-                f"({listed}{more})"
-            )
-        return kept
+        return data[~rows.to_numpy()].reset_index(drop=True)
     counts = missing.sum()
     counts = counts[counts > 0].sort_values(ascending=False, kind="stable")
     found = sorted({v for v in data.to_numpy()[missing.to_numpy()] if isinstance(v, str)})
@@ -482,4 +471,26 @@ def read_data(path, options: CsvOptions | None = None, use=None) -> Table:
     )
     states = {c: _observed_states(c, data[c][~missing[c]]) for c in data.columns}
     data = _handle_missing(data, missing, label, tokens, options, notes)
-    return Table(data=data, path=label, delimiter=delimiter, notes=notes, states=states)
+    dropped = {c: [s for s in states[c] if s not in set(data[c])] for c in data.columns}
+    return Table(
+        data=data,
+        path=label,
+        delimiter=delimiter,
+        notes=notes,
+        states=states,
+        dropped_states={c: s for c, s in dropped.items() if s},
+    )
+
+
+def dropped_states_note(dropped: dict) -> str | None:
+    """The note that names the states only dropped rows held (None if there are none)."""
+    if not dropped:
+        return None
+    listed = "; ".join(f"{c!r}: {_names(s)}" for c, s in list(dropped.items())[:_MAX_LISTED])
+    more = ""
+    if len(dropped) > _MAX_LISTED:
+        more = f"; and {len(dropped) - _MAX_LISTED} more columns"
+    return (
+        "states that only the dropped rows hold are kept as states of their variables (no "
+        f"row used has them: the parameters give them what an unseen state gets) ({listed}{more})"
+    )

@@ -90,6 +90,29 @@ def test_dropna_keeps_every_state_the_file_declares(run, tmp_path):
     assert read_network(tmp_path / "f.bif").get_cpds("class").state_names["class"][-1] == "c5"
 
 
+def test_a_column_cut_into_intervals_is_not_named_among_the_dropped_states(run, tmp_path):
+    """Its values in dropped rows are numbers to cut, not states: the note names only the
+    columns that stay states (a newcomer's R file listed 246 ages)."""
+    rng = np.random.default_rng(3)
+    frame = pd.DataFrame(
+        {
+            "group": rng.choice(["a", "b"], 200),
+            "age": rng.gamma(3, 2, 200).round(2),
+            "smoker": rng.choice(["yes", "no"], 200),
+        }
+    ).astype(object)
+    frame.loc[[0, 1], "smoker"] = None
+    frame.loc[[0, 1], "group"] = "c"  # only in the dropped rows
+    path = tmp_path / "d.csv"
+    frame.to_csv(path, index=False, na_rep="NA")
+    code, out, err = run(
+        "learn", path, "--dropna", "--discretize", "quantile:3", "--method", "hill"
+    )
+    assert code == 0, err
+    note = next(line for line in out.splitlines() if "states that only the dropped" in line)
+    assert "'group': 'c'" in note and "age" not in note
+
+
 def test_learn_says_the_engine_and_its_limits_before_it_works(run, network_sample, tmp_path):
     _, frame = network_sample("alarm", 300, 1)
     path = tmp_path / "alarm.csv"

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from pgmpy_nml._csv import CsvOptions, read_data
+from pgmpy_nml._csv import CsvOptions, dropped_states_note, read_data
 from pgmpy_nml._limits import ID_MIN_DISTINCT, MAX_WHOLE_NUMBER_STATES
 from pgmpy_nml.exceptions import CsvError
 
@@ -263,15 +263,18 @@ def test_dropped_rows_keep_their_states_and_say_so(tmp_path):
         "leaf": ["x", "y", "z"],
         "stem": ["u", "v"],
     }
-    note = next(n for n in table.notes if n.startswith("states that only the dropped rows"))
+    assert table.dropped_states == {"class": ["rare"], "leaf": ["z"]}
+    note = dropped_states_note(table.dropped_states)
+    assert note.startswith("states that only the dropped rows hold are kept")
     assert "'class': 'rare'" in note and "'leaf': 'z'" in note and "stem" not in note
+    assert dropped_states_note({}) is None
 
 
 def test_states_are_the_files_values_in_the_packages_order(tmp_path):
     path = write(tmp_path, "A,B\n10,x\n2,y\n1,x\n2,NA\n")
     table = read_data(path, CsvOptions(dropna=True))
     assert table.states == {"A": ["1", "2", "10"], "B": ["x", "y"]}  # numbers as numbers
-    assert not any("states that only" in n for n in table.notes)  # none lost
+    assert table.dropped_states == {}  # none lost
 
 
 def test_a_colon_delimited_file_is_detected(tmp_path):

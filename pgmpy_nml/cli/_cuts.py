@@ -74,11 +74,18 @@ def _with_cut(read: Data, frame, cuts: dict, learned: dict) -> Data:
     """``read`` with its ``frame`` cut at ``cuts`` (column -> cut points); ``learned``, the
     cut points that --discretize learned (for the summary). A cut column's states are its
     intervals, ``"0"`` to ``str(len(cut points))``, whether data fall in each or not."""
+    from .._csv import dropped_states_note
+
     states = dict(read.states)
     for column, points in cuts.items():
         if column in frame.columns:
             states[column] = [str(i) for i in range(len(points) + 1)]
-    return Data(frame, read.source, read.notes, states, learned)
+    dropped = {c: s for c, s in read.dropped_states.items() if c not in cuts}
+    note = dropped_states_note(dropped)
+    if note is not None:  # after the notes on the reading, before those on the cutting
+        first_cut = next((i for i, n in enumerate(read.notes) if " cut at " in n), None)
+        read.notes.insert(len(read.notes) if first_cut is None else first_cut, note)
+    return Data(frame, read.source, read.notes, states, learned, dropped)
 
 
 def _continuous_columns(data, decimal_comma):

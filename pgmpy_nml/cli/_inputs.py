@@ -58,6 +58,7 @@ class Data:
     notes: list[str] = field(default_factory=list)
     states: dict[Any, list] = field(default_factory=dict)
     cut_points: dict[Any, list[float]] = field(default_factory=dict)
+    dropped_states: dict[Any, list] = field(default_factory=dict)
 
     @property
     def variables(self) -> list:
@@ -125,7 +126,7 @@ def read_csv(request: ReadRequest, use: list | None = None) -> Data:
 
     cut_columns = tuple(load_cut_points(request.cut_points)) if request.cut_points else ()
     table = read_data(request.path, _csv_options(request, cut_columns), use=use)
-    return Data(table.data, table.path, table.notes, table.states)
+    return Data(table.data, table.path, table.notes, table.states, {}, table.dropped_states)
 
 
 def load_cut_points(path: str) -> dict:
