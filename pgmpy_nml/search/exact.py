@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-import numpy as np
-
 from .._compiling import announced
 from .._estimator import feature_names, fitted_attribute
 from .._memory import available_memory
@@ -30,8 +28,8 @@ from .._params import (
     NJobs,
     NoneOr,
     RandomState,
-    scip_seed,
     TimeLimit,
+    scip_seed,
     validate_params,
 )
 from .._validate import as_memory_size
@@ -143,8 +141,8 @@ class ExactSearch(_StructureSearch):
         solver runs, whose candidate parent sets are otherwise bounded by the
         scores' bounds alone and can exhaust the memory on 30-60 variables.
         ``max_parents_`` says which limit applied. For the DP, a limit cuts the
-        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
         counting work; the memory of the search itself does not shrink.
+        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
     expert_knowledge : pgmpy.causal_discovery.ExpertKnowledge or dict, optional
         Required edges, forbidden edges, a search space (white list of edges)
         and temporal tiers (no edge from a later tier to an earlier one); a dict

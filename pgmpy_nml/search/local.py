@@ -129,8 +129,8 @@ class LocalSearch(_StructureSearch):
     method : {"hill", "tabu"}, default "hill"
     max_parents : int, optional
         Largest parent set (no limit by default).
-    expert_knowledge : pgmpy.causal_discovery.ExpertKnowledge or dict, optional
         A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
+    expert_knowledge : pgmpy.causal_discovery.ExpertKnowledge or dict, optional
         Required edges, forbidden edges, search space and temporal tiers.
     start_dag : pgmpy DAG, networkx DiGraph, dict or list of edges, optional
         The network to start from (default: no edges): a DAG over the data's
