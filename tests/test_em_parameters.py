@@ -154,6 +154,7 @@ def test_each_em_step_is_the_m_step_of_the_exact_expected_counts(random_network,
             assert em.log_likelihood_ == pytest.approx(reference_ll, rel=1e-12)
 
 
+@pytest.mark.long
 def test_every_row_counts_where_pgmpys_em_drops_incomplete_rows(network_sample, with_holes):
     """30% of the cells missing in cancer's five columns leaves 17% of the rows complete;
     EM's P(Smoker) is near its frequency before the holes were made, and EM's observed-data

@@ -131,6 +131,7 @@ def test_the_criterion_is_the_likelihood_plus_the_complexity_term(incomplete):
     np.testing.assert_allclose(it["criterion"], it["log_likelihood"], rtol=1e-12)
 
 
+@pytest.mark.long
 def test_structural_em_uses_the_incomplete_rows(network_sample):
     """child, 20% of the cells missing: 1% of the rows are complete. Learning from them
     alone is far worse on held-out rows than structural EM."""
@@ -251,6 +252,7 @@ def test_study_tools_take_structural_em(incomplete):
         cv(holes, k=3, missing="impute")
 
 
+@pytest.mark.long
 def test_chains_in_parallel_give_the_same_result(incomplete):
     _, _, holes = incomplete
     one = StructuralEM(show_progress=False, max_iter=4, random_state=3).fit(holes)
