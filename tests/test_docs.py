@@ -149,7 +149,7 @@ DATA_FILES = {
         "raw.csv": "raw train",
         "raw_test.csv": "raw test",
     },
-    "docs/guide/missing.md": {"raw.csv": "raw train"},
+    "docs/guide/missing.md": {"raw.csv": "raw train", "raw_test.csv": "raw test"},
 }
 
 

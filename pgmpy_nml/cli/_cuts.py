@@ -57,7 +57,8 @@ def read_study_data(request: ReadRequest, use: list | None = None) -> Data:
                             " Here: declare the token missing and drop its rows, e.g. "
                             "--na-values NA,NaN,?,inf,-inf --dropna"
                         )
-                    raise UserError(f"--discretize: {err}{fix}") from None
+                    words = str(err).replace("method='quantile'", "--discretize quantile")
+                    raise UserError(f"--discretize: {words}{fix}") from None
             for w in caught:
                 text = str(w.message)
                 if issubclass(w.category, UserWarning) and "single value" not in text:
