@@ -31,6 +31,7 @@ from pgmpy_nml.scores.pgmpy_adapters import contract_for
 from pgmpy_nml.search import find_structure
 from pgmpy_nml.search._local import _kernels as _k
 from pgmpy_nml.search._local.engine import Engine as _Engine
+from pgmpy_nml.search._local.engine import best_forest
 from pgmpy_nml.search._local.rows import StatisticRows as _StatisticRows
 from pgmpy_nml.search.constraints import Constraints
 
@@ -186,13 +187,15 @@ def test_rows_with_declared_unobserved_states_and_constant_column(random_data):
 )
 def test_greedy_equals_pgmpy_hill_climbing_under_fnml(network, n_rows, options, network_sample):
     """fNML is not score equivalent, so no orientation ties: both searches take the same
-    moves (pgmpy without its tabu list, i.e. plain greedy) and end in the same DAG."""
+    moves (pgmpy without its tabu list, i.e. plain greedy) and end in the same DAG. Both
+    start from the empty network (given: with one parent each, ours would start from
+    the best forest)."""
     _, data = network_sample(network, n_rows, seed=7)
     options = dict(options)
     knowledge = None
     if options.pop("expert_knowledge", None):
         knowledge = ExpertKnowledge(forbidden_edges=[(data.columns[0], data.columns[1])])
-    ours = search(FNML(data), expert_knowledge=knowledge, **options)
+    ours = search(FNML(data), expert_knowledge=knowledge, start_dag=[], **options)
     theirs = PgmpyHillClimb(
         FNML(data),
         tabu_length=0,
@@ -310,15 +313,35 @@ def test_tabu_search_moves_through_worse_networks_and_returns_the_best(network_s
     assert tabu.score_ >= greedy.score_ - 1e-9
 
 
+def reference_order_kick(net, n, perturb, rng):
+    """The order-based perturbation from its definition: a topological order of ``net``
+    by number of ancestors (networkx), ties in the order of ``rng.permutation(n)``;
+    ``perturb`` variables each taken out at a random place and put back at a random
+    place; the edges against the new order deleted."""
+    graph = nx.DiGraph(list(net))
+    graph.add_nodes_from(range(n))
+    ancestors = [len(nx.ancestors(graph, v)) for v in range(n)]
+    tie = rng.permutation(n)
+    order = sorted(range(n), key=lambda v: (ancestors[v], tie[v]))
+    for _ in range(min(perturb, n)):
+        x = order.pop(int(rng.integers(len(order))))
+        order.insert(int(rng.integers(len(order) + 1)), x)
+    position = {v: i for i, v in enumerate(order)}
+    return frozenset((u, v) for u, v in net if position[u] < position[v])
+
+
 def reference_tabu(
     score, variables, max_parents, tabu_length, max_non_improving, epsilon,
-    restarts=0, perturb=0, seed=0,
+    restarts=0, perturb=0, seed=0, perturbation="moves",
 ):  # fmt: skip
     """Slow tabu search from the empty network, from the definition: score every legal
     add/delete/reverse neighbour with ``local_score``, skip those among the last
     ``tabu_length`` visited networks (and additions and deletions that change the score
-    by less than ``epsilon``), move to the best (even if worse; ties to the first in the
-    order add < delete < reverse, tail, head), stop after ``max_non_improving`` moves
+    by less than ``epsilon``) and those that change the edge between a pair of variables
+    one of the last ``tabu_length`` moves that lowered the score by more than ``epsilon``
+    changed, unless they beat the best network so far by ``epsilon``; move to the best
+    (even if worse; ties to the first in the order add < delete < reverse, tail, head),
+    stop after ``max_non_improving`` moves
     without a new best. Then ``restarts`` times: apply ``perturb`` random legal moves
     (uniform, drawn with ``seed``) to the best network so far and search again.
     Returns the score after every move and perturbation, and the best network."""
@@ -356,23 +379,29 @@ def reference_tabu(
     def climb(current):
         best_net, best_score = current, total(current)
         visited = [current]
+        moved = []  # the pair of variables each move that lowered the score changed
         stale = 0
         while True:
             tabu = set(visited[-tabu_length:])
+            frozen = set(moved[-tabu_length:])
             start = total(current)
             chosen, chosen_delta = None, -np.inf
-            for kind, _, _, net in neighbours(current):
+            for kind, u, v, net in neighbours(current):
                 if net in tabu or not acyclic(net):
                     continue
                 delta = total(net) - start
                 if kind != 2 and abs(delta) < epsilon:
                     continue
+                if {u, v} in frozen and not start + delta > best_score + epsilon:
+                    continue
                 if chosen is None or delta > chosen_delta + 1e-9 * max(1.0, abs(chosen_delta)):
-                    chosen, chosen_delta = net, delta
+                    chosen, chosen_delta, pair = net, delta, frozenset((u, v))
             if chosen is None:
                 return best_net, best_score
             current = chosen
             visited.append(current)
+            if chosen_delta < -epsilon:
+                moved.append(pair)
             scores.append(total(current))
             if scores[-1] > best_score + epsilon:
                 best_net, best_score, stale = current, scores[-1], 0
@@ -386,10 +415,13 @@ def reference_tabu(
     rng = np.random.default_rng(seed)
     for _ in range(restarts):
         current = best_net
-        for _ in range(perturb):
-            moves = [net for *_, net in neighbours(current) if acyclic(net)]
-            current = moves[rng.integers(len(moves))]
-        assert current != best_net or perturb == 0
+        if perturbation == "order":
+            current = reference_order_kick(current, n, perturb, rng)
+        else:
+            for _ in range(perturb):
+                moves = [net for *_, net in neighbours(current) if acyclic(net)]
+                current = moves[rng.integers(len(moves))]
+            assert current != best_net or perturb == 0
         scores.append(total(current))
         net, value = climb(current)
         if value > best_score + 1e-9 * max(1.0, abs(best_score)):
@@ -451,6 +483,7 @@ def test_restarts_follow_the_slow_reference(
     data = data[sorted(data.columns)[:8]]
     score = make_test_score(score_name, data)
     options = {"tabu_length": 10, "max_non_improving": 10, "restarts": 4, "perturb": perturb}
+    options["perturbation"] = "moves"
     ours = search(score, method="tabu", max_parents=2, random_state=seed, **options)
     scores, best = reference_tabu(
         score, list(data.columns), 2, epsilon=EPSILON, seed=seed, **options
@@ -460,6 +493,85 @@ def test_restarts_follow_the_slow_reference(
     ends = ours.restart_scores_
     if score_name == "pgmpy-bic":
         assert any(ends[k] < ends[:k].max() - 1 for k in range(1, len(ends)))
+
+
+@pytest.mark.parametrize(
+    ("score_name", "method", "perturb", "seed"),
+    [("bdeu", "hill", 2, 0), ("fnml", "tabu", 3, 1), ("pgmpy-bic", "hill", 8, 2)],
+)
+def test_order_restarts_follow_the_slow_reference(
+    score_name, method, perturb, seed, network_sample, make_test_score
+):
+    """Order-based restarts: a topological order of the best network so far, ``perturb``
+    variables moved in it, the edges against the new order deleted, the search again.
+    Tabu search: the same score after every move and perturbation as the reference;
+    hill climbing: the same score at the end of every climb as a slow greedy climb."""
+    _, data = network_sample("child", 600, seed=7)
+    data = data[sorted(data.columns)[:8]]
+    score = make_test_score(score_name, data)
+    options = {"restarts": 5, "perturb": perturb, "perturbation": "order"}
+    tabu = {"tabu_length": 10, "max_non_improving": 10} if method == "tabu" else {}
+    ours = search(score, method=method, max_parents=2, random_state=seed, **options, **tabu)
+    if method == "tabu":
+        scores, best = reference_tabu(
+            score, list(data.columns), 2, epsilon=EPSILON, seed=seed, **options, **tabu
+        )
+        np.testing.assert_allclose(ours.history_, scores, rtol=1e-10, atol=1e-8)
+        assert set(ours.causal_graph_.edges()) == best
+    else:
+        ends = reference_hill_restarts(score, list(data.columns), 2, seed=seed, **options)
+        np.testing.assert_allclose(ours.restart_scores_, ends, rtol=1e-10, atol=1e-8)
+    assert ours.score_ == pytest.approx(ours.restart_scores_.max(), abs=1e-8)
+
+
+def reference_hill_restarts(score, variables, max_parents, restarts, perturb, seed, perturbation):
+    """Slow greedy hill climbing with order-based restarts (:func:`reference_order_kick`):
+    the score each climb ends with."""
+    assert perturbation == "order"
+    n = len(variables)
+    cache = {}
+
+    def total(net):
+        out = 0.0
+        for v in range(n):
+            parents = tuple(sorted(u for u, w in net if w == v))
+            if (v, parents) not in cache:
+                names = tuple(variables[u] for u in parents)
+                cache[v, parents] = score.local_score(variables[v], names)
+            out += cache[v, parents]
+        return out
+
+    def climb(net):
+        while True:
+            start, chosen, chosen_delta = total(net), None, -np.inf
+            indegree = [sum(1 for _, w in net if w == v) for v in range(n)]
+            moves = []
+            for u, v in itertools.permutations(range(n), 2):
+                if (u, v) not in net and (v, u) not in net and indegree[v] < max_parents:
+                    moves.append(net | {(u, v)})
+            moves += [net - {e} for e in sorted(net)]
+            moves += [
+                (net - {(u, v)}) | {(v, u)} for u, v in sorted(net) if indegree[u] < max_parents
+            ]
+            for candidate in moves:
+                if not nx.is_directed_acyclic_graph(nx.DiGraph(list(candidate))):
+                    continue
+                delta = total(candidate) - start
+                if chosen is None or delta > chosen_delta + 1e-9 * max(1.0, abs(chosen_delta)):
+                    chosen, chosen_delta = candidate, delta
+            if chosen is None or chosen_delta < EPSILON:
+                return net
+            net = frozenset(chosen)
+
+    best = climb(frozenset())
+    ends = [total(best)]
+    rng = np.random.default_rng(seed)
+    for _ in range(restarts):
+        net = climb(reference_order_kick(best, n, perturb, rng))
+        ends.append(total(net))
+        if ends[-1] > total(best) + 1e-9 * max(1.0, abs(total(best))):
+            best = net
+    return ends
 
 
 @pytest.mark.long
@@ -488,6 +600,17 @@ def test_same_seed_same_network_even_in_other_processes(network_sample):
     _, data = network_sample("child", 1000, seed=5)
     here = search(QNML(data), method="tabu", restarts=3, perturb=6, random_state=42)
     assert str(sorted(here.causal_graph_.edges())) in outputs.pop()
+
+
+def test_time_limit_stops_the_restarts_not_the_first_search(network_sample):
+    _, data = network_sample("child", 800, seed=4)
+    score = FNML(data)
+    greedy = search(score)
+    cut = search(score, restarts=50, perturb=3, time_limit=1e-9)
+    assert len(cut.restart_scores_) == 1 and cut.score_ == pytest.approx(greedy.score_)
+    full = search(score, restarts=5, perturb=3, time_limit=float("inf"))
+    assert len(full.restart_scores_) == 6
+    assert full.score_ >= greedy.score_ - 1e-9
 
 
 def test_perturbations_depend_on_the_seed_only(network_sample):
@@ -740,3 +863,87 @@ def test_bitset_tables_grow_with_the_memory_they_take():
         ws = _k.new_workspace(n, 2 * n + 64)
         assert ws[_k._PBITS].shape[0] == ws[_k._MBITS].shape[0] == _k.bitset_cells(n)
         assert ws[_k._PBITS].nbytes <= max(1 << 24, 256 * 8 * ((n + 63) // 64))
+
+
+# -- the parent limit of max_parents="auto", the forest start ----------------------------------
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 5), st.integers(0, 2**32 - 1), st.booleans())
+def test_best_forest_is_the_best_network_with_one_parent_each(n, seed, symmetric):
+    """Brute force over every network with at most one parent per variable: for symmetric
+    gains (a score-equivalent score) the forest is the best; for any gains it is a forest
+    whose edges all have positive gains both ways."""
+    rng = np.random.default_rng(seed)
+    gains = np.round(rng.normal(size=(n, n)), 1)
+    if symmetric:
+        gains = (gains + gains.T) / 2
+    np.fill_diagonal(gains, -np.inf)
+    parents = best_forest(gains)
+    assert parents.sum(axis=1).max(initial=0) <= 1
+    edges = [(int(u), int(v)) for v, u in zip(*np.nonzero(parents), strict=True)]
+    assert nx.is_directed_acyclic_graph(nx.DiGraph(edges))
+    heads, tails = np.nonzero(parents)
+    assert np.all(gains[heads, tails] > 0) and np.all(gains[tails, heads] > 0)
+    value = float(gains[heads, tails].sum())
+    best = 0.0
+    for choice in itertools.product(range(-1, n), repeat=n):
+        edges = [(c, v) for v, c in enumerate(choice) if c >= 0]
+        if any(c == v for c, v in edges):
+            continue
+        graph = nx.DiGraph(edges)
+        if nx.is_directed_acyclic_graph(graph):
+            best = max(best, sum(gains[v, c] for c, v in edges))
+    assert value <= best + 1e-9
+    if symmetric:
+        assert value == pytest.approx(best, abs=1e-9)
+
+
+def test_with_one_parent_each_the_search_starts_from_the_best_forest(network_sample):
+    """BDeu is score equivalent: with max_parents=1 the search returns the best forest,
+    which the brute-force best forest of its own one-parent gains confirms, and which
+    plain hill climbing from the empty network can miss."""
+    _, data = network_sample("alarm", 1000, seed=1)
+    score = BDeu(data)
+    found = search(score, max_parents=1)
+    variables = list(data.columns)
+    base = {v: score.local_score(v, ()) for v in variables}
+    gains = np.array(
+        [[score.local_score(v, (u,)) - base[v] if u != v else -np.inf for u in variables]
+         for v in variables]
+    )  # fmt: skip
+    heads, tails = np.nonzero(best_forest(gains))
+    expected = sum(base.values()) + gains[heads, tails].sum()
+    assert found.score_ == pytest.approx(expected, rel=1e-12)
+    assert found.score_ >= search(score, max_parents=1, start_dag=[]).score_ - 1e-9
+
+
+def test_auto_limit_holds_out_rows_only_on_wide_data(network_sample):
+    """max_parents="auto": no limit and no choice with many rows per variable; on wide
+    data a limit chosen by held-out log-likelihood (checked against the package's own
+    fit_network and log_loss on the same split), ties and stops as documented."""
+    from pgmpy_nml import log_loss
+    from pgmpy_nml.models import fit_network
+    from pgmpy_nml.search.local import AUTO_HOLDOUT, AUTO_LIMITS
+
+    _, data = network_sample("alarm", 2000, seed=2)
+    tall = search(FNML(data))
+    assert tall.max_parents_ is None and tall.limit_scores_ is None
+    wide = data.iloc[:150]  # 37 variables, 4 rows each
+    found = search(FNML(wide))
+    scores = found.limit_scores_
+    assert list(scores) == list(AUTO_LIMITS[: len(scores)])
+    assert found.max_parents_ == max(scores, key=lambda k: (scores[k], -AUTO_LIMITS.index(k)))
+    values = list(scores.values())
+    assert all(b >= a for a, b in itertools.pairwise(values[:-1]))  # rose until the stop
+    assert len(values) == len(AUTO_LIMITS) or values[-1] < values[-2]
+    shuffled = np.random.default_rng(0).permutation(len(wide))
+    held = np.sort(shuffled[: len(wide) // AUTO_HOLDOUT])
+    kept = np.sort(shuffled[len(wide) // AUTO_HOLDOUT :])
+    train, test = wide.iloc[kept], wide.iloc[held]
+    limit = found.max_parents_
+    dag = search(FNML(train), max_parents=limit).causal_graph_
+    states = FNML(wide).state_names
+    model = fit_network(dag, train, FSNMLEstimator(state_names=states), states)
+    assert scores[limit] == pytest.approx(-log_loss(model, test), rel=1e-12)
+    assert max(len(list(found.causal_graph_.predecessors(v))) for v in wide.columns) <= (
+        limit if limit is not None else len(wide.columns)
+    )

@@ -11,6 +11,7 @@ import pytest
 from pgmpy_nml import BDeu, LocalSearch
 from pgmpy_nml.search._local import _move_kernels as _m
 from pgmpy_nml.search._local import _scan_kernels as _sc
+from pgmpy_nml.search._local.climb import tabu_hashes
 from pgmpy_nml.search._local.engine import Engine
 from pgmpy_nml.search.constraints import Constraints
 
@@ -106,6 +107,59 @@ def test_cached_scan_is_the_full_scan_along_random_move_sequences(seed):
             else:
                 kind, u, v = (int(x) for x in moves[rng.integers(len(moves))])
             engine.apply(kind, u, v)
+
+
+def _closure(parents):
+    n = parents.shape[0]
+    reach = parents.T.astype(bool).copy()  # reach[a, b]: an edge a -> b
+    for k in range(n):
+        reach |= reach[:, [k]] & reach[[k], :]
+    return reach
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_order_kicks_and_frozen_pairs_keep_the_state_and_the_cache_right(seed):
+    """Order kicks (edges against a perturbed topological order deleted at once) keep the
+    engine's state what it would be built from scratch (closure, hash, parent counts,
+    edge list, structure prior) and its required edges; the cached scan still returns
+    the full scan's move, with frozen pairs of variables in the tabu list."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 12))
+    engine = _engine(rng, n, nan=False)
+    for _ in range(40):
+        engine.refresh()
+        if rng.random() < 0.25:
+            before = engine.parents.copy()
+            prior = engine.prior
+            deleted = engine.order_kick(rng, int(rng.integers(1, n + 1)))
+            assert not np.any(engine.parents & ~before), "an order kick only deletes"
+            assert int(before.sum()) - int(engine.parents.sum()) == deleted
+            assert np.all(engine.parents[engine.required != 0])
+            assert engine.prior == pytest.approx(prior + deleted * engine.offsets[_m.DELETE])
+            h = np.int64(0)
+            for v, u in zip(*np.nonzero(engine.parents), strict=True):
+                h ^= engine.keys[u, v]
+            assert engine.hash == h
+            np.testing.assert_array_equal(engine.reach != 0, _closure(engine.parents))
+            np.testing.assert_array_equal(engine.n_parents, engine.parents.sum(axis=1))
+            tails, heads = np.nonzero(engine.parents.T)
+            np.testing.assert_array_equal(engine.edges, np.sort(tails * n + heads))
+            order = engine.topological_order(rng)
+            position = np.argsort(order)
+            heads, tails = np.nonzero(engine.parents)
+            assert np.all(position[tails] < position[heads])
+            continue
+        moves = engine.legal_moves()
+        frozen = [tuple(m[1:]) for m in moves[rng.random(len(moves)) < 0.2]]
+        tabu = tabu_hashes(engine, [engine.hash], frozen)
+        cached = engine.best(tabu, 1e-9, 0.0)
+        assert cached[:3] == _full_scan(engine, tabu, 0.0)[:3]
+        frozen_pairs = {frozenset(p) for p in frozen}
+        assert cached[0] < 0 or frozenset(cached[1:3]) not in frozen_pairs
+        if not len(moves):
+            break
+        kind, u, v = (int(x) for x in moves[rng.integers(len(moves))])
+        engine.apply(kind, u, v)
 
 
 def test_a_chain_of_near_ties_across_the_band_falls_back_to_the_full_scan():

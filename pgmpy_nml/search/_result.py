@@ -51,6 +51,9 @@ class SearchResult:
     history, restart_scores, round_scores : ndarray or None
         Local search: the score after every move, at the end of each restart, and at
         the end of each candidate round.
+    limit_scores : dict or None
+        Local search with ``max_parents="auto"`` on wide data: the held-out
+        log-likelihood per row of each parent limit tried (None: no choice was made).
     variables : tuple or None
         The engines over candidate parent sets (:func:`~pgmpy_nml.search.candidates.solve`,
         A*): the variable names, as in the candidates.
@@ -107,6 +110,7 @@ class SearchResult:
     history: Any = None
     restart_scores: Any = None
     round_scores: Any = None
+    limit_scores: dict | None = None
     variables: tuple | None = None
     parents: dict | None = None
     choice: tuple | None = None

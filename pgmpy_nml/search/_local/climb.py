@@ -22,7 +22,7 @@ import numpy as np
 
 from . import screen as _screen
 
-__all__ = ["TIE_RTOL", "Run", "candidate_rounds", "climb", "run"]
+__all__ = ["TIE_RTOL", "Run", "candidate_rounds", "climb", "perturb", "run", "tabu_hashes"]
 
 #: Ties: a move replaces the best so far only if its change is larger by more than this
 #: (relative to the change, at least absolute), so changes equal up to rounding tie.
@@ -67,29 +67,62 @@ def candidate_rounds(rounds: int | None, spec) -> int:
     return rounds
 
 
+def tabu_hashes(engine, visited, frozen) -> np.ndarray:
+    """The tabu list of the move scan: the hashes of the recently visited networks, and
+    of every network one move on a frozen pair of variables away from the current one
+    (an edge ``a -> b`` or ``b -> a`` added, deleted or reversed: the current hash with
+    ``keys[a, b]``, ``keys[b, a]`` or both XOR-ed in), so the scan skips those moves."""
+    hashes = np.array(visited, dtype=np.int64)
+    if not frozen:
+        return hashes
+    a, b = np.array(frozen, dtype=np.int64).T
+    forward, backward = engine.keys[a, b], engine.keys[b, a]
+    h = engine.hash
+    moved = np.concatenate([h ^ forward, h ^ backward, h ^ forward ^ backward])
+    return np.concatenate([hashes, moved.astype(np.int64)])
+
+
 def climb(engine, settings, record) -> int:
     """One search from the engine's network; leaves the best network found in it.
 
-    Returns the number of moves; ``record(total)`` is called after each.
+    Greedy (``settings["tabu"]`` False): the best move while it gains ``epsilon``.
+    Tabu: always the best move that is not tabu, and the best network seen at the end.
+    A move is tabu when it leads to one of the last ``tabu_length`` networks visited,
+    or changes the edge between a pair of variables that one of the last
+    ``tabu_length`` moves that lowered the score (by more than ``epsilon``) changed
+    (the pair is frozen), unless that gives a network better than the best so far by
+    ``epsilon`` (aspiration). Returns the number of moves; ``record(total)`` is called
+    after each.
     """
     tabu_mode = settings["tabu"]
     epsilon = settings["epsilon"]
     engine.refresh()
     best_total = engine.total()
     best_state = None  # None: the current network is the best so far
-    visited = deque([engine.hash], maxlen=settings["tabu_length"])
+    length = settings["tabu_length"]
+    visited = deque([engine.hash], maxlen=length)
+    frozen: deque = deque(maxlen=length)
     no_tabu = np.zeros(0, dtype=np.int64)
     # tabu search: no additions or deletions that leave the score unchanged (see
     # LocalSearch's docstring); greedy search takes no move below epsilon anyway
     neutral = epsilon if tabu_mode else 0.0
     stale = moves = 0
     while moves < settings["max_iter"]:
-        tabu = np.array(visited, dtype=np.int64) if tabu_mode else no_tabu
-        kind, u, v, delta = engine.best(tabu, TIE_RTOL, neutral)
-        if kind < 0 or (not tabu_mode and delta < epsilon):
-            break
-        if tabu_mode and best_state is None:
-            best_state = engine.snapshot()  # about to leave the best network
+        if not tabu_mode:
+            kind, u, v, delta = engine.best(no_tabu, TIE_RTOL, neutral)
+            if kind < 0 or delta < epsilon:
+                break
+        else:
+            # the best move to a network not visited lately; if it makes a new best, it is
+            # taken even on a frozen pair (aspiration), else the best move off them
+            kind, u, v, delta = engine.best(np.array(visited, dtype=np.int64), TIE_RTOL, neutral)
+            if frozen and not (kind >= 0 and delta > best_total + epsilon - engine.total()):
+                tabu = tabu_hashes(engine, visited, frozen)
+                kind, u, v, delta = engine.best(tabu, TIE_RTOL, neutral)
+            if kind < 0:
+                break
+            if best_state is None:
+                best_state = engine.snapshot()  # about to leave the best network
         engine.apply(kind, u, v)
         engine.refresh()
         moves += 1
@@ -98,6 +131,8 @@ def climb(engine, settings, record) -> int:
         if not tabu_mode:
             continue
         visited.append(engine.hash)
+        if delta < -epsilon:  # a move down: the pair may not be undone for a while
+            frozen.append((u, v))
         if current > best_total + epsilon:
             best_total, best_state, stale = current, None, 0
         else:
@@ -107,6 +142,22 @@ def climb(engine, settings, record) -> int:
     if best_state is not None:
         engine.restore(best_state)
     return moves
+
+
+def perturb(engine, settings, rng) -> None:
+    """The kick before a restart: ``settings["perturb"]`` random legal moves (drawn one
+    at a time among all legal moves), or with ``settings["perturbation"] == "order"``
+    that many variables moved in a topological order of the network, the edges the new
+    order contradicts deleted (:meth:`.engine.Engine.order_kick`)."""
+    if settings.get("perturbation", "moves") == "order":
+        engine.order_kick(rng, settings["perturb"])
+        return
+    for _ in range(settings["perturb"]):
+        moves = engine.legal_moves()
+        if not len(moves):
+            break
+        kind, u, v = (int(x) for x in moves[rng.integers(len(moves))])
+        engine.apply(kind, u, v)
 
 
 def _search(engine, settings, bar, history, method: str):
@@ -127,15 +178,13 @@ def _search(engine, settings, bar, history, method: str):
     best_total, best_state = engine.total(), engine.snapshot()
     ends = [best_total]
     rng = settings["rng"]
+    deadline = settings.get("deadline")
     for k in range(settings["restarts"]):
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
         bar.set_description(f"{method} restart {k + 1}/{settings['restarts']}")
         engine.restore(best_state)
-        for _ in range(settings["perturb"]):
-            moves = engine.legal_moves()
-            if not len(moves):
-                break
-            kind, u, v = (int(x) for x in moves[rng.integers(len(moves))])
-            engine.apply(kind, u, v)
+        perturb(engine, settings, rng)
         engine.refresh()
         history.append(engine.total())
         n_iter += climb(engine, settings, record)

@@ -20,7 +20,7 @@ from . import _move_kernels as _m
 from . import _scan_kernels as _sc
 from . import _screen_kernels as _sk
 
-__all__ = ["Engine", "start_engine", "start_parents", "to_dag"]
+__all__ = ["Engine", "best_forest", "start_engine", "start_parents", "to_dag"]
 
 #: The structure-prior operation names of pgmpy's ``structure_prior_ratio``, by move kind.
 PRIOR_OPERATIONS = ("+", "-", "flip")
@@ -250,6 +250,45 @@ class Engine:
             self.max_parents,
         )
 
+    def topological_order(self, rng) -> np.ndarray:
+        """An order of the variables in which every parent comes before its children:
+        by number of ancestors (each child has more than any of its ancestors), ties in
+        random order (``rng``)."""
+        ancestors = self.reach.sum(axis=0, dtype=np.int64)
+        return np.lexsort((rng.permutation(self.n), ancestors))
+
+    def delete_edges(self, tails, heads) -> None:
+        """Delete the edges ``tails[i] -> heads[i]`` (present, not required) at once: a
+        subgraph of a DAG within the constraints is one, so no check is needed."""
+        tails = np.asarray(tails, dtype=np.int64)
+        heads = np.asarray(heads, dtype=np.int64)
+        if not len(tails):
+            return
+        self.parents[heads, tails] = 0
+        self.n_parents[:] = self.parents.sum(axis=1)
+        self.hash ^= np.bitwise_xor.reduce(self.keys[tails, heads])
+        self.prior += len(tails) * float(self.offsets[_m.DELETE])
+        self.dirty[heads] = True
+        self._stale(*np.union1d(tails, heads).tolist())
+        self._scan_reset = True  # additions can be legal again
+        _m.reachability(self.parents, self.reach)
+        self._set_edges()
+
+    def order_kick(self, rng, k: int) -> int:
+        """Move ``k`` variables of a topological order of the network to random places
+        and delete the edges (not required) the new order contradicts: the perturbation
+        of the order-based restarts. Returns the number of edges deleted."""
+        order = list(self.topological_order(rng))
+        for _ in range(min(k, self.n)):
+            x = order.pop(int(rng.integers(len(order))))
+            order.insert(int(rng.integers(len(order) + 1)), x)
+        position = np.empty(self.n, dtype=np.int64)
+        position[np.array(order, dtype=np.int64)] = np.arange(self.n)
+        heads, tails = np.nonzero(self.parents)
+        against = (position[tails] > position[heads]) & (self.required[heads, tails] == 0)
+        self.delete_edges(tails[against], heads[against])
+        return int(against.sum())
+
     def apply(self, kind: int, u: int, v: int) -> None:
         if kind == _m.ADD:
             self.parents[v, u] = 1
@@ -274,6 +313,60 @@ class Engine:
         else:
             _m.reachability(self.parents, self.reach)
             self._set_edges()
+
+
+def best_forest(gains) -> np.ndarray:
+    """The parent matrix of the best forest for the one-parent score changes ``gains``.
+
+    ``gains[v, u]`` is the change of ``v``'s local score when ``u`` becomes its only
+    parent (``-inf`` where it may not). A network in which every variable has at most
+    one parent is a forest, and its score is that of the empty network plus the gains
+    of its edges. The forest here is the maximum spanning forest of the symmetric
+    weights ``(gains[v, u] + gains[u, v]) / 2`` over the pairs where both are positive
+    (Kruskal's, by scipy), each tree directed away from the root that makes the sum of
+    its directed gains largest (the roots compared in one pass: moving the root from
+    ``p`` to its child ``c`` flips one edge). For a score-equivalent score
+    (``gains[v, u] == gains[u, v]``: qNML, BDeu, BIC) it is the best network with at
+    most one parent per variable (the Chow-Liu argument); for fNML a close start.
+
+    Returns
+    -------
+    ndarray of uint8, shape (n, n)
+        ``parents[v, u] = 1`` iff ``u -> v``.
+    """
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.csgraph import (
+        breadth_first_order,
+        connected_components,
+        minimum_spanning_tree,
+    )
+
+    gains = np.asarray(gains, dtype=np.float64)
+    n = gains.shape[0]
+    with np.errstate(invalid="ignore"):
+        weights = (gains + gains.T) / 2.0
+    usable = (gains > 0) & (gains.T > 0) & np.isfinite(weights)
+    np.fill_diagonal(usable, False)
+    tree = minimum_spanning_tree(csr_matrix(np.where(usable, -weights, 0.0)))
+    tree = tree + tree.T
+    parents = np.zeros((n, n), dtype=np.uint8)
+    _, labels = connected_components(tree, directed=False)
+    for members in np.split(np.argsort(labels, kind="stable"), np.cumsum(np.bincount(labels))):
+        if len(members) < 2:
+            continue
+        first = int(members[0])
+        order, pred = breadth_first_order(tree, first, directed=False)
+        # total directed gain with each member as the root, from the first one's
+        total = np.zeros(n)
+        total[first] = sum(gains[v, pred[v]] for v in order[1:])
+        for v in order[1:]:
+            p = pred[v]
+            total[v] = total[p] - gains[v, p] + gains[p, v]
+        root = order[int(np.argmax(total[order]))]
+        order, pred = breadth_first_order(tree, root, directed=False)
+        for v in order[1:]:
+            parents[v, pred[v]] = 1
+    return parents
 
 
 def _prior_ratio(score, operation: str) -> float:
