@@ -927,7 +927,7 @@ def test_auto_limit_holds_out_rows_only_on_wide_data(network_sample):
     _, data = network_sample("alarm", 2000, seed=2)
     tall = search(FNML(data))
     assert tall.max_parents_ is None and tall.limit_scores_ is None
-    wide = data.iloc[:150]  # 37 variables, 4 rows each
+    wide = data.iloc[:30]  # 37 variables, 30 rows
     found = search(FNML(wide))
     scores = found.limit_scores_
     assert list(scores) == list(AUTO_LIMITS[: len(scores)])
@@ -947,3 +947,47 @@ def test_auto_limit_holds_out_rows_only_on_wide_data(network_sample):
     assert max(len(list(found.causal_graph_.predecessors(v))) for v in wide.columns) <= (
         limit if limit is not None else len(wide.columns)
     )
+
+
+def test_find_structure_takes_each_search_s_own_default_limit(network_sample):
+    """find_structure's max_parents="auto": the local search's held-out choice on wide
+    data (the same network as LocalSearch's default), the exact search's policy else."""
+    _, data = network_sample("alarm", 2000, seed=2)
+    wide = data.iloc[:30]
+    dag = find_structure(FNML(wide), wide, "hill")
+    assert set(dag.edges()) == set(search(FNML(wide)).causal_graph_.edges())
+    assert set(find_structure(FNML(wide), wide, "hill", max_parents=None).edges()) == set(
+        search(FNML(wide), max_parents=None).causal_graph_.edges()
+    )
+
+
+@pytest.mark.long
+def test_fifteen_hundred_binary_variables_in_a_laptop_s_memory():
+    """Issue 37's scale: 1,500 binary variables and 3,000 rows (conftest's random data),
+    the default search with order-based restarts, in a fresh process; its peak resident
+    memory stays under 4 GB, and the network is a DAG over every variable. Then 600
+    variables and 400 rows (fewer rows than variables): the parent limit is chosen."""
+    code = textwrap.dedent(
+        """
+        import resource, sys
+        sys.path.insert(0, "tests")
+        import networkx as nx
+        from conftest import _random_data
+        from pgmpy_nml import LocalSearch
+        for n, rows, restarts in ((1500, 3000, 5), (600, 400, 5)):
+            data = _random_data(rows, [2] * n, seed=1)
+            search = LocalSearch("fnml", restarts=restarts, n_jobs=1, show_progress=False)
+            dag = search.fit(data).causal_graph_
+            assert dag.number_of_nodes() == n and nx.is_directed_acyclic_graph(dag)
+            print(n, rows, dag.number_of_edges(), search.max_parents_)
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        """
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd="."
+    )
+    lines = run.stdout.split()
+    peak_kb = int(lines[-1])
+    assert peak_kb < 4 * 1024 * 1024, f"peak {peak_kb / 2**20:.2f} GB"
+    assert lines[3] == "None"  # 2 rows per variable: no limit
+    assert lines[7] in {"1", "2", "3", "5"}  # fewer rows than variables: a limit

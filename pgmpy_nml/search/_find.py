@@ -43,7 +43,7 @@ def find_structure(
     data: pd.DataFrame | None,
     method: str = "auto",
     *,
-    max_parents: int | None = None,
+    max_parents: int | str | None = "auto",
     expert_knowledge: ExpertKnowledgeLike | None = None,
     start_dag: Graph | None = None,
     show_progress: bool = False,
@@ -66,8 +66,14 @@ def find_structure(
         ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"solver|solver"``; ``"auto"``
         chooses among them) or a local search (:class:`~pgmpy_nml.LocalSearch`'s:
         ``"hill"``, ``"tabu"``).
-    max_parents : int, optional
-        A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
+    max_parents : int, None or "auto", default "auto"
+        The largest parent set (None: no limit). A whole number; a float such as
+        ``2.0`` is taken as ``2``, ``2.5`` is refused. ``"auto"``: each search's own
+        rule, as its estimator's default: for an exact method
+        :func:`~pgmpy_nml.search.choose_search`'s (no limit for the DP, 3 parents for
+        A* and the solver), for hill climbing and tabu search none unless the data
+        have fewer rows than variables, where a limit chosen on held-out rows
+        (:class:`~pgmpy_nml.LocalSearch`'s ``max_parents``).
     expert_knowledge : pgmpy ExpertKnowledge, optional
     start_dag : pgmpy DAG, optional
         Local search only.

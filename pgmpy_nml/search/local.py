@@ -55,11 +55,16 @@ __all__ = ["AUTO_LIMITS", "AUTO_ROWS_PER_VARIABLE", "LocalSearch"]
 
 #: ``max_parents="auto"``: data with fewer rows than this per variable are wide, and get
 #: a parent limit chosen on held-out rows. Measured on the density-estimation benchmark's
-#: training sets cut to 50-6,400 rows (``docs/benchmarks.md``, chosen on bnetflix,
-#: baudio and plants, judged on accidents, pumsb_star and nltcs): from 8 rows per
-#: variable up, the network without a limit was within 1% of the best limit's on the
-#: valid rows; below, a limit of 1-3 parents won by up to 7%.
-AUTO_ROWS_PER_VARIABLE = 8
+#: training sets cut to 50-6,400 rows (``docs/benchmarks.md``; hill climbing, fNML, the
+#: valid rows' log-likelihood with the parameters best on them): with fewer rows than
+#: variables a limit of 1-3 parents won by 2-6% (bnetflix, baudio, plants, accidents,
+#: pumsb_star at 50-150 rows; nips by 4%), with 1-2.2 rows per variable by 1-2.3%,
+#: with 2-8 by up to 2% (none on accidents), and from 8 up the network without a
+#: limit was within 0.5% of the best limit's. The choice costs up to four more searches, which
+#: on thousands of variables take minutes (bench_scale's 5,000 variables and 5,000
+#: rows: 195 s each): only where the rows are fewer than the variables is it the
+#: default; elsewhere give the limit (chosen on held-out rows of your own) or None.
+AUTO_ROWS_PER_VARIABLE = 1
 #: The parent limits ``max_parents="auto"`` chooses among on wide data (None: no limit).
 AUTO_LIMITS = (1, 2, 3, 5, None)
 #: The share of the rows ``max_parents="auto"`` holds out (every fifth of a fixed shuffle).
@@ -172,8 +177,8 @@ class LocalSearch(_StructureSearch):
     max_parents : int, None or "auto", default "auto"
         Largest parent set; None: no limit. A whole number; a float such as ``2.0``
         is taken as ``2``, ``2.5`` is refused. ``"auto"``: no limit unless the data
-        are wide, with fewer than :data:`AUTO_ROWS_PER_VARIABLE` rows per variable
-        (nips: 500 variables, 400 rows); there the limit among
+        are wide, with fewer rows than variables (:data:`AUTO_ROWS_PER_VARIABLE`;
+        nips: 500 variables, 400 rows); there the limit among
         :data:`AUTO_LIMITS` whose network, learned by hill climbing on four fifths
         of the rows, predicts the other fifth best (held-out log-likelihood with the
         ``parameter_estimator``'s tables, fsNML without one; tried in increasing order
