@@ -90,7 +90,13 @@ class QNML(StatisticScore):
     configurations from 384 rows, was also seen on real data. Give the search a
     parent limit when :math:`N` is small next to the number of parent
     configurations: ``ExactSearch(QNML(data), max_parents=2)``, or ``max_indegree``
-    of pgmpy's ``HillClimbSearch``.
+    of pgmpy's ``HillClimbSearch``. On the binary density-estimation benchmark
+    (``docs/benchmarks.md``, "Density estimation"), qNML predicted about as well as
+    fNML where the rows are many per variable (audio, netflix: within 0.01 nats per
+    row) and worse on the sparse sets (accidents, pumsb_star: 0.3 nats per row);
+    on nips (500 variables, 400 rows) hill climbing without a limit gave it 2,337
+    edges and up to 9 parents, -318 nats per test row against -281 for a forest,
+    which :class:`~pgmpy_nml.LocalSearch`'s default ``max_parents="auto"`` finds.
 
     Examples
     --------
