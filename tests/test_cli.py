@@ -1,6 +1,7 @@
 """The command-line tool: every subcommand, its files, and its error handling."""
 
 import json
+import re
 import subprocess
 import sys
 
@@ -524,8 +525,19 @@ def test_time_limit_reports_the_gap_and_many_variables_say_heuristic(tmp_path, c
     code, out, err = cli("learn", path, "--params", "none", "--json", summary)
     assert code == 0, err
     assert f"{n_vars} variables are more than the {AUTO_SOLVER_MAX_VARIABLES}" in out
-    assert "tabu search with 10 random restarts (heuristic, not optimal" in out
-    assert json.loads(summary.read_text())["optimal"] is False
+    assert "hill climbing with 1000 order-based restarts (heuristic, not optimal" in out
+    assert "no restart begins after 300 s (the default; --time-limit SECONDS" in out
+    facts = json.loads(summary.read_text())
+    assert facts["optimal"] is False and facts["method"] == "hill"
+    assert facts["restarts"] == 1000  # all ran, well within the default limit
+    code, out, err = cli(
+        "learn", path, "--params", "none", "--restarts", "1000000", "--time-limit", "1"
+    )
+    assert code == 0, err
+    assert "no restart begins after 1 s (--time-limit SECONDS" in out
+    assert re.search(
+        r"a local optimum \(heuristic\); \d+ of 1000000 restarts ran before the 1 s", out
+    )
     code, out, err = cli(
         "learn",
         path,

@@ -215,11 +215,12 @@ def test_cv_above_64_variables_runs_the_restarts_it_promises(cli_summary, tmp_pa
     out, facts = cli_summary(
         "cv", tmp_path / "wide.csv", "--scores", "bic", "--folds", "2", "--max-parents", "1"
     )
-    assert "tabu search with 10 random restarts" in out
-    assert facts["method"] == "tabu" and facts["restarts"] == 10
+    assert "hill climbing with 1000 order-based restarts" in out
+    assert facts["method"] == "hill" and facts["restarts"] == 1000
     args = cli_module.build_parser().parse_args(["cv", "--max-parents", "1", "--seed", "7"])
     search = cli_cv.cv_search(plan_search(search_request(args), [f"V{i}" for i in range(66)]))
-    assert (search.restarts, search.random_state, search.method) == (10, 7, "tabu")
+    assert (search.restarts, search.random_state, search.method) == (1000, 7, "hill")
+    assert search.time_limit == 300.0 and search.perturbation == "order"
 
 
 # -- learn's notes ------------------------------------------------------------------------

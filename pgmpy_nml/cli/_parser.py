@@ -11,10 +11,12 @@ import argparse
 
 from .._limits import (
     AUTO_EXACT_MAX_VARIABLES,
+    AUTO_RESTARTS,
     AUTO_SOLVER_MAX_VARIABLES,
     CANDIDATE_METHODS,
     EXACT_TIME_LIMIT,
     ID_MIN_DISTINCT,
+    LOCAL_TIME_LIMIT,
     MAX_WHOLE_NUMBER_STATES,
     SOLVER_DEFAULT_MAX_PARENTS,
 )
@@ -195,7 +197,8 @@ def _method_arg(parser):
         f"{AUTO_EXACT_MAX_VARIABLES} variables; dp, astar or solver name the engine, and "
         "'astar|solver' or 'solver|solver' run two engines on two cores, the first proof "
         "wins), hill climbing or tabu search (heuristic); auto: exact up to "
-        f"{AUTO_SOLVER_MAX_VARIABLES} variables, tabu with restarts above",
+        f"{AUTO_SOLVER_MAX_VARIABLES} variables, hill climbing with {AUTO_RESTARTS} order-based "
+        "restarts above",
     )
     parser.add_argument(
         "--time-limit",
@@ -203,7 +206,8 @@ def _method_arg(parser):
         metavar="SECONDS",
         help="stop the exact solver after this long and report the best network with its "
         f"proven gap to the optimum (learn's default: {EXACT_TIME_LIMIT:g} s; 'inf' runs until "
-        "proven optimal)",
+        "proven optimal); a local search with restarts begins none after it (default "
+        f"{LOCAL_TIME_LIMIT:g} s)",
     )
 
 
@@ -213,14 +217,15 @@ def _local_search_args(parser):
         type=spec_type("LocalSearch", "restarts", "--restarts"),
         metavar="N",
         help="random restarts of the local search from the best network, perturbed "
-        "(default 0; 10 when --method auto picks tabu search)",
+        f"(default 0; {AUTO_RESTARTS} when --method auto climbs hills above "
+        f"{AUTO_SOLVER_MAX_VARIABLES} variables)",
     )
     parser.add_argument(
         "--perturb",
         type=spec_type("LocalSearch", "perturb", "--perturb"),
         default=10,
         metavar="K",
-        help="random edge changes before each restart (default 10)",
+        help="variables moved in the network's order before each restart (default 10)",
     )
     parser.add_argument(
         "--tabu-length",

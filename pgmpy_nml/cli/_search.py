@@ -13,6 +13,7 @@ from .._limits import (
     AUTO_SOLVER_MAX_VARIABLES,
     CANDIDATE_METHODS,
     EXACT_TIME_LIMIT,
+    LOCAL_TIME_LIMIT,
 )
 from ._errors import UserError
 from ._graphs import Knowledge, knowledge
@@ -31,9 +32,11 @@ ENGINES = {
 @dataclass(frozen=True)
 class Plan:
     """The search to run: ``kind`` (``"exact"``, ``"hill"`` or ``"tabu"``), the exact
-    ``engine`` ``choose_search`` picked (None for a local search), the parent limit, the
-    sentence that says what it is, the time limit (``math.inf``: none; ``default_limit``:
-    the default one), the restarts of a local search and the constraints."""
+    ``engine`` ``choose_search`` picked (None for a local search), the parent limit
+    (None for a local search without ``--max-parents``: its own rule), the sentence that
+    says what it is, the time
+    limit (``math.inf``: none; ``default_limit``: the default one; for a local search, after
+    which no restart begins), the restarts of a local search and the constraints."""
 
     kind: str
     engine: str | None
@@ -52,7 +55,15 @@ class Plan:
     def limits_text(self) -> str:
         """The limits of the search and the flags that change them, for the first lines."""
         if not self.exact:
-            return "no time limit: a local search stops at its local optimum"
+            if not self.restarts:
+                return "no time limit: a local search stops at its local optimum"
+            if math.isinf(self.time_limit):
+                return f"all {self.restarts} restarts run (no time limit)"
+            whose = "the default; " if self.default_limit else ""
+            return (
+                f"no restart begins after {self.time_limit:g} s ({whose}--time-limit SECONDS, "
+                "or inf, and --restarts N to change)"
+            )
         if self.engine == "dp":
             return (
                 "no time limit: the subset DP runs to the optimum, which takes seconds up "
@@ -75,8 +86,9 @@ def _cores(request: SearchRequest) -> int:
 
 
 def restarts(request: SearchRequest) -> int:
-    """Random restarts of the local search: ``--restarts``, else 10 when ``--method auto``
-    fell back to tabu search above its exact range."""
+    """Random restarts of the local search: ``--restarts``, else
+    :data:`~pgmpy_nml._limits.AUTO_RESTARTS` when ``--method auto`` climbs hills above
+    its exact range."""
     if request.restarts is not None:
         return request.restarts
     return AUTO_RESTARTS if request.method == "auto" else 0
@@ -86,9 +98,9 @@ def _described(request: SearchRequest, choice, n_vars: int) -> str:
     """The sentence that says which search runs."""
     if not choice.exact and request.method == "auto":
         return (
-            f"tabu search with {restarts(request)} random restarts (heuristic, not optimal: "
-            f"{n_vars} variables are more than the {AUTO_SOLVER_MAX_VARIABLES} of --method "
-            "auto's exact solver; --method exact tries it anyway)"
+            f"hill climbing with {restarts(request)} order-based restarts (heuristic, not "
+            f"optimal: {n_vars} variables are more than the {AUTO_SOLVER_MAX_VARIABLES} of "
+            "--method auto's exact solver; --method exact tries it anyway)"
         )
     if not choice.exact:
         kind = "hill climbing" if choice.method == "hill" else "tabu search"
@@ -119,12 +131,17 @@ def plan_search(request: SearchRequest, variables: list) -> Plan:
     constraints.check(request.max_parents)
     limit = "auto" if request.max_parents is None else request.max_parents
     choice = choose_search(len(variables), request.method, limit)
-    kind = "exact" if choice.exact else choice.method
-    if request.time_limit is not None and kind != "exact":
+    # above the exact range --method auto climbs hills with order-based restarts: on the
+    # density benchmark they reached a given score with less CPU than tabu search
+    kind = "exact" if choice.exact else "hill" if request.method == "auto" else choice.method
+    n_restarts = 0 if choice.exact else restarts(request)
+    if request.time_limit is not None and kind != "exact" and not n_restarts:
         raise UserError(
-            f"--time-limit stops the exact search, and this run uses {kind} search (a "
-            "local search has no time limit): drop --time-limit, or give --method exact"
+            f"--time-limit stops the exact search and the restarts of a local search, and "
+            f"this run uses {kind} search without restarts (it stops at its local optimum): "
+            "drop --time-limit, add --restarts N, or give --method exact"
         )
+    default_time = EXACT_TIME_LIMIT if choice.exact else LOCAL_TIME_LIMIT
     engine = None
     if choice.exact:
         method = request.method if request.method in ("dp", *CANDIDATE_METHODS) else "exact"
@@ -134,9 +151,9 @@ def plan_search(request: SearchRequest, variables: list) -> Plan:
         engine=engine,
         max_parents=choice.max_parents,
         described=_described(request, choice, len(variables)),
-        time_limit=EXACT_TIME_LIMIT if request.time_limit is None else request.time_limit,
+        time_limit=default_time if request.time_limit is None else request.time_limit,
         default_limit=request.time_limit is None,
-        restarts=0 if choice.exact else restarts(request),
+        restarts=n_restarts,
         knowledge=constraints,
         request=request,
     )
@@ -179,9 +196,12 @@ def make_search(plan: Plan, score, show_progress: bool, knowledge=True):
     return LocalSearch(
         score,
         method=plan.kind,
-        max_parents=plan.max_parents,
+        # no --max-parents: the local search's own rule, a limit chosen on held-out rows
+        # only where the rows are fewer than the variables (LocalSearch's "auto")
+        max_parents="auto" if request.max_parents is None else plan.max_parents,
         expert_knowledge=expert,
         restarts=plan.restarts,
+        time_limit=None if math.isinf(plan.time_limit) or not plan.restarts else plan.time_limit,
         perturb=request.perturb,
         tabu_length=request.tabu_length,
         random_state=0 if request.seed is None else request.seed,
@@ -251,5 +271,10 @@ def run_local(plan: Plan, score, frame, show_progress: bool) -> tuple:
     """The local search on ``frame``: the DAG, what it is and the summary's fields."""
     search = make_search(plan, score, show_progress)
     search.fit(frame)
-    info = {"optimal": False, "restarts": plan.restarts, "iterations": int(search.n_iter_)}
-    return search.causal_graph_, "a local optimum (heuristic)", info
+    ran = len(search.restart_scores_) - 1  # the first search, then each restart
+    info = {"optimal": False, "restarts": ran, "iterations": int(search.n_iter_)}
+    info["max_parents"] = search.max_parents_
+    what = "a local optimum (heuristic)"
+    if ran < plan.restarts:
+        what += f"; {ran} of {plan.restarts} restarts ran before the {plan.time_limit:g} s limit"
+    return search.causal_graph_, what, info

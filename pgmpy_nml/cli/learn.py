@@ -109,9 +109,9 @@ def _learn_structure(plan: Plan, score, data: Data):
         "score": request.score,
         "score_parameters": score_parameters(score),
         "method": plan.kind,
-        **search_info,
-        "search": plan.described,
         "max_parents": plan.max_parents,
+        **search_info,  # a local search's max_parents: the limit its own rule chose
+        "search": plan.described,
         "required": [list(e) for e in plan.knowledge.required],
         "forbidden": [list(e) for e in plan.knowledge.forbidden],
         "tiers": plan.knowledge.tiers,
