@@ -248,13 +248,15 @@ def _ess_arg(parser):
 def _max_parents_arg(parser):
     parser.add_argument(
         "--max-parents",
-        type=spec_type("LocalSearch", "max_parents", "--max-parents", given=True),
+        # a whole number only: no flag already means each search's own rule
+        type=_non_negative_int,
         default=None,
         metavar="K",
         help="largest number of parents of a variable (default: no limit for the exact "
-        f"search up to {AUTO_EXACT_MAX_VARIABLES} variables and for hill climbing and tabu "
-        f"search; {SOLVER_DEFAULT_MAX_PARENTS} for the exact solver above "
-        f"{AUTO_EXACT_MAX_VARIABLES} variables)",
+        f"search up to {AUTO_EXACT_MAX_VARIABLES} variables, "
+        f"{SOLVER_DEFAULT_MAX_PARENTS} for the exact solver above; hill climbing and tabu "
+        "search set a limit on held-out rows only where the rows are fewer than the "
+        "variables)",
     )
 
 
