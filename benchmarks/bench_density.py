@@ -7,6 +7,8 @@ Run (from the clone; the data live in ``../shared/data/debd``, see its README)::
     python benchmarks/bench_density.py --pyagrum /tmp/debd-agrum/bin/python   # with pyAgrum
     python benchmarks/bench_density.py --sets nltcs plants --rounds 3 --learners hill-fnml empty
     python benchmarks/bench_density.py --grid --sets plants   # scores x parameters (item 3)
+    python benchmarks/bench_density.py --anytime --sets pumsb_star   # score per CPU second
+    python benchmarks/bench_density.py --limits     # parent limits on training sets cut short
 
 The data: seven binary density-estimation sets with fixed train / valid / test splits
 (``nltcs`` 16 variables ... ``nips`` 500 variables and 400 training rows). Without the
@@ -229,16 +231,17 @@ def _exact(scoring="fnml"):
     return build
 
 
-#: The README's recipe: fNML, hill climbing with order-based restarts (the default
-#: perturbation), the default parent limit ("auto": none unless the data are wide).
-RECIPE = {"restarts": 2000, "time_limit": 50.0}
+#: The README's recipe: fNML, hill climbing with 1,000 order-based restarts (the default
+#: perturbation), the default parent limit ("auto": none unless the data are wide). A
+#: count, not a time limit, so that the network is the same on every machine.
+RECIPE = {"restarts": 1000}
 
 #: This package's learners: name -> (what it is, a builder of the unfitted estimator).
 #: The "recipe" ones are the recipe with another score: a user picks among them on the
 #: valid split (the summary's second column).
 OURS = {
     "recipe": (
-        "LocalSearch('fnml', restarts=2000, time_limit=50)",
+        "LocalSearch('fnml', restarts=1000)",
         _local("fnml", **RECIPE),
     ),
     "recipe-qnml": ("the recipe with qNML", _local("qnml", **RECIPE)),
@@ -479,11 +482,11 @@ def grid(args) -> None:
 #: ("n": the number of variables; "R": each count of ANYTIME_RESTARTS).
 ANYTIME = {
     "hill": {},
-    "tabu (10, 10)": {"method": "tabu"},
+    "tabu (defaults: 30, 300)": {"method": "tabu"},
     "tabu (n, 5n)": {"method": "tabu", "tabu_length": "n", "max_non_improving": "5n"},
     "hill + random-move restarts": {"perturbation": "moves", "restarts": "R"},
     "hill + order restarts": {"restarts": "R"},
-    "tabu (10, 10) + order restarts": {"method": "tabu", "restarts": "R"},
+    "tabu (30, 300) + order restarts": {"method": "tabu", "restarts": "R"},
 }
 #: The restart counts of the anytime curves.
 ANYTIME_RESTARTS = [10, 30, 100, 300, 1000, 3000]
@@ -534,6 +537,49 @@ def anytime(args) -> None:
             record = {"anytime": True, "set": name, "search": label, "restarts": count}
             record.update(cpu=cpu, gain_per_row=gain, test_fsnml=test, date=stamp)
             write_result({**record, "load": load, "command": command}, args.results)
+
+
+#: The parent limits compared on training sets cut short (``--limits``), and the cuts.
+LIMITS = (1, 2, 3, 5, None)
+LIMIT_ROWS = (50, 100, 150, 200, 400, 800, 1600, 3200, 6400)
+
+
+def limits(args) -> None:
+    """Hill climbing with fNML and each parent limit of :data:`LIMITS` on the first
+    ``N`` rows of a fixed shuffle of each set's training rows, for each ``N`` of
+    :data:`LIMIT_ROWS` (and the whole set): the valid log-likelihood per row with the
+    estimator best on valid, and the limit that wins it. The evidence behind
+    ``LocalSearch``'s ``AUTO_ROWS_PER_VARIABLE``."""
+    from pgmpy_nml import LocalSearch
+
+    stamp, command = time.strftime("%Y-%m-%d %H:%M"), " ".join(sys.argv)
+    for name in args.sets:
+        train, valid = (load_split(args.data, name, s) for s in ("train", "valid"))
+        n = train.shape[1]
+        shuffled = train[np.random.default_rng(0).permutation(len(train))]
+        load = load_average()
+        print(f"\n### {name} ({n} variables): parent limits on cut training sets (load {load})\n")
+        print("| rows | rows per variable | " + " | ".join(f"limit {k}" for k in LIMITS), end="")
+        print(" | best | loss without a limit |")
+        print("|---|---|" + "---|" * len(LIMITS) + "---|---|")
+        for rows in [r for r in LIMIT_ROWS if r < len(train)] + [len(train)]:
+            part = shuffled[:rows]
+            frame = as_frame(part)
+            scores = {}
+            for limit in LIMITS:
+                search = LocalSearch("fnml", max_parents=limit, show_progress=False, n_jobs=1)
+                parents = _parents_of(search.fit(frame), n)
+                scores[limit] = max(log_likelihood(parents, part, valid, e) for e in ESTIMATORS)
+            best = max(LIMITS, key=lambda k: scores[k])
+            loss = (scores[best] - scores[None]) / abs(scores[best])
+            print(
+                f"| {rows} | {rows / n:.2f} | "
+                + " | ".join(f"{scores[k]:.3f}" for k in LIMITS)
+                + f" | {best} | {100 * loss:.2f}% |"
+            )
+            record = {"limits": True, "set": name, "rows": rows, "date": stamp, "load": load}
+            record["valid"] = {str(k): v for k, v in scores.items()}
+            write_result({**record, "best": str(best), "command": command}, args.results)
 
 
 def load_average() -> str:
@@ -594,6 +640,7 @@ def main(argv=None) -> None:
     parser.add_argument("--results", type=Path, default=RESULTS, help="JSON lines appended here")
     parser.add_argument("--grid", action="store_true", help="scores x parameters (item 3)")
     parser.add_argument("--anytime", action="store_true", help="score per CPU second (item 2)")
+    parser.add_argument("--limits", action="store_true", help="parent limits on cut training sets")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     parser.add_argument("--set", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -609,6 +656,8 @@ def main(argv=None) -> None:
         grid(args)
     elif args.anytime:
         anytime(args)
+    elif args.limits:
+        limits(args)
     else:
         compare(args)
 
