@@ -633,3 +633,15 @@ def test_exact_search_honours_tiers(capsys, tmp_path):
     # without the tiers the optimum has O->E, which the tiers forbid
     code, out, _ = run(capsys, "learn", "--params", "none")
     assert "O->E" in out
+
+
+def test_a_local_search_on_wide_data_says_the_parent_limit_it_chose(tmp_path, cli_summary):
+    """Fewer rows than variables: the local search's own rule picks a parent limit on
+    held-out rows, and learn says so (and records it) instead of a silent limit."""
+    rng = np.random.default_rng(5)
+    frame = pd.DataFrame(rng.integers(0, 2, (30, 40)), columns=[f"V{i}" for i in range(40)])
+    frame.to_csv(tmp_path / "wide.csv", index=False)
+    out, facts = cli_summary("learn", tmp_path / "wide.csv", "--method", "hill", "--params", "none")
+    limit = facts["max_parents"]
+    assert limit in (1, 2, 3, 5)
+    assert f"at most {limit} parent(s) per variable, chosen on held-out rows" in out

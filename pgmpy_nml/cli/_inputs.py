@@ -125,8 +125,43 @@ def read_csv(request: ReadRequest, use: list | None = None) -> Data:
     from .._csv import read_data
 
     cut_columns = tuple(load_cut_points(request.cut_points)) if request.cut_points else ()
-    table = read_data(request.path, _csv_options(request, cut_columns), use=use)
-    return Data(table.data, table.path, table.notes, table.states, {}, table.dropped_states)
+    options = _csv_options(request, cut_columns)
+    table = read_data(request.path, options, use=use)
+    data = Data(table.data, table.path, table.notes, table.states, {}, table.dropped_states)
+    for path in request.states_from:
+        _declare_states_from(data, path, options)
+    return data
+
+
+def _declare_states_from(data: Data, path: str, options) -> None:
+    """``--states-from PATH``: the variables also declare the states PATH holds (read as
+    the data, with every row: only its values matter), with a note naming them. The
+    states of a column cut into intervals are set later (its intervals)."""
+    from dataclasses import replace
+
+    from .._csv import read_data
+    from .._data import _state_order
+
+    other = read_data(
+        path,
+        replace(options, dropna=True, keep_missing="", keep_continuous=True),
+        use=data.variables,
+    )
+    added = {}
+    for column, states in data.states.items():
+        new = [s for s in other.states.get(column, ()) if s not in set(states)]
+        if new:
+            data.states[column] = _state_order([*states, *new])
+            added[column] = new
+    if not added:
+        data.notes.append(f"--states-from {path}: no state beyond the data's")
+        return
+    shown = "; ".join(f"{c}: {', '.join(map(str, s))}" for c, s in list(added.items())[:3])
+    more = f"; ... ({len(added)} columns)" if len(added) > 3 else ""
+    data.notes.append(
+        f"--states-from {path}: declared {sum(map(len, added.values()))} state(s) the data "
+        f"do not hold ({shown}{more}); they get positive probability from fsNML or a prior"
+    )
 
 
 def load_cut_points(path: str) -> dict:
@@ -204,6 +239,7 @@ def model_states(model, model_path: str, data: Data) -> dict:
             shown = ", ".join(repr(x) for x in extra[:3]) + (" ..." if len(extra) > 3 else "")
             raise UserError(
                 f"{data.source}: column {v!r} has value(s) {shown} that the network "
-                f"{model_path} does not declare (its states: {', '.join(states[v])})"
+                f"{model_path} does not declare (its states: {', '.join(states[v])}); "
+                f"learn or fit it with --states-from {data.source} to declare them"
             )
     return states

@@ -178,6 +178,18 @@ def _discretize_arg(parser):
     )
 
 
+def _states_from_arg(parser):
+    parser.add_argument(
+        "--states-from",
+        action="append",
+        default=[],
+        metavar="FILE",
+        help="also declare the states this CSV file holds (e.g. the test or validation "
+        "rows, with the same columns), so that the network can score rows with values the "
+        "training rows lack; repeatable",
+    )
+
+
 def _cut_points_arg(parser):
     parser.add_argument(
         "--cut-points",
@@ -357,6 +369,7 @@ def _learn_parser(sub):
     _discretize_arg(learn)
     _missing_arg(learn, "learn")
     _ess_arg(learn)
+    _states_from_arg(learn)
     _output_args(learn)
     learn.add_argument(
         "--out-averaged",
@@ -455,6 +468,7 @@ def _fit_parser(sub):
     _ess_arg(fit)
     _discretize_arg(fit)
     _cut_points_arg(fit)
+    _states_from_arg(fit)
     _missing_arg(fit, "fit")
     _output_args(fit)
 

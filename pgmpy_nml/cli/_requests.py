@@ -57,7 +57,8 @@ class ReadRequest:
     ``na_values``, ``drop_columns`` and ``discrete`` are the data-file flags;
     ``missing`` is ``"error"``, ``"drop"`` or ``"available"``; ``discretize`` is
     ``(method, bins)`` or None, ``discretize_columns`` the numeric columns to cut too,
-    ``cut_points`` the JSON file of an earlier run's cut points; ``model`` a network
+    ``cut_points`` the JSON file of an earlier run's cut points; ``states_from`` CSV files
+    whose states the variables declare too; ``model`` a network
     file the command reads (``--model``). ``offers`` names the options the command has,
     for the messages (``"discretize"``, ``"cut_points"``), ``missing_choices`` the
     ``--missing`` policies that keep incomplete rows it offers, ``command`` its name."""
@@ -71,6 +72,7 @@ class ReadRequest:
     discretize: tuple[str, int] | None = None
     discretize_columns: tuple[str, ...] = ()
     cut_points: str | None = None
+    states_from: tuple[str, ...] = ()
     model: str | None = None
     offers: frozenset[str] = frozenset()
     missing_choices: tuple[str, ...] = ()
@@ -84,6 +86,7 @@ class ReadRequest:
             ("--dropna", self.missing == "drop"),
             ("--drop-columns", bool(self.drop_columns)),
             ("--discrete", bool(self.discrete)),
+            ("--states-from", bool(self.states_from)),
         ]
         return [flag for flag, value in given if value]
 
@@ -91,6 +94,7 @@ class ReadRequest:
         """(flag, path) of every file the command reads: no output may be one of them."""
         files = [("the data file", self.path), ("--model", self.model)]
         files.append(("--cut-points", self.cut_points))
+        files += [("--states-from", path) for path in self.states_from]
         return [(flag, path) for flag, path in files if path is not None]
 
 
@@ -235,6 +239,7 @@ def read_request(args: argparse.Namespace) -> ReadRequest:
         discretize=getattr(args, "discretize", None),
         discretize_columns=tuple(getattr(args, "discretize_columns", None) or ()),
         cut_points=getattr(args, "cut_points", None),
+        states_from=tuple(getattr(args, "states_from", None) or ()),
         model=getattr(args, "model", None),
         offers=frozenset(offers),
         missing_choices=tuple(keeping),

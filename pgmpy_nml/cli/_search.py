@@ -275,6 +275,11 @@ def run_local(plan: Plan, score, frame, show_progress: bool) -> tuple:
     info = {"optimal": False, "restarts": ran, "iterations": int(search.n_iter_)}
     info["max_parents"] = search.max_parents_
     what = "a local optimum (heuristic)"
+    if plan.request.max_parents is None and search.max_parents_ is not None:
+        what += (
+            f"; at most {search.max_parents_} parent(s) per variable, chosen on held-out rows "
+            "since the rows are fewer than the variables (--max-parents K sets it)"
+        )
     if ran < plan.restarts:
         what += f"; {ran} of {plan.restarts} restarts ran before the {plan.time_limit:g} s limit"
     return search.causal_graph_, what, info
