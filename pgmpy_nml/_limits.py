@@ -19,7 +19,7 @@ AUTO_EXACT_MAX_VARIABLES = 20
 #: ``choose_search``'s ``"auto"`` (the command line's ``--method auto``) runs an exact
 #: search up to this many variables (above :data:`AUTO_EXACT_MAX_VARIABLES`: A* or the
 #: solver over candidate parent sets; the range of the field's benchmark instances, 17 to
-#: 63 variables) and tabu search above (the command line climbs hills with restarts instead).
+#: 63 variables) and hill climbing above (the command line adds restarts).
 AUTO_SOLVER_MAX_VARIABLES = 64
 
 #: The exact engines over candidate parent sets, and the portfolios of two of them (one

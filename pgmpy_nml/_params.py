@@ -522,6 +522,24 @@ def validate_params(estimator: Any) -> dict:
     return values
 
 
+def given_value_spec(spec: Spec) -> Spec:
+    """The spec of a flag whose absence already stands for the parameter's default
+    choices (None, ``"auto"``): the values left when the flag is given. ``NoneOr(S)`` and
+    ``AnyOf(Choice, NoneOr(S))`` give ``S``; any other spec is itself.
+
+    Examples
+    --------
+    >>> spec = AnyOf(Choice(("auto",)), NoneOr(Integer()), what="an integer, None or 'auto'")
+    >>> given_value_spec(spec).what
+    'a non-negative integer'
+    """
+    if isinstance(spec, AnyOf):
+        inner = [s for s in spec.specs if not isinstance(s, Choice)]
+        if len(inner) == 1:
+            spec = inner[0]
+    return spec.spec if isinstance(spec, NoneOr) else spec
+
+
 def argument_type(spec: Spec, flag: str) -> Callable[[str], Any]:
     """An argparse ``type=`` that reads a flag's text with ``spec`` (:meth:`Spec.parse`).
 

@@ -470,7 +470,7 @@ def test_a_flag_takes_what_its_parameter_takes(flag, owner, parameter, given):
     """The flag's argparse type accepts a text exactly when the library's spec accepts the
     value the text stands for, and gives the value the spec gives (``--time-limit inf``
     is no limit either way)."""
-    from pgmpy_nml._params import NoneOr
+    from pgmpy_nml._params import given_value_spec
     from pgmpy_nml.cli import build_parser
 
     parser = build_parser()
@@ -482,8 +482,8 @@ def test_a_flag_takes_what_its_parameter_takes(flag, owner, parameter, given):
     )
     estimator = {"ExactSearch": ExactSearch, "LocalSearch": LocalSearch}[owner]
     spec = estimator._parameter_specs[parameter]
-    if given and isinstance(spec, NoneOr):
-        spec = spec.spec
+    if given:
+        spec = given_value_spec(spec)
     for text in TEXTS:
         try:
             want = spec.validate(spec.from_text(text), parameter)

@@ -45,7 +45,7 @@ def reference(n, method, max_parents, repeated=False, cores=1):
         if repeated:
             method = "exact" if n <= 20 else "hill"
         else:
-            method = "exact" if n <= 64 else "tabu"
+            method = "exact" if n <= 64 else "hill"
     if method == "exact":
         unlimited = max_parents in ("auto", None)
         if n <= 15 or (unlimited and n <= 20):
@@ -86,10 +86,10 @@ def test_choose_search_on_a_grid(repeated, cores):
 
 def test_choose_search_spot_values_and_refusals():
     assert choose_search(20) == ("dp", None) and choose_search(21) == ("astar", 3)
-    assert choose_search(64) == ("solver", 3) and choose_search(65) == ("tabu", None)
+    assert choose_search(64) == ("solver", 3) and choose_search(65) == ("hill", None)
     assert choose_search(65, "exact") == ("solver", 3)
     assert choose_search(21, repeated=True) == ("hill", None)
-    assert choose_search(70, max_parents=2) == ("tabu", 2)
+    assert choose_search(70, max_parents=2) == ("hill", 2)
     with pytest.raises(ValueError, match="method must be one of"):
         choose_search(5, "greedy")
     with pytest.raises(ValueError, match="max_parents must be one of 'auto'"):

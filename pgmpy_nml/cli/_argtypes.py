@@ -107,15 +107,16 @@ def spec_type(owner: str, parameter: str, flag: str, *, given: bool = False):
     ``owner._parameter_specs[parameter]`` (:func:`pgmpy_nml._params.argument_type`), so the
     flag and the parameter take the same values. The spec is imported when the flag is
     read, never for ``--help`` (which must not import numpy). ``given``: a flag whose
-    absence already stands for the parameter's None takes only the other values."""
+    absence already stands for the parameter's None (or ``"auto"``) takes only the other
+    values (:func:`pgmpy_nml._params.given_value_spec`)."""
 
     def parse(text):
-        from .._params import NoneOr, argument_type
+        from .._params import argument_type, given_value_spec
 
         module, name = _SPEC_OWNERS[owner]
         spec = getattr(importlib.import_module(module), name)._parameter_specs[parameter]
-        if given and isinstance(spec, NoneOr):
-            spec = spec.spec
+        if given:
+            spec = given_value_spec(spec)
         return argument_type(spec, flag)(text)
 
     parse.__name__ = f"{owner}.{parameter}"

@@ -260,8 +260,8 @@ def _ess_arg(parser):
 def _max_parents_arg(parser):
     parser.add_argument(
         "--max-parents",
-        # a whole number only: no flag already means each search's own rule
-        type=_non_negative_int,
+        # a whole number only: no flag already means each search's own rule ("auto")
+        type=spec_type("LocalSearch", "max_parents", "--max-parents", given=True),
         default=None,
         metavar="K",
         help="largest number of parents of a variable (default: no limit for the exact "

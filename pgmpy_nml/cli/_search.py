@@ -131,9 +131,7 @@ def plan_search(request: SearchRequest, variables: list) -> Plan:
     constraints.check(request.max_parents)
     limit = "auto" if request.max_parents is None else request.max_parents
     choice = choose_search(len(variables), request.method, limit)
-    # above the exact range --method auto climbs hills with order-based restarts: on the
-    # density benchmark they reached a given score with less CPU than tabu search
-    kind = "exact" if choice.exact else "hill" if request.method == "auto" else choice.method
+    kind = "exact" if choice.exact else choice.method
     n_restarts = 0 if choice.exact else restarts(request)
     if request.time_limit is not None and kind != "exact" and not n_restarts:
         raise UserError(

@@ -119,15 +119,19 @@ def choose_search(
       ``ExactSearch(method="auto")``.
     - ``method="auto"``: that exact choice up to 64 variables
       (:data:`~pgmpy_nml._limits.AUTO_SOLVER_MAX_VARIABLES`, the range of the field's
-      benchmark instances) and tabu search above (the command line adds random
-      restarts). With ``repeated=True``, for a tool that runs the search many times
-      over (the rounds of :class:`~pgmpy_nml.analysis.ess.OptimalESS`, the sample
-      sizes of :func:`~pgmpy_nml.learning_saturation`): the exact choice only up to
-      20 variables, where it takes seconds, and hill climbing above.
+      benchmark instances) and hill climbing above (the command line adds
+      :data:`~pgmpy_nml._limits.AUTO_RESTARTS` order-based restarts: on the
+      density-estimation benchmark they bought more score per CPU second than tabu
+      search, ``benchmarks/bench_density.py --anytime``). With ``repeated=True``,
+      for a tool that runs the search many times over (the rounds of
+      :class:`~pgmpy_nml.analysis.ess.OptimalESS`, the sample sizes of
+      :func:`~pgmpy_nml.learning_saturation`): the exact choice only up to 20
+      variables, where it takes seconds, and hill climbing above.
     - ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"solver|solver"``,
       ``"hill"``, ``"tabu"``:
       that search, checked against its size limit.
-    - ``max_parents="auto"``: no limit for the DP and the local searches, 3
+    - ``max_parents="auto"``: no limit for the DP and the local searches (whose
+      estimator applies its own ``"auto"`` rule), 3
       (:data:`~pgmpy_nml._limits.SOLVER_DEFAULT_MAX_PARENTS`, GOBNILP's default) for
       A* and the solver (and both side by side); an integer or ``None`` (no limit) is
       used as given.
@@ -165,7 +169,7 @@ def choose_search(
     >>> tuple(choose_search(18, max_parents=2)), tuple(choose_search(56, "exact"))
     (('astar', 2), ('solver', 3))
     >>> tuple(choose_search(70)), tuple(choose_search(25, repeated=True))
-    (('tabu', None), ('hill', None))
+    (('hill', None), ('hill', None))
     >>> tuple(choose_search(36, cores=2)), tuple(choose_search(45, "exact", cores=2))
     (('astar|solver', 3), ('solver|solver', 3))
     """
@@ -181,7 +185,7 @@ def choose_search(
         if repeated:
             method = "exact" if n_vars <= AUTO_EXACT_MAX_VARIABLES else "hill"
         else:
-            method = "exact" if n_vars <= AUTO_SOLVER_MAX_VARIABLES else "tabu"
+            method = "exact" if n_vars <= AUTO_SOLVER_MAX_VARIABLES else "hill"
     if method == "exact":
         small = n_vars <= DP_ALWAYS_MAX_VARIABLES
         unlimited = (auto_limit or limit is None) and n_vars <= AUTO_EXACT_MAX_VARIABLES
