@@ -215,12 +215,16 @@ def test_cv_above_64_variables_runs_the_restarts_it_promises(cli_summary, tmp_pa
     out, facts = cli_summary(
         "cv", tmp_path / "wide.csv", "--scores", "bic", "--folds", "2", "--max-parents", "1"
     )
-    assert "hill climbing with 1000 order-based restarts" in out
-    assert facts["method"] == "hill" and facts["restarts"] == 1000
+    # a search run once a split: 10 restarts (learn alone runs 1000)
+    assert "hill climbing with 10 order-based restarts" in out
+    assert facts["method"] == "hill" and facts["restarts"] == 10
     args = cli_module.build_parser().parse_args(["cv", "--max-parents", "1", "--seed", "7"])
-    search = cli_cv.cv_search(plan_search(search_request(args), [f"V{i}" for i in range(66)]))
-    assert (search.restarts, search.random_state, search.method) == (1000, 7, "hill")
+    wide = [f"V{i}" for i in range(66)]
+    search = cli_cv.cv_search(plan_search(search_request(args), wide, repeated=True))
+    assert (search.restarts, search.random_state, search.method) == (10, 7, "hill")
     assert search.time_limit == 300.0 and search.perturbation == "order"
+    learn_args = cli_module.build_parser().parse_args(["learn"])
+    assert plan_search(search_request(learn_args), wide).restarts == 1000
 
 
 # -- learn's notes ------------------------------------------------------------------------

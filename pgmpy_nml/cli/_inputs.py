@@ -149,7 +149,8 @@ def _declare_states_from(data: Data, path: str, options) -> None:
     )
     added = {}
     for column, states in data.states.items():
-        new = [s for s in other.states.get(column, ()) if s not in set(states)]
+        known = set(states)
+        new = [s for s in other.states.get(column, ()) if s not in known]
         if new:
             data.states[column] = _state_order([*states, *new])
             added[column] = new

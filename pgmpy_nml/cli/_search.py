@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from .._limits import (
     AUTO_EXACT_MAX_VARIABLES,
+    AUTO_REPEATED_RESTARTS,
     AUTO_RESTARTS,
     AUTO_SOLVER_MAX_VARIABLES,
     CANDIDATE_METHODS,
@@ -34,9 +35,9 @@ class Plan:
     """The search to run: ``kind`` (``"exact"``, ``"hill"`` or ``"tabu"``), the exact
     ``engine`` ``choose_search`` picked (None for a local search), the parent limit
     (None for a local search without ``--max-parents``: its own rule), the sentence that
-    says what it is, the time
-    limit (``math.inf``: none; ``default_limit``: the default one; for a local search, after
-    which no restart begins), the restarts of a local search and the constraints."""
+    says what it is, the time limit (``math.inf``: none; ``default_limit``: the default
+    one; for a local search, after which no restart begins), the restarts of a local
+    search and the constraints."""
 
     kind: str
     engine: str | None
@@ -85,20 +86,24 @@ def _cores(request: SearchRequest) -> int:
     return as_n_jobs(-1 if request.n_jobs is None else request.n_jobs, "--n-jobs")
 
 
-def restarts(request: SearchRequest) -> int:
+def restarts(request: SearchRequest, repeated: bool = False) -> int:
     """Random restarts of the local search: ``--restarts``, else
     :data:`~pgmpy_nml._limits.AUTO_RESTARTS` when ``--method auto`` climbs hills above
-    its exact range."""
+    its exact range (:data:`~pgmpy_nml._limits.AUTO_REPEATED_RESTARTS` for a search
+    run many times over)."""
     if request.restarts is not None:
         return request.restarts
-    return AUTO_RESTARTS if request.method == "auto" else 0
+    if request.method != "auto":
+        return 0
+    return AUTO_REPEATED_RESTARTS if repeated else AUTO_RESTARTS
 
 
-def _described(request: SearchRequest, choice, n_vars: int) -> str:
+def _described(request: SearchRequest, choice, n_vars: int, repeated: bool) -> str:
     """The sentence that says which search runs."""
     if not choice.exact and request.method == "auto":
+        n_restarts = restarts(request, repeated)
         return (
-            f"hill climbing with {restarts(request)} order-based restarts (heuristic, not "
+            f"hill climbing with {n_restarts} order-based restarts (heuristic, not "
             f"optimal: {n_vars} variables are more than the {AUTO_SOLVER_MAX_VARIABLES} of "
             "--method auto's exact solver; --method exact tries it anyway)"
         )
@@ -122,9 +127,11 @@ def _described(request: SearchRequest, choice, n_vars: int) -> str:
     return described
 
 
-def plan_search(request: SearchRequest, variables: list) -> Plan:
+def plan_search(request: SearchRequest, variables: list, repeated: bool = False) -> Plan:
     """The search for the data's ``variables``: the constraints parsed and checked, the
-    method chosen by the library's policy, the time limit checked against it."""
+    method chosen by the library's policy, the time limit checked against it.
+    ``repeated``: the search runs many times over (``cv``, ``--bootstrap``, ``--missing
+    em``), where ``--method auto`` restarts a local search fewer times."""
     from ..search import choose_search
 
     constraints = knowledge(variables, request.require, request.forbid, request.tiers)
@@ -132,7 +139,7 @@ def plan_search(request: SearchRequest, variables: list) -> Plan:
     limit = "auto" if request.max_parents is None else request.max_parents
     choice = choose_search(len(variables), request.method, limit)
     kind = "exact" if choice.exact else choice.method
-    n_restarts = 0 if choice.exact else restarts(request)
+    n_restarts = 0 if choice.exact else restarts(request, repeated)
     if request.time_limit is not None and kind != "exact" and not n_restarts:
         raise UserError(
             f"--time-limit stops the exact search and the restarts of a local search, and "
@@ -148,7 +155,7 @@ def plan_search(request: SearchRequest, variables: list) -> Plan:
         kind=kind,
         engine=engine,
         max_parents=choice.max_parents,
-        described=_described(request, choice, len(variables)),
+        described=_described(request, choice, len(variables), repeated),
         time_limit=default_time if request.time_limit is None else request.time_limit,
         default_limit=request.time_limit is None,
         restarts=n_restarts,

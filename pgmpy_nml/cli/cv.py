@@ -31,7 +31,7 @@ def cv(request: CvRequest) -> dict:
     data = read_study_data(request.read)
     if request.target is not None and request.target not in data.variables:
         raise UserError(f"--target {request.target!r} is not a column of the data")
-    plan = plan_search(request.search, data.variables)
+    plan = plan_search(request.search, data.variables, repeated=True)  # one search a split
     search = cv_search(plan)
     names = list(request.scores)
     if request.read.missing == "available":

@@ -41,9 +41,10 @@ def learn(request: LearnRequest) -> dict:
     if request.read.missing == "available":
         check_missing_scores(data, [request.search.score], "--score")
     _outputs.check_names(request.write.get("--out"), data.states)
-    plan = plan_search(request.search, data.variables)
-    data.print()
     em = request.read.missing == "em" and bool(data.frame.isna().to_numpy().any())
+    # searched many times over: each resample, each structure step of structural EM
+    plan = plan_search(request.search, data.variables, repeated=bool(request.bootstrap) or em)
+    data.print()
     if em:
         score = None
         dag, summary, model = _learn_by_em(request, plan, data)
