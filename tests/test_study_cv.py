@@ -363,3 +363,21 @@ def test_folds_do_not_depend_on_the_number_of_workers(cancer, workers, monkeypat
     cmp_one = compare_procedures(data, {"a": "fnml", "b": "qnml"}, k=2, random_state=1, n_jobs=1)
     cmp_two = compare_procedures(data, {"a": "fnml", "b": "qnml"}, k=2, random_state=1, n_jobs=2)
     pd.testing.assert_frame_equal(cmp_one.summary, cmp_two.summary)
+
+
+def test_a_procedure_with_the_searches_default_parent_limit_fits():
+    """LocalSearch's and ExactSearch's default max_parents="auto" (the search decides)
+    passes the procedure's table-size check, which reads it as no limit (the command
+    line's cv --method hill was an internal error)."""
+    from pgmpy_nml import ExactSearch, LocalSearch
+    from pgmpy_nml.datasets import load_example_data
+    from pgmpy_nml.study import LearningProcedure
+
+    data = load_example_data().iloc[:400]
+    for search in (
+        LocalSearch("fnml", show_progress=False),
+        ExactSearch("fnml", show_progress=False),
+    ):
+        assert search.max_parents == "auto"
+        fitted = LearningProcedure(search).fit(data)
+        assert set(fitted.model_.nodes()) == set(data.columns)

@@ -265,9 +265,9 @@ def _max_parents_arg(parser):
         default=None,
         metavar="K",
         help="largest number of parents of a variable (default: no limit for the exact "
-        f"search up to {AUTO_EXACT_MAX_VARIABLES} variables, "
-        f"{SOLVER_DEFAULT_MAX_PARENTS} for the exact solver above; hill climbing and tabu "
-        "search set a limit on held-out rows only where the rows are fewer than the "
+        f"search up to {AUTO_EXACT_MAX_VARIABLES} variables, {SOLVER_DEFAULT_MAX_PARENTS} for "
+        f"the exact solver above {AUTO_EXACT_MAX_VARIABLES} variables; hill climbing and "
+        "tabu search set one on held-out rows only where the rows are fewer than the "
         "variables)",
     )
 

@@ -339,6 +339,8 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
         limit = self.max_parents
         if limit is None and _has_params(search):
             limit = search.get_params(deep=False).get("max_parents")
+        if isinstance(limit, str):  # "auto": the search decides; check as if unlimited
+            limit = None
         check_table_sizes(arities, limit)
 
 
