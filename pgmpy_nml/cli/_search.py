@@ -98,10 +98,9 @@ def restarts(request: SearchRequest, repeated: bool = False) -> int:
     return AUTO_REPEATED_RESTARTS if repeated else AUTO_RESTARTS
 
 
-def _described(request: SearchRequest, choice, n_vars: int, repeated: bool) -> str:
-    """The sentence that says which search runs."""
+def _described(request: SearchRequest, choice, n_vars: int, n_restarts: int) -> str:
+    """The sentence that says which search runs (``n_restarts``: a local search's)."""
     if not choice.exact and request.method == "auto":
-        n_restarts = restarts(request, repeated)
         return (
             f"hill climbing with {n_restarts} order-based restarts (heuristic, not "
             f"optimal: {n_vars} variables are more than the {AUTO_SOLVER_MAX_VARIABLES} of "
@@ -109,8 +108,8 @@ def _described(request: SearchRequest, choice, n_vars: int, repeated: bool) -> s
         )
     if not choice.exact:
         kind = "hill climbing" if choice.method == "hill" else "tabu search"
-        if request.restarts:
-            kind += f" with {request.restarts} random restarts"
+        if n_restarts:
+            kind += f" with {n_restarts} random restarts"
         return f"{kind} (heuristic: a local optimum)"
     if choice.method == "dp" and choice.max_parents is None:
         return "exact search (globally optimal)"
@@ -155,7 +154,7 @@ def plan_search(request: SearchRequest, variables: list, repeated: bool = False)
         kind=kind,
         engine=engine,
         max_parents=choice.max_parents,
-        described=_described(request, choice, len(variables), repeated),
+        described=_described(request, choice, len(variables), n_restarts),
         time_limit=default_time if request.time_limit is None else request.time_limit,
         default_limit=request.time_limit is None,
         restarts=n_restarts,

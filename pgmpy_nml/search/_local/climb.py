@@ -149,7 +149,7 @@ def perturb(engine, settings, rng) -> None:
     at a time among all legal moves), or with ``settings["perturbation"] == "order"``
     that many variables moved in a topological order of the network, the edges the new
     order contradicts deleted (:meth:`.engine.Engine.order_kick`)."""
-    if settings.get("perturbation", "moves") == "order":
+    if settings["perturbation"] == "order":
         engine.order_kick(rng, settings["perturb"])
         return
     for _ in range(settings["perturb"]):
