@@ -645,3 +645,5 @@ def test_a_local_search_on_wide_data_says_the_parent_limit_it_chose(tmp_path, cl
     limit = facts["max_parents"]
     assert limit in (1, 2, 3, 5)
     assert f"at most {limit} parent(s) per variable, chosen on held-out rows" in out
+    out, _ = cli_summary("learn", tmp_path / "wide.csv", "--method", "hill", "--restarts", "3")
+    assert "hill climbing with 3 order-based restarts (heuristic" in out  # what runs

@@ -228,7 +228,8 @@ def _local_search_args(parser):
         "--restarts",
         type=spec_type("LocalSearch", "restarts", "--restarts"),
         metavar="N",
-        help="random restarts of the local search from the best network, perturbed "
+        help="restarts of the local search from the best network with --perturb variables "
+        "moved in its order "
         f"(default 0; {AUTO_RESTARTS} when --method auto climbs hills above "
         f"{AUTO_SOLVER_MAX_VARIABLES} variables)",
     )

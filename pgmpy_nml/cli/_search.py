@@ -87,10 +87,10 @@ def _cores(request: SearchRequest) -> int:
 
 
 def restarts(request: SearchRequest, repeated: bool = False) -> int:
-    """Random restarts of the local search: ``--restarts``, else
-    :data:`~pgmpy_nml._limits.AUTO_RESTARTS` when ``--method auto`` climbs hills above
-    its exact range (:data:`~pgmpy_nml._limits.AUTO_REPEATED_RESTARTS` for a search
-    run many times over)."""
+    """Restarts of the local search (order-based: LocalSearch's default perturbation):
+    ``--restarts``, else :data:`~pgmpy_nml._limits.AUTO_RESTARTS` when ``--method auto``
+    climbs hills above its exact range (:data:`~pgmpy_nml._limits.AUTO_REPEATED_RESTARTS`
+    for a search run many times over)."""
     if request.restarts is not None:
         return request.restarts
     if request.method != "auto":
@@ -109,7 +109,7 @@ def _described(request: SearchRequest, choice, n_vars: int, n_restarts: int) -> 
     if not choice.exact:
         kind = "hill climbing" if choice.method == "hill" else "tabu search"
         if n_restarts:
-            kind += f" with {n_restarts} random restarts"
+            kind += f" with {n_restarts} order-based restarts"
         return f"{kind} (heuristic: a local optimum)"
     if choice.method == "dp" and choice.max_parents is None:
         return "exact search (globally optimal)"
