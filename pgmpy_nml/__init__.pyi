@@ -36,6 +36,7 @@ from .scores import make_score as make_score
 from .scores import score_names as score_names
 from .search import ExactSearch as ExactSearch
 from .search import LocalSearch as LocalSearch
+from .search import OrderSearch as OrderSearch
 from .search import StructuralEM as StructuralEM
 from .search import learn_exact as learn_exact
 from .study import Discretizer as Discretizer

@@ -151,6 +151,7 @@ SEARCH_MAY_IMPORT = {
     "_em": {"_em", *_BOTTOM},
     "exact": {"exact", "local", "candidates", "_dp", "_local", *_BOTTOM},
     "local": {"exact", "local", "candidates", "_dp", "_local", *_BOTTOM},
+    "order": {"order", "candidates", *_BOTTOM},  # the memetic search over candidates
     "candidates": {"candidates", "_dp", *_BOTTOM},
     "_dp": {"_dp", *_BOTTOM},
     "_local": {"_local", *_BOTTOM},
@@ -222,6 +223,7 @@ def fitted_cases():
         FSNMLEstimator,
         LocalSearch,
         OptimalESS,
+        OrderSearch,
         StructuralEM,
     )
 
@@ -232,6 +234,7 @@ def fitted_cases():
     return {
         ExactSearch: (lambda: ExactSearch("bdeu", show_progress=False), lambda e: e.fit(data)),
         LocalSearch: (lambda: LocalSearch("bdeu", show_progress=False), lambda e: e.fit(data)),
+        OrderSearch: (lambda: OrderSearch("bdeu", show_progress=False), lambda e: e.fit(data)),
         OptimalESS: (lambda: OptimalESS(), lambda e: e.fit(data)),
         Discretizer: (lambda: Discretizer("quantile", n_bins=2), lambda e: e.fit(numbers)),
         LearningProcedure: (

@@ -20,6 +20,7 @@ from pgmpy_nml import (
     FSNMLEstimator,
     LocalSearch,
     OptimalESS,
+    OrderSearch,
     StructuralEM,
 )
 from pgmpy_nml._params import (
@@ -253,6 +254,11 @@ ESTIMATORS = {
         lambda m: LocalSearch("qnml", method=m, show_progress=False),
         lambda e: e.fit(_data()),
         LOCAL_METHODS,
+    ),
+    OrderSearch: (
+        lambda m: OrderSearch("qnml", generations=2, show_progress=False),
+        lambda e: e.fit(_data()),
+        (None,),
     ),
     LearningProcedure: (
         lambda m: LearningProcedure(m, scoring_method="qnml"),

@@ -1,5 +1,6 @@
 """Structure search: the exact search (subset DP, or A* and branch and cut over candidate
-parent sets) and the compiled local search (hill climbing, tabu), as scikit-learn estimators;
+parent sets), the compiled local search (hill climbing, tabu) and the memetic order search
+over candidate parent sets (:class:`OrderSearch`), as scikit-learn estimators;
 :func:`find_structure` chooses between them; every engine returns one :class:`SearchResult`.
 :class:`StructuralEM` runs either on completions of data with missing cells."""
 
@@ -11,11 +12,13 @@ with gc_paused():  # pgmpy, scikit-learn, SciPy and numba come in here (see _laz
     from ._result import SearchResult
     from .exact import ExactSearch, learn_exact
     from .local import LocalSearch
+    from .order import OrderSearch
     from .structural_em import StructuralEM
 
 __all__ = [
     "ExactSearch",
     "LocalSearch",
+    "OrderSearch",
     "SearchChoice",
     "SearchResult",
     "StructuralEM",

@@ -1,0 +1,218 @@
+"""A memetic search over variable orders (after MINOBS, Lee and van Beek 2017).
+
+An order of the variables gives each variable its best candidate parent set whose
+parents all come before it; the best network of an order is therefore a DAG, and the
+best network overall is the best network of some order. The search keeps a population
+of orders, each a local optimum of the insertion neighbourhood (one variable moved to
+another place: :func:`._heuristics._order_kernel`, Teyssier and Koller 2005), and in
+each generation:
+
+1. breeds one child per member: two parents drawn by binary tournament, an order
+   crossover (a random block of the first parent kept in place, the other variables in
+   the second parent's order), and with probability ``mutation`` a perturbation
+   (:data:`._heuristics.ORDER_KICK` variables moved to random places);
+2. takes each child to its local optimum;
+3. keeps the ``population`` best distinct networks of parents and children.
+
+When the best network has not improved for ``patience`` generations, every member
+but the best is replaced by a new local optimum from a random order (MINOBS's
+restart for diversity). The search stops at a deadline, after ``generations``
+generations or after ``max_restarts`` restarts in a row that found no better network.
+Deterministic for a given seed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ._families import _Families
+from ._heuristics import ORDER_KICK, _greedy, _order_kernel, _topological_order
+
+__all__: list[str] = []
+
+
+@dataclass
+class MemeticRun:
+    """What :func:`memetic_search` found: the best network and how the search went."""
+
+    choice: np.ndarray  #: per variable, the row of its chosen family in the _Families
+    order: np.ndarray  #: an order the network is consistent with
+    total: float  #: the network's score (sum of its families' local scores)
+    generations: int = 0  #: generations bred
+    local_searches: int = 0  #: local optima computed (members and children)
+    restarts: int = 0  #: diversity restarts
+    stalled: bool = False  #: stopped by ``max_restarts`` restarts without a better network
+    #: (seconds since the start, best score) each time the best network improved
+    history: list = field(default_factory=list)
+
+
+class _Member:
+    __slots__ = ("choice", "key", "order", "total")
+
+    def __init__(self, choice, order, total):
+        self.choice, self.order, self.total = choice, order, total
+        self.key = choice.tobytes()
+
+
+def order_crossover(first: np.ndarray, second: np.ndarray, rng) -> np.ndarray:
+    """A random block ``first[i:j]`` kept at its place, the other variables filling the
+    remaining places in ``second``'s order (OX1, the order crossover)."""
+    n = len(first)
+    i, j = sorted(int(x) for x in rng.integers(0, n + 1, size=2))
+    kept = np.zeros(n, dtype=bool)
+    kept[first[i:j]] = True
+    rest = second[~kept[second]]
+    child = np.empty(n, dtype=np.int64)
+    child[i:j] = first[i:j]
+    child[:i] = rest[:i]
+    child[j:] = rest[i:]
+    return child
+
+
+def perturb(order: np.ndarray, rng, moves: int = ORDER_KICK) -> np.ndarray:
+    """``moves`` random variables each moved to a random place."""
+    kicked = list(order)
+    for _ in range(min(moves, len(kicked))):
+        v = kicked.pop(int(rng.integers(len(kicked))))
+        kicked.insert(int(rng.integers(len(kicked) + 1)), v)
+    return np.array(kicked, dtype=np.int64)
+
+
+def memetic_search(
+    fam: _Families,
+    *,
+    population: int = 20,
+    generations: int | None = None,
+    patience: int = 20,
+    max_restarts: int | None = None,
+    mutation: float = 0.5,
+    deadline: float | None = None,
+    seed: int | np.random.Generator = 0,
+    blocked=None,
+    start=None,
+    report: Callable[[MemeticRun], None] | None = None,
+) -> MemeticRun:
+    """The best network found over the candidates ``fam`` by the memetic order search.
+
+    Parameters
+    ----------
+    fam : _Families
+        The candidates (without symmetry: every order is allowed).
+    population : int
+        Orders kept from one generation to the next (at least 2).
+    generations : int, optional
+        Generations at most (None: until ``deadline``; one of them must be set).
+    patience : int
+        Generations without a better network before the diversity restart.
+    max_restarts : int, optional
+        Stop after this many diversity restarts in a row without a better network.
+    mutation : float
+        Probability that a child is perturbed after the crossover.
+    deadline : float, optional
+        A :func:`time.perf_counter` reading; no generation begins after it (the first
+        population is always completed).
+    seed : int or numpy Generator
+        The generator's seed (or the generator).
+    blocked : ndarray of bool, optional
+        Families never chosen.
+    start : ndarray of int, optional
+        One family row per variable forming a DAG: its topological order is the first
+        member (the network returned is then never worse than it).
+    report : callable, optional
+        Called with the run so far after every generation (progress).
+    """
+    if generations is None and deadline is None and max_restarts is None:
+        raise ValueError("memetic_search needs generations, a deadline or max_restarts")
+    began = time.perf_counter()
+    rng = np.random.default_rng(seed)
+    bl = np.zeros(len(fam), dtype=np.bool_) if blocked is None else np.asarray(blocked, bool)
+    args = (fam.start, fam.padded, fam.size, fam.score)
+    run = MemeticRun(choice=np.zeros(0, dtype=np.int64), order=np.zeros(0), total=-np.inf)
+
+    def climb(order) -> _Member | None:
+        choice, final, ok = _order_kernel(*args, np.asarray(order, dtype=np.int64), bl)
+        run.local_searches += 1
+        if not ok:  # some variable has no allowed family in this order
+            return None
+        member = _Member(choice.copy(), final.copy(), float(fam.score[choice].sum()))
+        if member.total > run.total:
+            run.choice, run.order, run.total = member.choice, member.order, member.total
+            run.history.append((time.perf_counter() - began, member.total))
+        return member
+
+    def random_members(k: int) -> list[_Member]:
+        out: list[_Member] = []
+        for _ in range(50 * k):  # orders where some variable has no family are redrawn
+            if len(out) == k:
+                break
+            m = climb(rng.permutation(fam.n))
+            if m is not None:
+                out.append(m)
+        return out
+
+    first = []
+    if start is None:
+        greedy = _greedy(fam, available=None if blocked is None else ~bl)
+        start = greedy
+    if start is not None:
+        m = climb(_topological_order(fam, np.asarray(start, dtype=np.int64)))
+        if m is not None:
+            first.append(m)
+    members = _distinct(first + random_members(population - len(first)), population)
+    if not members:
+        raise ValueError("no order of the variables gives every variable an allowed candidate")
+    stale = fruitless = 0
+    while generations is None or run.generations < generations:
+        if deadline is not None and time.perf_counter() >= deadline:
+            break
+        best_before = run.total
+        children = []
+        for _ in range(population):
+            a, b = _tournament(members, rng), _tournament(members, rng)
+            child = order_crossover(a.order, b.order, rng)
+            if rng.random() < mutation or a is b:
+                child = perturb(child, rng)
+            m = climb(child)
+            if m is not None:
+                children.append(m)
+        members = _distinct(members + children, population)
+        run.generations += 1
+        if run.total > best_before:
+            stale = fruitless = 0
+        else:
+            stale += 1
+        if stale >= patience:
+            if max_restarts is not None and fruitless >= max_restarts:
+                run.stalled = True
+                break
+            members = _distinct(members[:1] + random_members(population - 1), population)
+            run.restarts += 1
+            fruitless += 1
+            stale = 0
+        if report is not None:
+            report(run)
+    return run
+
+
+def _tournament(members: list[_Member], rng) -> _Member:
+    """The better of two members drawn at random (binary tournament)."""
+    a = members[int(rng.integers(len(members)))]
+    b = members[int(rng.integers(len(members)))]
+    return a if a.total >= b.total else b
+
+
+def _distinct(members: list[_Member], k: int) -> list[_Member]:
+    """The ``k`` best members with distinct networks, best first."""
+    seen: set = set()
+    out = []
+    for m in sorted(members, key=lambda m: -m.total):
+        if m.key not in seen:
+            seen.add(m.key)
+            out.append(m)
+            if len(out) == k:
+                break
+    return out
