@@ -182,3 +182,16 @@ def test_order_search_stops_at_its_time_limit():
             for v, k in enumerate(found._result.choice)  # the families chosen
         )
     )
+
+
+def test_order_search_runs_inside_the_study_tools_and_structural_em(asia):
+    from pgmpy_nml import StructuralEM, bootstrap_strength, cross_validate
+
+    search = OrderSearch("fnml", generations=2, show_progress=False)
+    result = cross_validate(asia, method=search, scoring_method="qnml", max_parents=1, k=3)
+    assert len(result.folds) == 3 and np.isfinite(result.mean)
+    strength = bootstrap_strength(asia, method=search, n_bootstrap=3)
+    assert len(strength) > 0 and strength["strength"].between(0, 1).all()
+    holes = asia.mask(np.random.default_rng(0).random(asia.shape) < 0.1)
+    em = StructuralEM("fnml", method=search, max_iter=2, show_progress=False).fit(holes)
+    assert set(em.causal_graph_.nodes()) == set(asia.columns)
