@@ -105,7 +105,8 @@ def memetic_search(
     population : int
         Orders kept from one generation to the next (at least 2).
     generations : int, optional
-        Generations at most (None: until ``deadline``; one of them must be set).
+        Generations at most (None: no limit; at least one of ``generations``,
+        ``deadline`` and ``max_restarts`` must be set).
     patience : int
         Generations without a better network before the diversity restart.
     max_restarts : int, optional
@@ -113,8 +114,8 @@ def memetic_search(
     mutation : float
         Probability that a child is perturbed after the crossover.
     deadline : float, optional
-        A :func:`time.perf_counter` reading; no generation begins after it (the first
-        population is always completed).
+        A :func:`time.perf_counter` reading; no local search begins after it once the
+        first population is complete (that one always is).
     seed : int or numpy Generator
         The generator's seed (or the generator).
     blocked : ndarray of bool, optional
@@ -144,34 +145,39 @@ def memetic_search(
             run.history.append((time.perf_counter() - began, member.total))
         return member
 
-    def random_members(k: int) -> list[_Member]:
+    def late() -> bool:
+        return deadline is not None and time.perf_counter() >= deadline
+
+    def random_members(k: int, always: bool = False) -> list[_Member]:
+        """``k`` local optima from random orders (``always``: even past the deadline)."""
         out: list[_Member] = []
         for _ in range(50 * k):  # orders where some variable has no family are redrawn
-            if len(out) == k:
+            if len(out) == k or (not always and late()):
                 break
             m = climb(rng.permutation(fam.n))
             if m is not None:
                 out.append(m)
         return out
 
-    first = []
+    initial = []
     if start is None:
-        greedy = _greedy(fam, available=None if blocked is None else ~bl)
-        start = greedy
+        start = _greedy(fam, available=None if blocked is None else ~bl)
     if start is not None:
         m = climb(_topological_order(fam, np.asarray(start, dtype=np.int64)))
         if m is not None:
-            first.append(m)
-    members = _distinct(first + random_members(population - len(first)), population)
+            initial.append(m)
+    members = _distinct(initial + random_members(population - len(initial), True), population)
     if not members:
         raise ValueError("no order of the variables gives every variable an allowed candidate")
     stale = fruitless = 0
     while generations is None or run.generations < generations:
-        if deadline is not None and time.perf_counter() >= deadline:
+        if late():
             break
         best_before = run.total
         children = []
         for _ in range(population):
+            if late():
+                break
             a, b = _tournament(members, rng), _tournament(members, rng)
             child = order_crossover(a.order, b.order, rng)
             if rng.random() < mutation or a is b:
