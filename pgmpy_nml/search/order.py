@@ -111,8 +111,8 @@ class OrderSearch(_StructureSearch):
     max_parents : int, None or "auto", default "auto"
         The parent limit of the candidates; ``"auto"``: the largest limit whose parent
         sets number at most :data:`ORDER_AUTO_PARENT_SETS` before pruning
-        (:func:`order_parent_limit`: no limit up to 18 variables, 9 to 4 from 19 to 34, 3
-        up to 65, 2 up to 259, else 1).
+        (:func:`order_parent_limit`: no limit up to 18 variables, 9 to 4 from 19 to 38, 3
+        up to 65, 2 up to 182, else 1).
     candidates : CandidateParentSets, optional
         Search these candidates instead of scoring the data (a score file of GOBNILP,
         CPBayes or MINOBS: :func:`~pgmpy_nml.search.candidates.read_score_file`).
