@@ -97,12 +97,12 @@ class OrderSearch(_StructureSearch):
 
     Unlike hill climbing over edges, one move of the order changes many families at
     once (a parent swapped for another at a full parent limit included), so under a
-    parent limit it reaches far better optima. Measured 2026-11-29 (fNML,
-    ``benchmarks/bench_density.py --order``): on nltcs (16 variables) at 3 parents it
-    found the proven optimum (-98,819.18) in under a second, where
-    ``LocalSearch(max_parents=3, restarts=1000)`` stops at -99,394.06; on plants (69
-    variables, 2 parents, 147,358 candidates) -243,942 against -246,341. It is not a
-    proof: for one, use :class:`ExactSearch` on the same candidates.
+    parent limit it reaches far better optima. Measured 2026-11-29 with fNML: on nltcs
+    (16 variables) at 3 parents it found the optimum (-98,819.18, which
+    :class:`ExactSearch` proves) in under a second, where ``LocalSearch(max_parents=3,
+    restarts=1000)`` stops at -99,394.06; on plants (69 variables, 2 parents, 147,358
+    candidates; ``benchmarks/bench_density.py --order``) -243,942 against -246,341. It
+    is not a proof: for one, use :class:`ExactSearch` on the same candidates.
 
     Parameters
     ----------
@@ -128,7 +128,7 @@ class OrderSearch(_StructureSearch):
         (``patience * (max_restarts + 1)`` generations without one; None: only
         ``time_limit`` and ``generations`` stop the search).
     generations : int, optional
-        Stop after this many generations (None: at ``time_limit``).
+        Stop after this many generations (None: no such limit).
     time_limit : float or None, default 60
         Seconds for the whole fit, scoring included; the first population is always
         completed. At least one of ``time_limit``, ``generations`` and ``max_restarts``
