@@ -253,7 +253,8 @@ class OrderSearch(_StructureSearch):
     n_iter_ = fitted_attribute("n_iter", "int: generations bred.")
     timings_ = fitted_attribute("timings", "dict: seconds of the scoring and of the search.")
 
-    def _check(self, settings: dict) -> None:
+    def _check(self, settings: dict, data) -> None:
+        """Refuse a fit that cannot be done, before any work."""
         if all(settings[k] is None for k in ("time_limit", "generations", "max_restarts")):
             raise InputError(
                 "OrderSearch needs a stopping rule: set time_limit (seconds), generations or "
@@ -265,6 +266,18 @@ class OrderSearch(_StructureSearch):
                 "given already say which parent sets are allowed: drop the sets that break "
                 "it from the candidates, or pass the data instead of candidates."
             )
+        if self.candidates is not None and self.parameter_estimator is not None and data is None:
+            raise InputError(
+                "parameter_estimator fits the network on data: pass the data to fit() "
+                "(the candidates carry only scores)."
+            )
+        if self.candidates is not None and data is not None:
+            differ = set(map(str, data.columns)) ^ set(map(str, self.candidates.variables))
+            if differ:
+                raise InputError(
+                    "the data's columns and the candidates' variables differ in "
+                    f"{sorted(differ)[:10]!r}: pass the data the candidates were scored on."
+                )
 
     def _candidates(self, data, settings: dict, timings: dict):
         """The candidates searched, the limit that applied and the score (None when given)."""
@@ -288,6 +301,16 @@ class OrderSearch(_StructureSearch):
         timings["candidate parent sets"] = time.perf_counter() - begun
         return candidates, limit, score
 
+    def _model(self, dag, score, data):
+        """The network fitted by ``parameter_estimator`` (None without one)."""
+        if self.parameter_estimator is None:
+            return None
+        if score is not None:
+            return self._fitted_model(dag, score, data)
+        from ..models import fit_network  # given candidates: the parameters from the data
+
+        return fit_network(dag, data, self.parameter_estimator, None)
+
     @announced("order search")  # "compiling (once, about N s)" on an empty cache
     def fit(self, data: pd.DataFrame | None = None) -> OrderSearch:
         """Score the candidates (unless given) and search the orders.
@@ -309,19 +332,7 @@ class OrderSearch(_StructureSearch):
         self._result = None
         started = time.perf_counter()
         settings = validate_params(self)
-        self._check(settings)
-        if self.candidates is not None and self.parameter_estimator is not None and data is None:
-            raise InputError(
-                "parameter_estimator fits the network on data: pass the data to fit() "
-                "(the candidates carry only scores)."
-            )
-        if self.candidates is not None and data is not None:
-            differ = set(map(str, data.columns)) ^ set(map(str, self.candidates.variables))
-            if differ:
-                raise InputError(
-                    "the data's columns and the candidates' variables differ in "
-                    f"{sorted(differ)[:10]!r}: pass the data the candidates were scored on."
-                )
+        self._check(settings, data)
         deadline = None if settings["time_limit"] is None else started + settings["time_limit"]
         timings: dict[str, float] = {}
         candidates, limit, score = self._candidates(data, settings, timings)
@@ -363,19 +374,11 @@ class OrderSearch(_StructureSearch):
         result: SearchResult = _network_result(
             fam, candidates, run.choice, -np.inf, status, method="order"
         )
-        model = None
-        if self.parameter_estimator is not None:
-            if score is not None:
-                model = self._fitted_model(result.dag, score, data)
-            else:  # given candidates: the parameters from the data alone
-                from ..models import fit_network
-
-                model = fit_network(result.dag, data, self.parameter_estimator, None)
         self._result = replace(
             result,
             bound=None,
             gap=None,
-            model=model,
+            model=self._model(result.dag, score, data),
             timings=timings,
             max_parents=limit,
             n_iter=run.generations,
