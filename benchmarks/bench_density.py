@@ -597,9 +597,9 @@ def order(args) -> None:
     """The memetic order search over candidate parent sets (``OrderSearch``, MINOBS
     style) against hill climbing with order restarts at the same parent limit (the one
     ``OrderSearch(max_parents="auto")`` picks), fNML, one thread, :data:`ORDER_SECONDS`
-    each: the training score, CPU, test log-likelihood (estimator on valid), the
-    anytime curve of the order search (best score after each mark, scoring included),
-    and the recipe's unlimited test figure beside them (item 2 of issue 37)."""
+    each: the training score, CPU, test log-likelihood (estimator on valid) and the
+    anytime curve of the order search (best score after each mark, scoring included);
+    item 2 of issue 37. The recipe's figures to compare with come from the main run."""
     from pgmpy_nml import LocalSearch, OrderSearch, make_score
 
     stamp, command = time.strftime("%Y-%m-%d %H:%M"), " ".join(sys.argv)
