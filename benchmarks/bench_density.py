@@ -609,10 +609,8 @@ def order(args) -> None:
         frame = as_frame(splits[0])
         load = load_average()
         score = make_score("fnml", frame)
-        cpu, wall = time.process_time(), time.perf_counter()
         memetic = OrderSearch(score, time_limit=ORDER_SECONDS, show_progress=False, n_jobs=1)
-        memetic.fit(frame)
-        memetic_cpu, memetic_wall = time.process_time() - cpu, time.perf_counter() - wall
+        memetic, memetic_cpu, memetic_wall = _fit_timed(memetic, frame)
         limit = memetic.max_parents_
         local = LocalSearch(
             score,

@@ -17,8 +17,8 @@ from pgmpy_nml.datasets import sample_network
 from pgmpy_nml.exceptions import InputError
 from pgmpy_nml.search.candidates import CandidateParentSets
 from pgmpy_nml.search.candidates._families import _checked_families, _cycle_free
-from pgmpy_nml.search.candidates._heuristics import _greedy
-from pgmpy_nml.search.candidates._memetic import memetic_search, order_crossover, perturb
+from pgmpy_nml.search.candidates._heuristics import _greedy, perturb
+from pgmpy_nml.search.candidates._memetic import memetic_search, order_crossover
 from pgmpy_nml.search.order import order_parent_limit
 
 

@@ -238,11 +238,7 @@ def _order_search(
     for _ in range(rounds):
         if deadline is not None and time.perf_counter() >= deadline:
             break
-        kicked = list(current)
-        for _ in range(min(ORDER_KICK, fam.n)):
-            v = kicked.pop(int(rng.integers(len(kicked))))
-            kicked.insert(int(rng.integers(len(kicked) + 1)), v)
-        new, order, ok = _order_kernel(*args, np.array(kicked, dtype=np.int64), blocked)
+        new, order, ok = _order_kernel(*args, perturb(current, rng), blocked)
         if not ok:  # some variable has no allowed candidate in this order
             continue
         total = fam.total(new)
@@ -251,6 +247,16 @@ def _order_search(
         if total > best_total:
             best, best_total = new, total
     return best
+
+
+def perturb(order, rng, moves: int = ORDER_KICK) -> np.ndarray:
+    """``order`` with ``moves`` random variables each moved to a random place (the kick
+    of :func:`_order_search` and the memetic search's mutation)."""
+    kicked = list(order)
+    for _ in range(min(moves, len(kicked))):
+        v = kicked.pop(int(rng.integers(len(kicked))))
+        kicked.insert(int(rng.integers(len(kicked) + 1)), v)
+    return np.array(kicked, dtype=np.int64)
 
 
 @njit(cache=True)

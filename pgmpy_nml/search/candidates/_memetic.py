@@ -10,7 +10,7 @@ each generation:
 1. breeds one child per member: two parents drawn by binary tournament, an order
    crossover (a random block of the first parent kept in place, the other variables in
    the second parent's order), and with probability ``mutation`` a perturbation
-   (:data:`._heuristics.ORDER_KICK` variables moved to random places);
+   (:func:`._heuristics.perturb`: :data:`._heuristics.ORDER_KICK` variables moved);
 2. takes each child to its local optimum;
 3. keeps the ``population`` best distinct networks of parents and children.
 
@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._families import _Families
-from ._heuristics import ORDER_KICK, _greedy, _order_kernel, _topological_order
+from ._heuristics import _greedy, _order_kernel, _topological_order, perturb
 
 __all__: list[str] = []
 
@@ -71,15 +71,6 @@ def order_crossover(first: np.ndarray, second: np.ndarray, rng) -> np.ndarray:
     child[:i] = rest[:i]
     child[j:] = rest[i:]
     return child
-
-
-def perturb(order: np.ndarray, rng, moves: int = ORDER_KICK) -> np.ndarray:
-    """``moves`` random variables each moved to a random place."""
-    kicked = list(order)
-    for _ in range(min(moves, len(kicked))):
-        v = kicked.pop(int(rng.integers(len(kicked))))
-        kicked.insert(int(rng.integers(len(kicked) + 1)), v)
-    return np.array(kicked, dtype=np.int64)
 
 
 def memetic_search(
@@ -139,7 +130,7 @@ def memetic_search(
         run.local_searches += 1
         if not ok:  # some variable has no allowed family in this order
             return None
-        member = _Member(choice.copy(), final.copy(), float(fam.score[choice].sum()))
+        member = _Member(choice.copy(), final.copy(), fam.total(choice))
         if member.total > run.total:
             run.choice, run.order, run.total = member.choice, member.order, member.total
             run.history.append((time.perf_counter() - began, member.total))
