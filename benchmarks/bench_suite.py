@@ -7,6 +7,7 @@ Run::
     python benchmarks/bench_suite.py --half tuning          # the tuning half, 600 s each
     python benchmarks/bench_suite.py --half evaluation      # the half the policy is judged on
     python benchmarks/bench_suite.py --only alarm-n1000-fnml-p3 --time-limit 600
+    python benchmarks/bench_suite.py --only plants-fnml-p2 --method "order|solver"
 
 The suite (:func:`suite`, regenerated offline, 182 instances):
 
@@ -181,10 +182,11 @@ def warm_up() -> float:
     return time.perf_counter() - start
 
 
-def run_one(inst: Instance, time_limit: float) -> dict:
+def run_one(inst: Instance, time_limit: float, method: str = "auto") -> dict:
     from pgmpy_nml import ExactSearch, OrderSearch
 
     out: dict = {"instance": inst.name, "half": inst.half, "time_limit": time_limit}
+    out["method_asked"] = method
     out["warm_up_s"] = warm_up()
     data = load_data(inst)
     out.update(variables=data.shape[1], rows=data.shape[0], score_name=inst.score)
@@ -192,7 +194,12 @@ def run_one(inst: Instance, time_limit: float) -> dict:
     out["max_states"] = int(data.nunique().max())
     score = make_score(inst.score, data)
     search = ExactSearch(
-        score, max_parents=inst.max_parents, time_limit=time_limit, n_jobs=2, show_progress=False
+        score,
+        max_parents=inst.max_parents,
+        method=method,
+        time_limit=time_limit,
+        n_jobs=2,
+        show_progress=False,
     )
     wall, cpu = time.perf_counter(), cpu_seconds()
     search.fit(data)
@@ -215,7 +222,12 @@ def run_one(inst: Instance, time_limit: float) -> dict:
         out["score_at_60"] = out["score"]
     else:  # the network a user stopping at 60 s would get
         early = ExactSearch(
-            score, max_parents=inst.max_parents, time_limit=SCORE_AT, n_jobs=2, show_progress=False
+            score,
+            max_parents=inst.max_parents,
+            method=method,
+            time_limit=SCORE_AT,
+            n_jobs=2,
+            show_progress=False,
         ).fit(data)
         out["score_at_60"] = float(early.score_)
     out["best_known"] = out["score"]
@@ -228,9 +240,9 @@ def run_one(inst: Instance, time_limit: float) -> dict:
     return out
 
 
-def run_child(inst: Instance, time_limit: float) -> dict:
+def run_child(inst: Instance, time_limit: float, method: str = "auto") -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", inst.name]
-    cmd += ["--time-limit", str(time_limit)]
+    cmd += ["--time-limit", str(time_limit), "--method", method]
     env = dict(os.environ, PYTHONHASHSEED=os.environ.get("PYTHONHASHSEED", "0"))
     before = os.getloadavg()
     started = time.perf_counter()
@@ -248,6 +260,7 @@ def run_child(inst: Instance, time_limit: float) -> dict:
     result.update(
         half=inst.half,
         time_limit=time_limit,
+        method_asked=method,
         load_before=before,
         load_after=os.getloadavg(),
         elapsed_s=time.perf_counter() - started,
@@ -311,6 +324,9 @@ def main(argv=None) -> None:
     parser.add_argument("--half", choices=("tuning", "evaluation", "both"), default="both")
     parser.add_argument("--only", nargs="+", help="instances by name")
     parser.add_argument("--time-limit", type=float, default=None, help="seconds (default 600)")
+    parser.add_argument(
+        "--method", default="auto", help="ExactSearch's method (default auto: the policy)"
+    )
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--resume", action="store_true", help="skip instances already run")
     parser.add_argument("--list", action="store_true", help="print the instances and exit")
@@ -318,7 +334,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     by_name = {inst.name: inst for inst in suite()}
     if args.child:
-        print(json.dumps(run_one(by_name[args.child], args.time_limit or 600.0)), flush=True)
+        result = run_one(by_name[args.child], args.time_limit or 600.0, args.method)
+        print(json.dumps(result), flush=True)
         return
     todo = list(by_name.values())
     if args.quick:
@@ -343,7 +360,8 @@ def main(argv=None) -> None:
     if args.resume and args.results.exists():
         for line in args.results.read_text().splitlines():
             r = json.loads(line)
-            if r.get("time_limit") == time_limit and "error" not in r:
+            asked = r.get("method_asked", "auto")
+            if r.get("time_limit") == time_limit and asked == args.method and "error" not in r:
                 done_before.add(r["instance"])
     print(f"{len(todo)} instances, {time_limit:g} s each; {time.strftime('%Y-%m-%d %H:%M')}")
     print(HEADER)
@@ -351,7 +369,7 @@ def main(argv=None) -> None:
     for inst in todo:
         if inst.name in done_before:
             continue
-        r = run_child(inst, time_limit)
+        r = run_child(inst, time_limit, args.method)
         results.append(r)
         print(row(r), flush=True)
         args.results.parent.mkdir(exist_ok=True)

@@ -24,7 +24,7 @@ AUTO_SOLVER_MAX_VARIABLES = 64
 
 #: The exact engines over candidate parent sets, and the portfolios of two of them (one
 #: ``method`` vocabulary for the policy, the estimators and the command line's parser).
-CANDIDATE_METHODS = ("astar", "solver", "astar|solver", "solver|solver")
+CANDIDATE_METHODS = ("astar", "solver", "astar|solver", "solver|solver", "order|solver")
 
 #: Above the subset DP, the exact search over candidate parent sets (A* or the solver)
 #: takes at most this many parents per variable unless told otherwise

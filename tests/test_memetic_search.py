@@ -98,10 +98,33 @@ def test_memetic_search_never_uses_a_blocked_family_and_never_loses_its_start(lo
 def test_memetic_search_needs_a_stopping_rule():
     candidates = CandidateParentSets.from_dict({"A": {(): -1.0}, "B": {(): -2.0}})
     fam = _checked_families(candidates, symmetry=False)
-    with pytest.raises(ValueError, match="generations, a deadline or max_restarts"):
+    with pytest.raises(ValueError, match="generations, a deadline, max_restarts or stop"):
         memetic_search(fam)
     run = memetic_search(fam, max_restarts=2, patience=1)
     assert run.stalled and run.restarts == 2 and run.total == -3.0
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(candidate_sets(), st.integers(0, 3), st.integers(1, 40))
+def test_memetic_search_ends_when_told_and_keeps_its_first_member(local, seed, calls):
+    """``stop`` alone is a stopping rule: after ``calls`` calls it says stop, and the
+    search ends at its next look with a network at least as good as its start (the first
+    member is computed even when told to stop at once)."""
+    candidates = CandidateParentSets.from_dict(local)
+    fam = _checked_families(candidates, symmetry=False)
+    asked = []
+
+    def stop():
+        asked.append(1)
+        return len(asked) >= calls
+
+    run = memetic_search(fam, seed=seed, stop=stop)
+    assert _cycle_free(fam, run.choice) and run.local_searches >= 1
+    assert run.total >= fam.total(_greedy(fam)) - 1e-9
+    assert len(asked) == calls  # not asked again once it said stop
+    assert run.local_searches <= calls + 1  # a local search after each "go on", then none
+    past = memetic_search(fam, seed=seed, deadline=time.perf_counter() - 1.0)
+    assert past.local_searches == 1 and past.total == run.history[0][1]  # the start only
 
 
 def test_order_parent_limit_counts_the_parent_sets_before_pruning():

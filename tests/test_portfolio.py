@@ -14,7 +14,7 @@ from test_astar import _hard
 from test_exact_promises import candidate_sets
 from test_pruning_properties import best_network
 
-from pgmpy_nml import ExactSearch
+from pgmpy_nml import BDeu, ExactSearch
 from pgmpy_nml.search.candidates import CandidateParentSets, solve
 from pgmpy_nml.search.candidates import _portfolio as pf
 from pgmpy_nml.search.candidates._astar import astar
@@ -51,9 +51,8 @@ def _against_brute_force(local, method="astar|solver"):
     assert result.method == method and result.optimal and result.gap == 0.0
     assert result.score == pytest.approx(optimum, rel=1e-9, abs=1e-9)
     assert result.bound == result.score
-    assert result.engine.startswith("scip") or (
-        method == "astar|solver" and result.engine == "astar"
-    )
+    mine = {"astar|solver": "astar", "order|solver": "order search"}.get(method)
+    assert result.engine.startswith("scip") or result.engine == mine
     assert candidates.score(result.parents) == pytest.approx(result.score, rel=1e-12)
     alone = [astar(candidates, show_progress=False), solve(candidates, show_progress=False)]
     assert all(r.score == pytest.approx(result.score, rel=1e-9, abs=1e-9) for r in alone)
@@ -365,6 +364,37 @@ def test_exact_search_runs_the_portfolio(random_data):
     two = two.fit(data)
     assert two.method_ == "solver|solver" and two.optimal_
     assert two.score_ == pytest.approx(dp.score_, rel=1e-9)
+
+
+@pytest.mark.parametrize("automatic", [True, False])
+def test_very_many_candidates_take_the_order_search_beside_the_solver(
+    random_data, monkeypatch, automatic
+):
+    """From ``ORDER_PORTFOLIO_MIN_CANDIDATES`` candidates on (here: from 1), the automatic
+    method's portfolio is the order search beside the bound-first solver, with the same
+    optimum; a portfolio the user named is kept."""
+    from pgmpy_nml.search.candidates import _pipeline
+    from pgmpy_nml.search.candidates._pipeline import search_candidates
+
+    monkeypatch.setattr(_pipeline, "ORDER_PORTFOLIO_MIN_CANDIDATES", 1)
+    data = random_data(300, 7, 3)
+    dp = ExactSearch("bdeu", method="dp", max_parents=2, show_progress=False).fit(data)
+    result = search_candidates(
+        BDeu(data),
+        "solver|solver",
+        max_parents=2,
+        expert_knowledge=None,
+        n_jobs=None,
+        show_progress=False,
+        time_limit=None,
+        gap_limit=0.0,
+        seed=0,
+        hand_over=automatic,
+    )
+    assert result.method == ("order|solver" if automatic else "solver|solver")
+    assert result.status == "optimal" and result.score == pytest.approx(dp.score_, rel=1e-9)
+    if automatic:
+        assert {"order", "solver", "portfolio"} <= set(result.timings)
 
 
 def _alive(pid):

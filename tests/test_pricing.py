@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import linprog
 from test_symmetry import symmetric_tables
@@ -222,3 +222,41 @@ def test_the_families_of_a_cluster_among_some_are_those_of_all_they_hold(table, 
     assert np.array_equal(some_outer, np.intersect1d(outer, among))
     for f in some_outer:  # by the definition: its child inside, no pred inside
         assert fam.child[f] in cluster and not set(fam.preds[f]) & set(cluster)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=symmetric_tables(), kept_too_many=st.booleans())
+def test_a_model_too_large_for_the_memory_is_priced_instead(table, kept_too_many):
+    """The first solver (SCIP's defaults) over candidates whose model would not fit in the
+    memory prices its root first, like the bound-first one: the optimum and its proof when
+    the kept families fit; when they do not either, a sound bound and status
+    ``"memorylimit"`` (the network the order search found)."""
+    cands, _, _ = table
+    fam = _checked_families(cands)
+    best, _ = _in_order_bests(cands, fam.classes)
+    best += math.fsum(fam.best)
+
+    def limit(n, time_limit, share):  # every candidate: too many; the kept ones: fit or not
+        return "memorylimit" if n == len(fam) or kept_too_many else None
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_solver, "PRICING_MIN_CANDIDATES", 0)
+        patch.setattr(_solver, "_model_limit", limit)
+        result = _solver._solve(cands, None, None, 0.0, 1, False, memory_share=None)
+    event(f"{result.status}, kept too many: {kept_too_many}")
+    assert "root pricing" in result.timings
+    assert best - 1e-6 <= result.bound and result.score <= best + 1e-6
+    assert result.bound >= result.score
+    assert cands.score(result.parents) == pytest.approx(result.score, rel=1e-12)
+    if result.status != "optimal":  # root pricing alone did not prove it
+        assert kept_too_many and result.status == "memorylimit"
+    elif not kept_too_many:
+        assert result.score == pytest.approx(best, abs=1e-6)
+
+
+def test_the_model_limit_counts_memory_then_time(monkeypatch):
+    monkeypatch.setattr(_solver, "available_memory", lambda: 8_000 * 1_000_000)
+    assert _solver._model_limit(1_000_000, None, 0.5) == "memorylimit"
+    assert _solver._model_limit(400_000, None, 0.5) is None
+    assert _solver._model_limit(400_000, 20.0, 0.5) == "timelimit"  # 14 s > half of 20 s
+    assert _solver._model_limit(400_000, 30.0, 0.5) is None

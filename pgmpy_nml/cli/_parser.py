@@ -208,7 +208,8 @@ def _method_arg(parser):
         f"parent sets with --max-parents, default {SOLVER_DEFAULT_MAX_PARENTS} above "
         f"{AUTO_EXACT_MAX_VARIABLES} variables; dp, astar or solver name the engine, and "
         "'astar|solver' or 'solver|solver' run two engines on two cores, the first proof "
-        "wins), hill climbing or tabu search (heuristic); auto: exact up to "
+        "wins, 'order|solver' an order search for the network beside the solver for the "
+        "bound), hill climbing or tabu search (heuristic); auto: exact up to "
         f"{AUTO_SOLVER_MAX_VARIABLES} variables, hill climbing with {AUTO_RESTARTS} order-based "
         "restarts above",
     )

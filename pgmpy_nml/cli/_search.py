@@ -27,6 +27,7 @@ ENGINES = {
     "solver": "branch and cut (SCIP) over candidate parent sets",
     "astar|solver": "A* and branch and cut side by side on two cores, the first proof wins",
     "solver|solver": "two branch and cuts side by side on two cores, the first proof wins",
+    "order|solver": "an order search for the network beside branch and cut for the bound",
 }
 
 

@@ -63,7 +63,8 @@ def find_structure(
     data : pandas.DataFrame
     method : str, default "auto"
         An exact method (:class:`ExactSearch`'s ``method``: ``"auto"``, ``"dp"``,
-        ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"solver|solver"``; ``"auto"``
+        ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"solver|solver"``,
+        ``"order|solver"``; ``"auto"``
         chooses among them) or a local search (:class:`~pgmpy_nml.LocalSearch`'s:
         ``"hill"``, ``"tabu"``).
     max_parents : int, None or "auto", default "auto"

@@ -69,8 +69,8 @@ class SearchChoice(NamedTuple):
     Attributes
     ----------
     method : str
-        ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"solver|solver"``
-        (exact: two engines side by side) or ``"hill"``, ``"tabu"`` (local).
+        ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"solver|solver"``,
+        ``"order|solver"`` (exact: two engines side by side) or ``"hill"``, ``"tabu"`` (local).
     max_parents : int or None
         The parent limit that applies (None: no limit).
 
@@ -116,7 +116,9 @@ def choose_search(
       (see :data:`ASTAR_AUTO_MAX_VARIABLES`); above, two differently seeded branch and
       cuts (``"solver|solver"``, the second with a deeper root cut loop; see
       :mod:`~pgmpy_nml.search.candidates._portfolio`) instead of one. This is
-      ``ExactSearch(method="auto")``.
+      ``ExactSearch(method="auto")``, which, once the candidates are known, runs the
+      order search beside the bound-first solver (``"order|solver"``) from 200,000
+      candidates on (:data:`~pgmpy_nml.search.candidates._pipeline.ORDER_PORTFOLIO_MIN_CANDIDATES`).
     - ``method="auto"``: that exact choice up to 64 variables
       (:data:`~pgmpy_nml._limits.AUTO_SOLVER_MAX_VARIABLES`, the range of the field's
       benchmark instances) and hill climbing above (the command line adds
@@ -128,7 +130,7 @@ def choose_search(
       :func:`~pgmpy_nml.learning_saturation`): the exact choice only up to 20
       variables, where it takes seconds, and hill climbing above.
     - ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``, ``"solver|solver"``,
-      ``"hill"``, ``"tabu"``:
+      ``"order|solver"``, ``"hill"``, ``"tabu"``:
       that search, checked against its size limit.
     - ``max_parents="auto"``: no limit for the DP and the local searches (whose
       estimator applies its own ``"auto"`` rule), 3
@@ -141,7 +143,7 @@ def choose_search(
     n_vars : int
         Number of variables.
     method : {"auto", "exact", "dp", "astar", "solver", "astar|solver", "solver|solver", \
-"hill", "tabu"}, default "auto"
+"order|solver", "hill", "tabu"}, default "auto"
     max_parents : int, None or "auto", default "auto"
         A whole number; a float such as ``2.0`` is taken as ``2``, ``2.5`` is refused.
     repeated : bool, default False

@@ -95,14 +95,23 @@ class ExactSearch(_StructureSearch):
       prove the deeper root often gives the better bound. From 200,000 candidates
       on, the second prices its root instead: a Lagrangian bound over every family
       from an LP over a few thousand of them
-      (:mod:`pgmpy_nml.search.candidates._pricing`).
+      (:mod:`pgmpy_nml.search.candidates._pricing`). The first solver too when SCIP's
+      model over every candidate would not fit in its share of the memory or in half
+      the time limit (about 8 kB and 35 microseconds per candidate).
+    - ``"order|solver"``: the memetic order search (:class:`~pgmpy_nml.OrderSearch`'s,
+      MINOBS style) finds the networks while the solver of ``"solver|solver"`` that
+      works on the bound first proves the bound: for very many candidates, where an
+      order search finds better networks than branch and cut and SCIP's model over
+      every candidate would be too large (baudio, 100 variables, 3 parents: 9,597,500
+      candidates).
     - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
       parent limit; up to 40 variables ``"astar|solver"`` with two cores or more
       (``n_jobs``; neither engine wins on every data set there) and A* alone on
       one core (branch and cut goes on from its best network if A* runs out of
       memory); and the solver beyond (``"solver|solver"`` on two cores), by default with
       at most 3 parents per variable (``max_parents="auto"``, the command line's
-      rule too: :func:`~pgmpy_nml.search.choose_search`).
+      rule too: :func:`~pgmpy_nml.search.choose_search`). Whichever portfolio it
+      chose, from 200,000 candidates on it runs ``"order|solver"`` instead.
 
     For every score with a contract (:mod:`pgmpy_nml.scores.contract`: this
     package's FNML, QNML, BDeu and BDConstant, and pgmpy's BDeu, K2, BIC, AIC and
@@ -129,11 +138,13 @@ class ExactSearch(_StructureSearch):
         (``"fnml"``, ``"qnml"``, ``"bdeu"``, ``"bd"``, ``"k2"``, ``"min-bdeu"``,
         ``"max-bdeu"``, ``"bic-d"``, ``"aic-d"``, ``"ll-d"``, ``"bds"``; aliases
         ``"bic"``, ``"aic"``, ``"ll"``, ``"bdj"``) with its default parameters.
-    method : {"auto", "dp", "astar", "solver", "astar|solver", "solver|solver"}, default "auto"
-        See above; ``method_`` says which ran. With ``max_parents="auto"``,
-        ``"auto"`` takes the DP up to 20 variables, A* (beside the solver, on two
-        cores or more) up to 40 and the solver (two, on two cores or more) beyond
-        (:func:`~pgmpy_nml.search.choose_search`).
+    method : str, default "auto"
+        ``"auto"``, ``"dp"``, ``"astar"``, ``"solver"``, ``"astar|solver"``,
+        ``"solver|solver"`` or ``"order|solver"``: see above; ``method_`` says which
+        ran. With ``max_parents="auto"``, ``"auto"`` takes the DP up to 20 variables, A*
+        (beside the solver, on two cores or more) up to 40 and the solver (two, on two
+        cores or more) beyond (:func:`~pgmpy_nml.search.choose_search`), and from
+        200,000 candidates on the order search beside the solver.
     max_parents : int, None or "auto", default "auto"
         Largest parent set considered; ``None`` for no limit. ``"auto"`` (the
         command line's default too): no limit when the subset DP runs, and
@@ -199,10 +210,10 @@ class ExactSearch(_StructureSearch):
     plan_ : str
         ``"statistics"`` (subsets counted in bulk) or ``"generic"`` (``local_score``).
     method_ : str
-        ``"dp"``, ``"solver"``, ``"astar"``, ``"astar|solver"``, ``"solver|solver"``
-        (two engines side by side; ``timings_`` per engine), or ``"astar+solver"`` when
-        ``method="auto"``'s A* ran out of memory and branch and cut went on from
-        its best network (``bound_`` is then the smaller of the two proven bounds).
+        ``"dp"``, ``"solver"``, ``"astar"``, ``"astar|solver"``, ``"solver|solver"``,
+        ``"order|solver"`` (two engines side by side; ``timings_`` per engine), or
+        ``"astar+solver"`` when ``method="auto"``'s A* ran out of memory and branch and
+        cut went on from its best network (``bound_`` is then the smaller of the two proven bounds).
     max_parents_ : int or None
         The parent limit that applied (see ``max_parents="auto"``).
     bound_ : float
@@ -323,8 +334,9 @@ class ExactSearch(_StructureSearch):
     )
     method_ = fitted_attribute(
         "method",
-        'str: "dp", "solver", "astar", "astar|solver", "solver|solver" (two engines side by '
-        'side) or "astar+solver" (A* out of memory, then branch and cut), the method that ran.',
+        'str: "dp", "solver", "astar", "astar|solver", "solver|solver", "order|solver" (two '
+        'engines side by side) or "astar+solver" (A* out of memory, then branch and cut), '
+        "the method that ran.",
     )
     max_parents_ = fitted_attribute(
         "max_parents", "int or None: the parent limit that applied (None: no limit)."

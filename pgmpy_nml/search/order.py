@@ -130,9 +130,9 @@ class OrderSearch(_StructureSearch):
     generations : int, optional
         Stop after this many generations (None: no such limit).
     time_limit : float or None, default 60
-        Seconds for the whole fit, scoring included; the first population is always
-        completed. At least one of ``time_limit``, ``generations`` and ``max_restarts``
-        must be set.
+        Seconds for the whole fit, scoring included (the first local optimum is
+        always computed, however long it takes). At least one of ``time_limit``,
+        ``generations`` and ``max_restarts`` must be set.
     start_dag : pgmpy DAG, optional
         A network to start from: each family becomes its best candidate subset and its
         order the first member, so the network found is never worse.

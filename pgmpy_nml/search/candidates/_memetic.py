@@ -86,6 +86,7 @@ def memetic_search(
     blocked=None,
     start=None,
     report: Callable[[MemeticRun], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> MemeticRun:
     """The best network found over the candidates ``fam`` by the memetic order search.
 
@@ -97,7 +98,7 @@ def memetic_search(
         Orders kept from one generation to the next (at least 2).
     generations : int, optional
         Generations at most (None: no limit; at least one of ``generations``,
-        ``deadline`` and ``max_restarts`` must be set).
+        ``deadline``, ``max_restarts`` and ``stop`` must be set).
     patience : int
         Generations without a better network before the diversity restart.
     max_restarts : int, optional
@@ -106,7 +107,7 @@ def memetic_search(
         Probability that a child is perturbed after the crossover.
     deadline : float, optional
         A :func:`time.perf_counter` reading; no local search begins after it once the
-        first population is complete (that one always is).
+        first population has a member (the first member is always computed).
     seed : int or numpy Generator
         The generator's seed (or the generator).
     blocked : ndarray of bool, optional
@@ -116,9 +117,13 @@ def memetic_search(
         member (the network returned is then never worse than it).
     report : callable, optional
         Called with the run so far after every generation (progress).
+    stop : callable, optional
+        Called without arguments before each local search once the first population has
+        a member; when it returns True the search ends as at the deadline (the exact
+        portfolio's: the other engine has finished).
     """
-    if generations is None and deadline is None and max_restarts is None:
-        raise ValueError("memetic_search needs generations, a deadline or max_restarts")
+    if generations is None and deadline is None and max_restarts is None and stop is None:
+        raise ValueError("memetic_search needs generations, a deadline, max_restarts or stop")
     began = time.perf_counter()
     rng = np.random.default_rng(seed)
     bl = np.zeros(len(fam), dtype=np.bool_) if blocked is None else np.asarray(blocked, bool)
@@ -136,14 +141,20 @@ def memetic_search(
             run.history.append((time.perf_counter() - began, member.total))
         return member
 
-    def late() -> bool:
-        return deadline is not None and time.perf_counter() >= deadline
+    told = [False]  # stop() said so once: never asked again
 
-    def random_members(k: int, always: bool = False) -> list[_Member]:
-        """``k`` local optima from random orders (``always``: even past the deadline)."""
+    def late() -> bool:
+        if deadline is not None and time.perf_counter() >= deadline:
+            return True
+        told[0] = told[0] or (stop is not None and bool(stop()))
+        return told[0]
+
+    def random_members(k: int, first: bool = False) -> list[_Member]:
+        """``k`` local optima from random orders (``first``: the first population's, whose
+        first member is computed even past the deadline)."""
         out: list[_Member] = []
         for _ in range(50 * k):  # orders where some variable has no family are redrawn
-            if len(out) == k or (not always and late()):
+            if len(out) == k or ((out or not first) and late()):
                 break
             m = climb(rng.permutation(fam.n))
             if m is not None:
@@ -157,7 +168,8 @@ def memetic_search(
         m = climb(_topological_order(fam, np.asarray(start, dtype=np.int64)))
         if m is not None:
             initial.append(m)
-    members = _distinct(initial + random_members(population - len(initial), True), population)
+    fill = random_members(population - len(initial), first=not initial)
+    members = _distinct(initial + fill, population)
     if not members:
         raise ValueError("no order of the variables gives every variable an allowed candidate")
     stale = fruitless = 0
@@ -165,17 +177,7 @@ def memetic_search(
         if late():
             break
         best_before = run.total
-        children = []
-        for _ in range(population):
-            if late():
-                break
-            a, b = _tournament(members, rng), _tournament(members, rng)
-            child = order_crossover(a.order, b.order, rng)
-            if rng.random() < mutation or a is b:
-                child = perturb(child, rng)
-            m = climb(child)
-            if m is not None:
-                children.append(m)
+        children = _breed(members, population, mutation, rng, climb, late)
         members = _distinct(members + children, population)
         run.generations += 1
         if run.total > best_before:
@@ -193,6 +195,24 @@ def memetic_search(
         if report is not None:
             report(run)
     return run
+
+
+def _breed(members, population, mutation, rng, climb, late) -> list[_Member]:
+    """A generation's children: ``population`` order crossovers of tournament winners,
+    each perturbed with probability ``mutation`` (always when both parents are the same),
+    taken to their local optimum by ``climb``; none begun once ``late()``."""
+    children = []
+    for _ in range(population):
+        if late():
+            break
+        a, b = _tournament(members, rng), _tournament(members, rng)
+        child = order_crossover(a.order, b.order, rng)
+        if rng.random() < mutation or a is b:
+            child = perturb(child, rng)
+        m = climb(child)
+        if m is not None:
+            children.append(m)
+    return children
 
 
 def _tournament(members: list[_Member], rng) -> _Member:
@@ -213,3 +233,45 @@ def _distinct(members: list[_Member], k: int) -> list[_Member]:
             if len(out) == k:
                 break
     return out
+
+
+def order_engine(candidates, *, time_limit, initial, seed, stop, display):
+    """The memetic search as the exact portfolio's incumbent engine
+    (``method="order|solver"``, :mod:`._portfolio`): a network over ``candidates`` found
+    by :func:`memetic_search` until ``time_limit`` runs out or ``stop()`` says the other
+    engine has finished, reported on ``display``. It proves nothing: its bound is the
+    trivial one, every variable's best candidate (:meth:`CandidateParentSets.upper_bound`,
+    a bound on every network), so the portfolio's bound is the solver's.
+
+    Its status is ``"stopped"`` when ``stop`` ended it, else ``"timelimit"``.
+    """
+    from ._families import _checked_families, _initial_choice, _network_result, show_status
+
+    began = time.perf_counter()
+    fam = _checked_families(candidates, symmetry=False)  # every order, no class order
+    bound = candidates.upper_bound()
+    start = None if initial is None else _initial_choice(fam, candidates, initial)
+    deadline = None if time_limit is None else began + time_limit
+    stopped = [False]
+
+    def halted() -> bool:
+        stopped[0] = bool(stop())
+        return stopped[0]
+
+    def report(run: MemeticRun) -> None:
+        if display is not None:
+            show_status(display, run.total, bound)
+
+    run = memetic_search(fam, deadline=deadline, seed=seed, start=start, report=report, stop=halted)
+    report(run)
+    return _network_result(
+        fam,
+        candidates,
+        run.choice,
+        bound,
+        "stopped" if stopped[0] else "timelimit",
+        method="order",
+        engine="order search",
+        timings={"order search": time.perf_counter() - began},
+        n_cuts=0,
+    )

@@ -3,10 +3,11 @@
 The candidate parent sets (:func:`~pgmpy_nml.search.candidates.candidate_parent_sets`),
 then the best network over them: A* (``method="astar"``), SCIP's branch and cut
 (``"solver"``) or two engines side by side on two cores, the first proof winning
-(``"astar|solver"`` and ``"solver|solver"``, :mod:`._portfolio`). When A* runs out of
-memory and the method was chosen automatically, branch and cut goes on from A*'s best network
-(``"astar+solver"``), and the smaller of the two proven bounds holds. One time limit
-covers every stage.
+(``"astar|solver"``, ``"solver|solver"`` and ``"order|solver"``, :mod:`._portfolio`).
+When the method was chosen automatically, a portfolio over very many candidates
+(:data:`ORDER_PORTFOLIO_MIN_CANDIDATES`) is ``"order|solver"``, and when A* runs out of
+memory branch and cut goes on from A*'s best network (``"astar+solver"``), and the
+smaller of the two proven bounds holds. One time limit covers every stage.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from ._astar import astar
 from ._families import _gap, _last_line
-from ._portfolio import portfolio
+from ._portfolio import PORTFOLIOS, portfolio
+from ._pricing import PRICING_MIN_CANDIDATES
 from ._pruning import candidate_parent_sets
 from ._solver import solve
 
@@ -44,8 +46,10 @@ def search_candidates(
     hand_over: bool = False,
 ) -> SearchResult:
     """The best network over the candidates of ``score`` by ``method`` (``"astar"``,
-    ``"solver"``, ``"astar|solver"`` or ``"solver|solver"``), with its proven bound;
-    ``hand_over``: branch and cut goes on when A* runs out of memory. The settings are checked ones
+    ``"solver"``, ``"astar|solver"``, ``"solver|solver"`` or ``"order|solver"``), with its
+    proven bound; ``hand_over`` (the method was chosen automatically): branch and cut goes
+    on when A* runs out of memory, and a portfolio over very many candidates is
+    ``"order|solver"`` (:data:`ORDER_PORTFOLIO_MIN_CANDIDATES`). The settings are checked ones
     (``ExactSearch._settings``).
 
     The result's ``method`` is the engine that finished (``"astar+solver"`` after a
@@ -65,7 +69,9 @@ def search_candidates(
     time_limit = _remaining(time_limit, timings["candidate parent sets"])
     initial = None if start_dag is None else _start_network(candidates, start_dag)
     first = None
-    if method in ("astar|solver", "solver|solver"):
+    if hand_over and method in PORTFOLIOS and _many(candidates):
+        method = "order|solver"
+    if method in PORTFOLIOS:
         start = time.perf_counter()
         both = portfolio(
             candidates,
@@ -114,6 +120,23 @@ def search_candidates(
         seconds = timings["astar"] + timings["solver"]
         _last_line("exact search (A* then the solver)", result, seconds)
     return result
+
+
+#: From this many candidate parent sets on, the automatic method's portfolio is
+#: ``"order|solver"``: the memetic order search (:mod:`._memetic`) finds the networks
+#: while the bound-first solver, which prices its root from this size on
+#: (:data:`._pricing.PRICING_MIN_CANDIDATES`), works on the bound. The first solver of
+#: ``"solver|solver"`` builds SCIP's model over every candidate: 20 s and 5 GB for
+#: 715,899 (nips, fNML, 2 parents), and past 18 GB unfinished after 120 s for 9,597,500
+#: (baudio, fNML, 3 parents), beyond the time limit. Measured on the suite's tuning
+#: half (``benchmarks/bench_suite.py``; ``benchmarks/README.md``).
+ORDER_PORTFOLIO_MIN_CANDIDATES = PRICING_MIN_CANDIDATES
+
+
+def _many(candidates: CandidateParentSets) -> bool:
+    """Whether the candidates are so many that the automatic portfolio is the order
+    search beside the bound-first solver (:data:`ORDER_PORTFOLIO_MIN_CANDIDATES`)."""
+    return int(candidates.n_candidates().sum()) >= ORDER_PORTFOLIO_MIN_CANDIDATES
 
 
 def _remaining(time_limit: float | None, spent: float) -> float | None:

@@ -348,9 +348,10 @@ def _branch_and_cut(
     timings["first network"] = time.perf_counter() - start
     if bar is not None and first is not None:
         show_status(bar, fam.total(first), candidates.upper_bound())
-    if bound_first and pricing and first is not None and len(fam) >= PRICING_MIN_CANDIDATES:
-        args = (time_limit, gap_limit, seed, bar, stop, memory_share, timings)
-        return _priced(fam, candidates, first, begin, *args)
+    if pricing and first is not None and len(fam) >= PRICING_MIN_CANDIDATES:
+        if bound_first or _model_limit(len(fam), time_limit, memory_share):
+            args = (time_limit, gap_limit, seed, bar, stop, memory_share, timings)
+            return _priced(fam, candidates, first, begin, *args)
 
     start = time.perf_counter()
     offset = math.fsum(fam.best)
@@ -438,18 +439,19 @@ def _priced(
         status = "gaplimit"
     elif stop is not None and stop():
         status = "stopped"
-    elif deadline is not None and time.perf_counter() >= deadline - reserve:
+    elif (deadline is not None and time.perf_counter() >= deadline - reserve) or (
+        _model_limit(int(priced.kept.sum()), _left(deadline), memory_share)
+    ):
         # a better network for the same bound, as after SCIP's limit, in the time kept
-        # for it (another seed than the first network's: the same would repeat its kicks)
-        status = "timelimit"
-        start = time.perf_counter()
-        last = max(deadline, start + 1.0)
-        choice = _order_search(fam, choice, seed=seed + 1, rounds=ORDER_ROUNDS, deadline=last)
-        choice = _improve(fam, choice)
-        timings["order search"] = time.perf_counter() - start
+        # for it (another seed than the first network's: the same would repeat its kicks);
+        # also when the kept families are too many for SCIP's model in the memory or the
+        # time left
+        status = _model_limit(int(priced.kept.sum()), _left(deadline), memory_share)
+        status = status or "timelimit"
+        choice = _last_order_search(fam, choice, seed + 1, deadline, timings)
     else:  # branch and cut over the kept families, from the cuts
         kept = _kept_candidates(fam, candidates, priced.kept)
-        left = None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+        left = _left(deadline)
         names = candidates.variables
         start_dag = {names[v]: [names[u] for u in fam.parents[f]] for v, f in enumerate(first)}
         sub = _branch_and_cut(
@@ -493,6 +495,24 @@ def _priced(
     return result
 
 
+def _last_order_search(fam, choice, seed, deadline, timings):
+    """The iterated order search from ``choice`` until ``deadline`` (a second at least;
+    :data:`ORDER_ROUNDS` rounds at most), then the local search: a better network for the
+    bound the search ended with."""
+    start = time.perf_counter()
+    last = None if deadline is None else max(deadline, start + 1.0)
+    choice = _order_search(fam, choice, seed=seed, rounds=ORDER_ROUNDS, deadline=last)
+    choice = _improve(fam, choice)
+    timings["order search"] = time.perf_counter() - start
+    return choice
+
+
+def _left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (a :func:`time.perf_counter` reading), at least a
+    millisecond; None without one."""
+    return None if deadline is None else max(deadline - time.perf_counter(), 1e-3)
+
+
 def _kept_candidates(fam, candidates, kept) -> CandidateParentSets:
     """The candidates of the families ``kept`` (a mask), in the same order."""
     from ._files import CandidateParentSets
@@ -508,6 +528,28 @@ def _kept_candidates(fam, candidates, kept) -> CandidateParentSets:
 #: share of the memory still available that SCIP's search may take (the rest: the order
 #: search, the result and the other processes)
 _SCIP_MEMORY_SHARE = 0.8
+
+
+#: What SCIP's model over every candidate takes per candidate (its columns, the arrows'
+#: rows, the cluster cuts' data) when built, measured on nips (500 variables, fNML, 2
+#: parents, 715,899 candidates): 20.1 s and 5.05 GB at peak, the machine loaded; rounded up.
+MODEL_BYTES_PER_CANDIDATE = 8_000
+MODEL_SECONDS_PER_CANDIDATE = 3.5e-5
+
+
+def _model_limit(n_candidates: int, time_limit, memory_share: float) -> str | None:
+    """What stops SCIP's model over ``n_candidates`` candidates from being built:
+    ``"memorylimit"`` when it would take more than ``memory_share`` of the memory
+    available, ``"timelimit"`` when more than half of ``time_limit`` seconds, else None.
+    Such a model is not built: the solver prices its root first (:func:`_priced`), whose
+    LP holds only the families it prices in. Building cannot be interrupted: on baudio
+    (100 variables, fNML, 3 parents, 9,597,500 candidates) it had not ended after 120 s
+    and 18 GB."""
+    if n_candidates * MODEL_BYTES_PER_CANDIDATE > memory_share * available_memory():
+        return "memorylimit"
+    if time_limit is not None and n_candidates * MODEL_SECONDS_PER_CANDIDATE > time_limit / 2:
+        return "timelimit"
+    return None
 
 
 def _memory_limit_mb(model, share: float = _SCIP_MEMORY_SHARE) -> float:
