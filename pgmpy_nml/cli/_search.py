@@ -15,6 +15,7 @@ from .._limits import (
     CANDIDATE_METHODS,
     EXACT_TIME_LIMIT,
     LOCAL_TIME_LIMIT,
+    ORDER_PORTFOLIO_MIN_CANDIDATES,
 )
 from ._errors import UserError
 from ._graphs import Knowledge, knowledge
@@ -176,7 +177,11 @@ def announce(plan: Plan, what: str) -> None:
     print(f"{what}: {plan.described}", flush=True)
     if plan.exact:
         assert plan.engine is not None
-        print(f"  engine: {ENGINES[plan.engine]} (--method to choose)", flush=True)
+        engine = ENGINES[plan.engine]
+        if "|" in plan.engine and exact_engine(plan.request) == "auto":
+            many = f"{ORDER_PORTFOLIO_MIN_CANDIDATES:,}"
+            engine += f"; from {many} candidate parent sets on, {ENGINES['order|solver']}"
+        print(f"  engine: {engine} (--method to choose)", flush=True)
     print(f"  limits: {plan.limits_text()}", flush=True)
 
 

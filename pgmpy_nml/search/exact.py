@@ -177,7 +177,10 @@ class ExactSearch(_StructureSearch):
     time_limit : float, optional
         Seconds for the solver (scoring included); without it (or with ``inf``)
         the solver runs until the network is proven optimal. The DP, which
-        cannot stop early, checks it and ignores it.
+        cannot stop early, checks it and ignores it. Scoring the candidate parent
+        sets is not interrupted: when it alone takes longer (baudio, 100 variables,
+        15,000 rows, 3 parents: 105 s), the engines stop at their first network and
+        the search returns it with the gap.
     start_dag : pgmpy DAG, networkx DiGraph, dict or list of edges, optional
         A first network for the solver (for instance a local search's result):
         a DAG over the data's variables, ``{child: parents}`` or a list of

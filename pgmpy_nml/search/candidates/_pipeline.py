@@ -16,10 +16,10 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ... import _limits
 from ._astar import astar
 from ._families import _gap, _last_line
 from ._portfolio import PORTFOLIOS, portfolio
-from ._pricing import PRICING_MIN_CANDIDATES
 from ._pruning import candidate_parent_sets
 from ._solver import solve
 
@@ -130,7 +130,7 @@ def search_candidates(
 #: 715,899 (nips, fNML, 2 parents), and past 18 GB unfinished after 120 s for 9,597,500
 #: (baudio, fNML, 3 parents), beyond the time limit. Measured on the suite's tuning
 #: half (``benchmarks/bench_suite.py``; ``benchmarks/README.md``).
-ORDER_PORTFOLIO_MIN_CANDIDATES = PRICING_MIN_CANDIDATES
+ORDER_PORTFOLIO_MIN_CANDIDATES = _limits.ORDER_PORTFOLIO_MIN_CANDIDATES
 
 
 def _many(candidates: CandidateParentSets) -> bool:

@@ -446,8 +446,8 @@ def _priced(
         # for it (another seed than the first network's: the same would repeat its kicks);
         # also when the kept families are too many for SCIP's model in the memory or the
         # time left
-        status = _model_limit(int(priced.kept.sum()), _left(deadline), memory_share)
-        status = status or "timelimit"
+        limit = _model_limit(int(priced.kept.sum()), _left(deadline), memory_share)
+        status = limit or "timelimit"
         choice = _last_order_search(fam, choice, seed + 1, deadline, timings)
     else:  # branch and cut over the kept families, from the cuts
         kept = _kept_candidates(fam, candidates, priced.kept)
