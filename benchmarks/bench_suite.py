@@ -5,7 +5,9 @@ Run::
     python benchmarks/bench_suite.py --list                 # the instances and their halves
     python benchmarks/bench_suite.py --quick                # 9 tuning instances, 60 s each
     python benchmarks/bench_suite.py --half tuning          # the tuning half, 600 s each
+    python benchmarks/bench_suite.py --half tuning --resume --shuffle 1  # in a random order
     python benchmarks/bench_suite.py --half evaluation      # the half the policy is judged on
+    python benchmarks/bench_suite.py --half tuning --report # the latest record of each so far
     python benchmarks/bench_suite.py --only alarm-n1000-fnml-p3 --time-limit 600
     python benchmarks/bench_suite.py --only plants-fnml-p2 --method "order|solver"
 
@@ -318,6 +320,20 @@ def summary(results: list[dict]) -> list[str]:
     return lines
 
 
+def previous(results: Path, time_limit: float, method: str) -> dict[str, dict]:
+    """The latest record without an error of each instance in ``results`` run with
+    ``time_limit`` and ``method`` (records from before ``--method`` existed are
+    ``"auto"``)."""
+    found: dict[str, dict] = {}
+    if results.exists():
+        for line in results.read_text().splitlines():
+            r = json.loads(line)
+            asked = r.get("method_asked", "auto")
+            if r.get("time_limit") == time_limit and asked == method and "error" not in r:
+                found[r["instance"]] = r
+    return found
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="9 tuning instances, 60 s each")
@@ -327,9 +343,15 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--method", default="auto", help="ExactSearch's method (default auto: the policy)"
     )
+    parser.add_argument(
+        "--shuffle", type=int, metavar="SEED", help="run the instances in a random order"
+    )
     parser.add_argument("--results", type=Path, default=RESULTS)
     parser.add_argument("--resume", action="store_true", help="skip instances already run")
     parser.add_argument("--list", action="store_true", help="print the instances and exit")
+    parser.add_argument(
+        "--report", action="store_true", help="the table and summary of the results so far"
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     by_name = {inst.name: inst for inst in suite()}
@@ -347,6 +369,10 @@ def main(argv=None) -> None:
         todo = [by_name[n] for n in args.only]
     elif args.half != "both":
         todo = [inst for inst in todo if inst.half == args.half]
+    if args.shuffle is not None:  # a run cut short is then a random sample, not the easy ones
+        import random
+
+        random.Random(args.shuffle).shuffle(todo)
     if args.list:
         halves = {h: sum(1 for i in todo if i.half == h) for h in ("tuning", "evaluation")}
         for inst in todo:
@@ -356,13 +382,18 @@ def main(argv=None) -> None:
         )
         return
     time_limit = args.time_limit or (SCORE_AT if args.quick else 600.0)
-    done_before = set()
-    if args.resume and args.results.exists():
-        for line in args.results.read_text().splitlines():
-            r = json.loads(line)
-            asked = r.get("method_asked", "auto")
-            if r.get("time_limit") == time_limit and asked == args.method and "error" not in r:
-                done_before.add(r["instance"])
+    before = previous(args.results, time_limit, args.method)
+    if args.report:  # the latest record of each instance asked for, and the summary
+        found = [before[inst.name] for inst in todo if inst.name in before]
+        print(f"{len(found)} of {len(todo)} instances run at {time_limit:g} s, {args.method}")
+        print(HEADER)
+        for r in found:
+            print(row(r))
+        print()
+        for line in summary(found):
+            print(line)
+        return
+    done_before = set(before) if args.resume else set()
     print(f"{len(todo)} instances, {time_limit:g} s each; {time.strftime('%Y-%m-%d %H:%M')}")
     print(HEADER)
     results = []
