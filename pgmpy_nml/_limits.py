@@ -26,11 +26,6 @@ AUTO_SOLVER_MAX_VARIABLES = 64
 #: ``method`` vocabulary for the policy, the estimators and the command line's parser).
 CANDIDATE_METHODS = ("astar", "solver", "astar|solver", "solver|solver", "order|solver")
 
-#: From this many candidate parent sets on, ``ExactSearch(method="auto")`` runs the order
-#: search beside the bound-first solver (``"order|solver"``) whichever portfolio it chose
-#: (:data:`pgmpy_nml.search.candidates._pipeline.ORDER_PORTFOLIO_MIN_CANDIDATES`).
-ORDER_PORTFOLIO_MIN_CANDIDATES = 200_000
-
 #: Above the subset DP, the exact search over candidate parent sets (A* or the solver)
 #: takes at most this many parents per variable unless told otherwise
 #: (``max_parents="auto"``; GOBNILP's default), and says so.

@@ -370,13 +370,13 @@ def test_exact_search_runs_the_portfolio(random_data):
 def test_very_many_candidates_take_the_order_search_beside_the_solver(
     random_data, monkeypatch, automatic
 ):
-    """From ``ORDER_PORTFOLIO_MIN_CANDIDATES`` candidates on (here: from 1), the automatic
+    """When SCIP's model over every candidate would not fit (here: never), the automatic
     method's portfolio is the order search beside the bound-first solver, with the same
     optimum; a portfolio the user named is kept."""
-    from pgmpy_nml.search.candidates import _pipeline
-    from pgmpy_nml.search.candidates._pipeline import search_candidates
+    from pgmpy_nml.search.candidates import _solver
+    from pgmpy_nml.search.candidates._pipeline import _too_many, search_candidates
 
-    monkeypatch.setattr(_pipeline, "ORDER_PORTFOLIO_MIN_CANDIDATES", 1)
+    monkeypatch.setattr(_solver, "_model_limit", lambda *args: "memorylimit")
     data = random_data(300, 7, 3)
     dp = ExactSearch("bdeu", method="dp", max_parents=2, show_progress=False).fit(data)
     result = search_candidates(
@@ -395,6 +395,14 @@ def test_very_many_candidates_take_the_order_search_beside_the_solver(
     assert result.status == "optimal" and result.score == pytest.approx(dp.score_, rel=1e-9)
     if automatic:
         assert {"order", "solver", "portfolio"} <= set(result.timings)
+    monkeypatch.undo()
+    assert not _too_many(CandidateParentSets.from_dict({"A": {(): -1.0}}), 600.0)
+    many = {f"X{i}": {(): -1.0, **{(f"X{j}",): -0.5 for j in range(i)}} for i in range(450)}
+    many = CandidateParentSets.from_dict(many)  # 101,475 candidates: 812 MB at 8 kB each
+    monkeypatch.setattr(_solver, "available_memory", lambda: 10**9)  # 40%: 400 MB
+    assert _too_many(many, None) and _too_many(many, 6.0)
+    monkeypatch.setattr(_solver, "available_memory", lambda: 4 * 10**9)  # 40%: 1.6 GB
+    assert not _too_many(many, None) and _too_many(many, 6.0)  # 3.6 s: over half of 6 s
 
 
 def _alive(pid):

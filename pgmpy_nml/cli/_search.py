@@ -15,7 +15,6 @@ from .._limits import (
     CANDIDATE_METHODS,
     EXACT_TIME_LIMIT,
     LOCAL_TIME_LIMIT,
-    ORDER_PORTFOLIO_MIN_CANDIDATES,
 )
 from ._errors import UserError
 from ._graphs import Knowledge, knowledge
@@ -179,8 +178,10 @@ def announce(plan: Plan, what: str) -> None:
         assert plan.engine is not None
         engine = ENGINES[plan.engine]
         if "|" in plan.engine and exact_engine(plan.request) == "auto":
-            many = f"{ORDER_PORTFOLIO_MIN_CANDIDATES:,}"
-            engine += f"; from {many} candidate parent sets on, {ENGINES['order|solver']}"
+            engine += (
+                f"; when branch and cut's model over every candidate parent set would not "
+                f"fit, {ENGINES['order|solver']}"
+            )
         print(f"  engine: {engine} (--method to choose)", flush=True)
     print(f"  limits: {plan.limits_text()}", flush=True)
 

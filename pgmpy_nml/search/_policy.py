@@ -117,8 +117,8 @@ def choose_search(
       cuts (``"solver|solver"``, the second with a deeper root cut loop; see
       :mod:`~pgmpy_nml.search.candidates._portfolio`) instead of one. This is
       ``ExactSearch(method="auto")``, which, once the candidates are known, runs the
-      order search beside the bound-first solver (``"order|solver"``) from 200,000
-      candidates on (:data:`~pgmpy_nml.search.candidates._pipeline.ORDER_PORTFOLIO_MIN_CANDIDATES`).
+      order search beside the bound-first solver (``"order|solver"``) when SCIP's model
+      over every candidate would not fit in the memory or the time.
     - ``method="auto"``: that exact choice up to 64 variables
       (:data:`~pgmpy_nml._limits.AUTO_SOLVER_MAX_VARIABLES`, the range of the field's
       benchmark instances) and hill climbing above (the command line adds

@@ -5,7 +5,7 @@ then the best network over them: A* (``method="astar"``), SCIP's branch and cut
 (``"solver"``) or two engines side by side on two cores, the first proof winning
 (``"astar|solver"``, ``"solver|solver"`` and ``"order|solver"``, :mod:`._portfolio`).
 When the method was chosen automatically, a portfolio over very many candidates
-(:data:`ORDER_PORTFOLIO_MIN_CANDIDATES`) is ``"order|solver"``, and when A* runs out of
+(:func:`_too_many`) is ``"order|solver"``, and when A* runs out of
 memory branch and cut goes on from A*'s best network (``"astar+solver"``), and the
 smaller of the two proven bounds holds. One time limit covers every stage.
 """
@@ -16,7 +16,6 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ... import _limits
 from ._astar import astar
 from ._families import _gap, _last_line
 from ._portfolio import PORTFOLIOS, portfolio
@@ -49,7 +48,7 @@ def search_candidates(
     ``"solver"``, ``"astar|solver"``, ``"solver|solver"`` or ``"order|solver"``), with its
     proven bound; ``hand_over`` (the method was chosen automatically): branch and cut goes
     on when A* runs out of memory, and a portfolio over very many candidates is
-    ``"order|solver"`` (:data:`ORDER_PORTFOLIO_MIN_CANDIDATES`). The settings are checked ones
+    ``"order|solver"`` (:func:`_too_many`). The settings are checked ones
     (``ExactSearch._settings``).
 
     The result's ``method`` is the engine that finished (``"astar+solver"`` after a
@@ -69,7 +68,7 @@ def search_candidates(
     time_limit = _remaining(time_limit, timings["candidate parent sets"])
     initial = None if start_dag is None else _start_network(candidates, start_dag)
     first = None
-    if hand_over and method in PORTFOLIOS and _many(candidates):
+    if hand_over and method in PORTFOLIOS and _too_many(candidates, time_limit):
         method = "order|solver"
     if method in PORTFOLIOS:
         start = time.perf_counter()
@@ -122,21 +121,28 @@ def search_candidates(
     return result
 
 
-#: From this many candidate parent sets on, the automatic method's portfolio is
-#: ``"order|solver"``: the memetic order search (:mod:`._memetic`) finds the networks
-#: while the bound-first solver, which prices its root from this size on
-#: (:data:`._pricing.PRICING_MIN_CANDIDATES`), works on the bound. The first solver of
-#: ``"solver|solver"`` builds SCIP's model over every candidate: 20 s and 5 GB for
-#: 715,899 (nips, fNML, 2 parents), and past 18 GB unfinished after 120 s for 9,597,500
-#: (baudio, fNML, 3 parents), beyond the time limit. Measured on the suite's tuning
-#: half (``benchmarks/bench_suite.py``; ``benchmarks/README.md``).
-ORDER_PORTFOLIO_MIN_CANDIDATES = _limits.ORDER_PORTFOLIO_MIN_CANDIDATES
+def _too_many(candidates: CandidateParentSets, time_limit: float | None) -> bool:
+    """Whether the automatic portfolio over ``candidates`` is ``"order|solver"``: when
+    SCIP's model over every candidate would not fit in the memory share or half the time
+    of the first solver of ``"solver|solver"`` (:func:`._solver._model_limit`), which
+    would then price its root as the second does, twice the same work. The memetic order
+    search (:mod:`._memetic`) then finds the networks beside the bound-first solver.
 
+    Not from fewer candidates, where the model fits: on the suite's tuning half
+    (``benchmarks/bench_suite.py``, 600 s, fNML or BDeu(1), 2 parents; plants, bnetflix,
+    baudio, nips with 147,358-715,899 candidates) ``"order|solver"`` found the better
+    network on all four (by 0.003-0.114%) but ``"solver|solver"`` the tighter bound on
+    all four, and the smaller gap on two (plants 0.886% against 0.974%, nips 0.140%
+    against 0.157%; bnetflix 0.043% against 0.021%, baudio 0.046% against 0.040%).
+    On baudio with 3 parents (9,597,500 candidates) the first solver's model passed
+    18 GB unfinished after 120 s; ``"order|solver"`` ended at its limit, 0.370% from
+    proven.
+    """
+    from ._portfolio import _HALF_SCIP_MEMORY
+    from ._solver import _model_limit
 
-def _many(candidates: CandidateParentSets) -> bool:
-    """Whether the candidates are so many that the automatic portfolio is the order
-    search beside the bound-first solver (:data:`ORDER_PORTFOLIO_MIN_CANDIDATES`)."""
-    return int(candidates.n_candidates().sum()) >= ORDER_PORTFOLIO_MIN_CANDIDATES
+    n = int(candidates.n_candidates().sum())
+    return _model_limit(n, time_limit, _HALF_SCIP_MEMORY) is not None
 
 
 def _remaining(time_limit: float | None, spent: float) -> float | None:

@@ -23,9 +23,8 @@ about 2 s of CPU to start):
   works on the bound first, with the whole memory share (the order search holds little
   beyond the families). For very many candidates, where SCIP's model over every one is
   too large to build in the time or memory (the first solver of ``"solver|solver"``
-  prices its root then too) and an order search finds better networks than branch and
-  cut: on the suite's four tuning instances compared, the order search alone in 60 s
-  beat the exact portfolio's network after 600 s (``benchmarks/README.md``).
+  would price its root then too: twice the same work); ``method="auto"`` runs it there
+  (:func:`._pipeline._too_many`, with the measurements that chose it).
 
 When the calling process's engine proves its network optimal (or reaches
 ``gap_limit``) the other process is killed, so an instance proven in a fraction of a
