@@ -236,15 +236,18 @@ def test_a_model_too_large_for_the_memory_is_priced_instead(table, kept_too_many
     best, _ = _in_order_bests(cands, fam.classes)
     best += math.fsum(fam.best)
 
-    def limit(n, time_limit, share):  # every candidate: too many; the kept ones: fit or not
-        return "memorylimit" if n == len(fam) or kept_too_many else None
+    calls = []
+
+    def limit(n, time_limit, share):  # every candidate (the first call): too many; the
+        calls.append(n)  # families pricing kept (later calls, maybe all): fit or not
+        return "memorylimit" if len(calls) == 1 or kept_too_many else None
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_solver, "PRICING_MIN_CANDIDATES", 0)
         patch.setattr(_solver, "_model_limit", limit)
         result = _solver._solve(cands, None, None, 0.0, 1, False, memory_share=None)
     event(f"{result.status}, kept too many: {kept_too_many}")
-    assert "root pricing" in result.timings
+    assert "root pricing" in result.timings and calls[0] == len(fam)
     assert best - 1e-6 <= result.bound and result.score <= best + 1e-6
     assert result.bound >= result.score
     assert cands.score(result.parents) == pytest.approx(result.score, rel=1e-12)
