@@ -520,3 +520,28 @@ def test_the_one_line_takes_the_best_of_both_engines(tmp_path):
     writer = pf._Status(str(tmp_path / "other"))
     writer.report(-7.5, -7.25)
     assert (tmp_path / "other").read_text().split() == ["-7.5", "-7.25"]
+
+
+@pytest.mark.parametrize("stage", ["INITSOLVE", "EXITSOLVE", "PRESOLVING", "SOLVING"])
+@pytest.mark.parametrize("finished", [False, True])
+def test_the_stop_handler_interrupts_only_where_scip_takes_it(stage, finished):
+    """SCIP refuses an interrupt while it initializes the solve (an error that ended a
+    whole run on pathfinder with 3 parents): the handler then waits for the next event."""
+    from pyscipopt import SCIP_STAGE
+
+    from pgmpy_nml.search.candidates import _scip_plugins as plugins
+
+    class Model:
+        interrupted = 0
+
+        def getStage(self):
+            return getattr(SCIP_STAGE, stage)
+
+        def interruptSolve(self):
+            self.interrupted += 1
+
+    asked, model = [], Model()
+    takes = stage in ("PRESOLVING", "SOLVING")
+    assert plugins._interrupt_if(model, lambda: asked.append(1) or finished) is takes
+    assert len(asked) == int(takes)
+    assert model.interrupted == int(takes and finished)

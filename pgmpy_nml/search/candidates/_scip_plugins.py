@@ -17,6 +17,7 @@ from pyscipopt import (
     SCIP_HEURTIMING,
     SCIP_LPSOLSTAT,
     SCIP_RESULT,
+    SCIP_STAGE,
     Conshdlr,
     Eventhdlr,
     Heur,
@@ -315,16 +316,33 @@ class Stop(_Throttled):
     """Interrupt SCIP when ``stop()`` returns True (the portfolio: the other engine has
     finished), asked at most every ``every`` seconds at a new incumbent, a solved node or
     a better dual bound. The search then ends like at a time limit: the best network so
-    far and a proven bound (status ``"stopped"``)."""
+    far and a proven bound (status ``"stopped"``).
+
+    Only while SCIP presolves or solves: in its other stages (initializing the solve, on
+    a model of a million candidates for minutes) SCIP refuses an interrupt with an error
+    that ends the whole search (pathfinder, qNML, 3 parents, when the other engine had
+    finished first); there the next event asks again."""
 
     def __init__(self, stop, every, clock=time.perf_counter):
         super().__init__(every, clock)
         self.stop = stop
 
     def act(self) -> bool:
-        if self.stop():
-            self.model.interruptSolve()
-        return True
+        return _interrupt_if(self.model, self.stop)
+
+
+#: The stages in which SCIP takes an interrupt (:class:`Stop`).
+INTERRUPTIBLE = (SCIP_STAGE.PRESOLVING, SCIP_STAGE.SOLVING)
+
+
+def _interrupt_if(model, stop) -> bool:
+    """Interrupt ``model`` if ``stop()`` says so; False (ask again at the next event)
+    when SCIP is in a stage that refuses an interrupt, where ``stop`` is not asked."""
+    if model.getStage() not in INTERRUPTIBLE:
+        return False
+    if stop():
+        model.interruptSolve()
+    return True
 
 
 def _set_network(model, sol, choice, xvars, avars, arrows_of):
