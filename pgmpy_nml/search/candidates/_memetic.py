@@ -46,6 +46,7 @@ class MemeticRun:
     local_searches: int = 0  #: local optima computed (members and children)
     restarts: int = 0  #: diversity restarts
     stalled: bool = False  #: stopped by ``max_restarts`` restarts without a better network
+    stopped: bool = False  #: stopped because ``stop()`` said so
     #: (seconds since the start, best score) each time the best network improved
     history: list = field(default_factory=list)
 
@@ -141,13 +142,12 @@ def memetic_search(
             run.history.append((time.perf_counter() - began, member.total))
         return member
 
-    told = [False]  # stop() said so once: never asked again
-
     def late() -> bool:
         if deadline is not None and time.perf_counter() >= deadline:
             return True
-        told[0] = told[0] or (stop is not None and bool(stop()))
-        return told[0]
+        # once stop() said so it is never asked again
+        run.stopped = run.stopped or (stop is not None and bool(stop()))
+        return run.stopped
 
     def random_members(k: int, first: bool = False) -> list[_Member]:
         """``k`` local optima from random orders (``first``: the first population's, whose
@@ -252,24 +252,19 @@ def order_engine(candidates, *, time_limit, initial, seed, stop, display):
     bound = candidates.upper_bound()
     start = None if initial is None else _initial_choice(fam, candidates, initial)
     deadline = None if time_limit is None else began + time_limit
-    stopped = [False]
-
-    def halted() -> bool:
-        stopped[0] = bool(stop())
-        return stopped[0]
 
     def report(run: MemeticRun) -> None:
         if display is not None:
             show_status(display, run.total, bound)
 
-    run = memetic_search(fam, deadline=deadline, seed=seed, start=start, report=report, stop=halted)
+    run = memetic_search(fam, deadline=deadline, seed=seed, start=start, report=report, stop=stop)
     report(run)
     return _network_result(
         fam,
         candidates,
         run.choice,
         bound,
-        "stopped" if stopped[0] else "timelimit",
+        "stopped" if run.stopped else "timelimit",
         method="order",
         engine="order search",
         timings={"order search": time.perf_counter() - began},

@@ -16,9 +16,10 @@ import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from . import _solver
 from ._astar import astar
 from ._families import _gap, _last_line
-from ._portfolio import PORTFOLIOS, portfolio
+from ._portfolio import _HALF_SCIP_MEMORY, PORTFOLIOS, portfolio
 from ._pruning import candidate_parent_sets
 from ._solver import solve
 
@@ -138,11 +139,8 @@ def _too_many(candidates: CandidateParentSets, time_limit: float | None) -> bool
     18 GB unfinished after 120 s; ``"order|solver"`` ended at its limit, 0.370% from
     proven.
     """
-    from ._portfolio import _HALF_SCIP_MEMORY
-    from ._solver import _model_limit
-
     n = int(candidates.n_candidates().sum())
-    return _model_limit(n, time_limit, _HALF_SCIP_MEMORY) is not None
+    return _solver._model_limit(n, time_limit, _HALF_SCIP_MEMORY) is not None
 
 
 def _remaining(time_limit: float | None, spent: float) -> float | None:

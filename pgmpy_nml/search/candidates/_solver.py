@@ -433,20 +433,19 @@ def _priced(
     timings["root pricing"] = time.perf_counter() - start
     choice, bound = np.asarray(first), priced.bound + offset
     engine, n_cuts = f"root pricing (scip {_scip_version()})", priced.n_cuts
+    # whether SCIP's model over the kept families would fit in the memory and time left
+    limit = _model_limit(int(priced.kept.sum()), _left(deadline), memory_share)
     if priced.bound <= priced.incumbent:  # compared as computed, relative to the best
         status = "optimal"
     elif _gap(score, bound) <= gap_limit:
         status = "gaplimit"
     elif stop is not None and stop():
         status = "stopped"
-    elif (deadline is not None and time.perf_counter() >= deadline - reserve) or (
-        _model_limit(int(priced.kept.sum()), _left(deadline), memory_share)
-    ):
+    elif (deadline is not None and time.perf_counter() >= deadline - reserve) or limit:
         # a better network for the same bound, as after SCIP's limit, in the time kept
         # for it (another seed than the first network's: the same would repeat its kicks);
         # also when the kept families are too many for SCIP's model in the memory or the
         # time left
-        limit = _model_limit(int(priced.kept.sum()), _left(deadline), memory_share)
         status = limit or "timelimit"
         choice = _last_order_search(fam, choice, seed + 1, deadline, timings)
     else:  # branch and cut over the kept families, from the cuts
