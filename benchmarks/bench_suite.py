@@ -195,14 +195,18 @@ def run_one(inst: Instance, time_limit: float, method: str = "auto") -> dict:
     out["max_parents"] = inst.max_parents
     out["max_states"] = int(data.nunique().max())
     score = make_score(inst.score, data)
-    search = ExactSearch(
-        score,
-        max_parents=inst.max_parents,
-        method=method,
-        time_limit=time_limit,
-        n_jobs=2,
-        show_progress=False,
-    )
+
+    def exact(limit: float):
+        return ExactSearch(
+            score,
+            max_parents=inst.max_parents,
+            method=method,
+            time_limit=limit,
+            n_jobs=2,
+            show_progress=False,
+        )
+
+    search = exact(time_limit)
     wall, cpu = time.perf_counter(), cpu_seconds()
     search.fit(data)
     out["wall_s"] = time.perf_counter() - wall
@@ -223,14 +227,7 @@ def run_one(inst: Instance, time_limit: float, method: str = "auto") -> dict:
     if out["wall_s"] <= SCORE_AT or time_limit <= SCORE_AT:
         out["score_at_60"] = out["score"]
     else:  # the network a user stopping at 60 s would get
-        early = ExactSearch(
-            score,
-            max_parents=inst.max_parents,
-            method=method,
-            time_limit=SCORE_AT,
-            n_jobs=2,
-            show_progress=False,
-        ).fit(data)
+        early = exact(SCORE_AT).fit(data)
         out["score_at_60"] = float(early.score_)
     out["best_known"] = out["score"]
     if not out["proven"] and search.candidates_ is not None:
