@@ -264,8 +264,22 @@ def run_child(inst: Instance, time_limit: float, method: str = "auto") -> dict:
         load_after=os.getloadavg(),
         elapsed_s=time.perf_counter() - started,
         date=time.strftime("%Y-%m-%d %H:%M"),
+        commit=code_commit(),
     )
     return result
+
+
+def code_commit() -> str | None:
+    """The git commit of the ``pgmpy_nml`` the children import (None outside a clone)."""
+    import pgmpy_nml
+
+    where = Path(pgmpy_nml.__file__).resolve().parent
+    git = ["git", "-C", str(where)]
+    proc = subprocess.run([*git, "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run([*git, "status", "--porcelain", "."], capture_output=True, text=True)
+    if proc.returncode:
+        return None
+    return proc.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
 
 
 # -- the table and the summary ---------------------------------------------------------
