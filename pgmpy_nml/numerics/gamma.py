@@ -198,7 +198,9 @@ def log_rising_array(a: ArrayLike, n: ArrayLike) -> np.ndarray:
         n = n.astype(np.int64)
     else:
         n = n.astype(np.float64)
-    a_b, n_b = np.broadcast_arrays(a, n)
-    out = np.empty(a_b.shape, dtype=np.float64)
+    shape = np.broadcast_shapes(a.shape, n.shape)
+    # plain arrays for the compiled loop (numba warns on views of a broadcast)
+    a_b, n_b = (x if x.shape == shape else np.broadcast_to(x, shape).copy() for x in (a, n))
+    out = np.empty(shape, dtype=np.float64)
     _log_rising_loop(a_b.ravel(), n_b.ravel(), out.reshape(-1))
     return out[()]
