@@ -1,7 +1,11 @@
 """CandidateParentSets: validation, queries and the GOBNILP / CPBayes score-file format."""
 
+import itertools
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pgmpy_nml.search.candidates import CandidateParentSets, read_score_file, write_score_file
 
@@ -215,3 +219,42 @@ def test_names_the_format_cannot_hold(tmp_path):
         numeric.to_file(tmp_path / "y.jkl")
     with pytest.raises(ValueError, match="labels must be"):
         c.to_file(tmp_path / "x.jkl", labels="ids")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(1, 6), st.integers(0, 2**31 - 1), st.booleans())
+def test_the_fast_construction_is_the_checked_one(n, seed, ties):
+    """``CandidateParentSets._from_blocks`` (the candidate search's arrays) builds the
+    object the checked constructor builds from the same sets as tuples, in any block
+    order and with tied scores (the order then goes by size, then lexicographically)."""
+    rng = np.random.default_rng(seed)
+    blocks, scores, tuples = [], [], []
+    for v in range(n):
+        others = [u for u in range(n) if u != v]
+        by_width = {}
+        for k in range(min(len(others), 3) + 1):
+            sets = [c for c in itertools.combinations(others, k) if rng.random() < 0.7]
+            if k == 0 or sets:
+                sets = sets or [()]
+                by_width[k] = np.array(sets, dtype=np.int64).reshape(len(sets), k)
+        widths = list(by_width)
+        rng.shuffle(widths)
+        bl = [by_width[k] for k in widths]
+        m = sum(len(b) for b in bl)
+        sc = rng.integers(-3, 0, m).astype(float) if ties else rng.normal(-10, 3, m)
+        blocks.append(bl)
+        scores.append(sc)
+        tuples.append([tuple(r) for b in bl for r in b.tolist()])
+    names = [f"X{i}" for i in range(n)]
+    fast = CandidateParentSets._from_blocks(names, blocks, scores)
+    checked = CandidateParentSets(names, tuples, scores)
+    assert fast == checked
+    assert fast.parent_sets == checked.parent_sets
+    assert all(not s.flags.writeable for s in fast.scores)
+    assert fast.local_score("X0", []) == checked.local_score("X0", [])
+
+
+def test_the_fast_construction_refuses_a_bad_score_as_the_checked_one():
+    blocks = [[np.zeros((1, 0), dtype=np.int64)], [np.zeros((1, 0), dtype=np.int64)]]
+    with pytest.raises(ValueError, match="local score of 'b'"):
+        CandidateParentSets._from_blocks(["a", "b"], blocks, [[-1.0], [np.nan]])

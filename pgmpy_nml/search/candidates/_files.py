@@ -144,15 +144,55 @@ class CandidateParentSets:
                 )
             order = sorted(range(len(clean)), key=lambda k: (-scores_v[k], len(clean[k]), clean[k]))
             sets_out.append(tuple(clean[k] for k in order))
-            arr = scores_v[order].copy()
+            scores_out.append(scores_v[order].copy())
+        self._hold(variables, sets_out, scores_out)
+
+    def _hold(self, variables: tuple, sets: list, scores: list) -> None:
+        """Keep the checked, sorted candidates (the scores made read-only)."""
+        for arr in scores:
             arr.flags.writeable = False
-            scores_out.append(arr)
         self.variables = variables
-        self.parent_sets = tuple(sets_out)
-        self.scores = tuple(scores_out)
+        self.parent_sets = tuple(sets)
+        self.scores = tuple(scores)
         self._index = {v: i for i, v in enumerate(variables)}
 
     # -- construction --------------------------------------------------------------
+    @classmethod
+    def _from_blocks(
+        cls, variables: Sequence[Hashable], blocks: Sequence[Sequence[np.ndarray]], scores
+    ) -> CandidateParentSets:
+        """The same object as the constructor's, from trusted arrays, vectorized:
+        ``blocks[v]`` lists arrays of parent sets (rows of increasing, distinct
+        positions, not ``v``; one width per array) and ``scores[v]`` their scores in
+        that order, every variable with at least one (the candidate search's output:
+        millions of sets, which the constructor's checks would take a minute over)."""
+        variables = tuple(variables)
+        scores = [np.asarray(x, dtype=np.float64).ravel() for x in scores]
+        if any(not (np.abs(x) <= MAX_ABS_SCORE).all() for x in scores):
+            tuples = [[tuple(r) for b in bl for r in b.tolist()] for bl in blocks]
+            return cls(variables, tuples, scores)  # its message names the bad score
+        self = cls.__new__(cls)
+        sets_out, scores_out = [], []
+        for bl, sc in zip(blocks, scores, strict=True):
+            width = max((b.shape[1] for b in bl), default=0)
+            padded = np.full((sc.size, width), -1, dtype=np.int64)
+            length = np.empty(sc.size, dtype=np.int64)
+            flat: list = []
+            lo = 0
+            for b in bl:
+                padded[lo : lo + len(b), : b.shape[1]] = b
+                length[lo : lo + len(b)] = b.shape[1]
+                # tuples straight from the columns (no list per row)
+                flat.extend(zip(*b.T.tolist(), strict=True) if b.shape[1] else [()] * len(b))
+                lo += len(b)
+            # the constructor's order: best first, then fewer parents, then lexicographic
+            keys = (*(padded[:, j] for j in range(width - 1, -1, -1)), length, -sc)
+            order = np.lexsort(keys)
+            sets_out.append(tuple(map(flat.__getitem__, order.tolist())))
+            scores_out.append(sc[order])
+        self._hold(variables, sets_out, scores_out)
+        return self
+
     @classmethod
     def from_dict(cls, local_scores: Mapping) -> CandidateParentSets:
         """Build from ``{variable: {parents: score}}`` with parents as collections of names.
