@@ -223,6 +223,8 @@ def run_one(inst: Instance, time_limit: float, method: str = "auto") -> dict:
         candidates=None if counts is None else int(counts.sum()),
         candidates_max=None if counts is None else int(counts.max()),
         timings={k: float(v) for k, v in search.timings_.items()},
+        # False: the time limit stopped scoring (the bound counts what it left)
+        scoring_complete=search.pruning_ is None or search.pruning_.complete,
     )
     if out["wall_s"] <= SCORE_AT or time_limit <= SCORE_AT:
         out["score_at_60"] = out["score"]

@@ -58,8 +58,8 @@ def step_peaks(score, **options) -> list[tuple[int, int]]:
         tracemalloc.reset_peak()
         state["held"] = tracemalloc.get_traced_memory()[0]
 
-    def spy_run(self, show_progress):
-        run(self, show_progress)
+    def spy_run(self, show_progress, deadline=None):
+        run(self, show_progress, deadline)
         close()
 
     _budget.check, _tasks._Task.run = spy, spy_run

@@ -601,8 +601,9 @@ def test_tasks_travel_to_process_workers(name, random_data):
     order = problem.internal_order()
     here = _tasks._statistic_task(problem, order, 1, False)["children"]
     there = _tasks._statistic_task(travelled, order, 1, False)["children"]
-    assert [c["parent_sets"] for c in here] == [c["parent_sets"] for c in there]
-    assert [c["scores"] for c in here] == [c["scores"] for c in there]
+    for a, b in zip(here, there, strict=True):
+        assert [x.tolist() for x in a["parent_sets"]] == [x.tolist() for x in b["parent_sets"]]
+        assert a["scores"].tolist() == b["scores"].tolist()
 
 
 def test_refuses_a_level_that_would_not_fit_in_memory(monkeypatch, random_data):

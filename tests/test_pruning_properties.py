@@ -158,17 +158,22 @@ def tolerance(value: float, n_rows: int) -> float:
     return 1e-9 * (abs(value) + n_rows * math.log(n_rows + 1.0) + 1.0)
 
 
-def check_case(data, key, max_parents, limit, knowledge, required, forbidden, solver=False):
-    score = build_score(key, data)
-    variables = list(data.columns)
-    n_rows = len(data)
-    everything = {
+def all_scores(score, variables, limit, required, forbidden) -> dict:
+    """``{v: {parents: local score}}`` over every admissible parent set, unpruned."""
+    return {
         v: {
             p: float(score.local_score(v, p))
             for p in admissible_sets(variables, v, limit, required, forbidden)
         }
         for v in variables
     }
+
+
+def check_case(data, key, max_parents, limit, knowledge, required, forbidden, solver=False):
+    score = build_score(key, data)
+    variables = list(data.columns)
+    n_rows = len(data)
+    everything = all_scores(score, variables, limit, required, forbidden)
     candidates, report = candidate_parent_sets(
         score, max_parents=max_parents, expert_knowledge=knowledge
     )

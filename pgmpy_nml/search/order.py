@@ -130,8 +130,9 @@ class OrderSearch(_StructureSearch):
     generations : int, optional
         Stop after this many generations (None: no such limit).
     time_limit : float or None, default 60
-        Seconds for the whole fit, scoring included (the first local optimum is
-        always computed, however long it takes). At least one of ``time_limit``,
+        Seconds for the whole fit, scoring included: scoring stops at three quarters
+        of it, leaving parent sets it had not reached out of the search (the first
+        local optimum is always computed, however long it takes). At least one of ``time_limit``,
         ``generations`` and ``max_restarts`` must be set.
     start_dag : pgmpy DAG, optional
         A network to start from: each family becomes its best candidate subset and its
@@ -281,6 +282,7 @@ class OrderSearch(_StructureSearch):
 
     def _candidates(self, data, settings: dict, timings: dict):
         """The candidates searched, the limit that applied and the score (None when given)."""
+        from .candidates._pipeline import SCORING_SHARE, _note
         from .candidates._pruning import candidate_parent_sets
 
         if self.candidates is not None:
@@ -291,13 +293,17 @@ class OrderSearch(_StructureSearch):
         if limit == "auto":
             limit = order_parent_limit(len(score.variables))
         begun = time.perf_counter()
-        candidates, _ = candidate_parent_sets(
+        seconds = settings["time_limit"]
+        candidates, report = candidate_parent_sets(
             score,
             max_parents=limit,
             expert_knowledge=self.expert_knowledge,
             n_jobs=self.n_jobs,
             show_progress=self.show_progress,
+            time_limit=None if seconds is None else SCORING_SHARE * seconds,
         )
+        if self.show_progress and not report.complete:
+            _note("candidate parent sets", report.incomplete_text())
         timings["candidate parent sets"] = time.perf_counter() - begun
         return candidates, limit, score
 

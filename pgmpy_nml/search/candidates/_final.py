@@ -48,8 +48,8 @@ from numba.extending import intrinsic
 from ..._counting.subsets import _reduce
 from ..._jit import njit
 from ..._memory import available_memory
-from . import _budget
-from ._lattice import _TIE
+from . import _budget, _lattice
+from ._lattice import _TIE, passed
 
 __all__: list[str] = []
 
@@ -347,11 +347,13 @@ def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, out)
     return n_out
 
 
-def ready(task, growing) -> bool:
+def ready(task, growing, deadline: float | None = None, per_set: float = 0.0) -> bool:
     """Whether :func:`run` takes the next level of the ``growing`` lattices: it is their
     last, with no required parents (the family rows are the added ones), and the data
     have :data:`MIN_VARIABLES` variables or more, or the level-by-level search's sets of
-    that level would take over half the memory it may use.
+    that level would take over half the memory it may use, or would not be done by the
+    search's ``deadline`` at ``per_set`` seconds a set (the level before's pace): this
+    path can stop between blocks, the level-by-level one only after the whole level.
 
     Why not always: the level-by-level search counts each set of variables once for
     every child it is a family or a parent set of, this path once per child. On few
@@ -374,6 +376,10 @@ def ready(task, growing) -> bool:
     if not last or len(task.problem.arities) >= MIN_VARIABLES:
         return last
     sizes = {i: task.lattices[i].next_size() for i in growing}
+    if deadline is not None:
+        n_sets = sum(m for m, _ in sizes.values())
+        if _lattice._clock() + per_set * n_sets > deadline:
+            return True
     room = _budget.MEMORY_SHARE * available_memory()
     return _budget.advance_bytes(task, sizes) > room / 2
 
@@ -417,8 +423,10 @@ def _block_size(lat) -> int:
     return int(min(BLOCK, (len(lat.allowed) - 1 - _last(lat, rows)).sum()))
 
 
-def _last_level(task, i: int, data: tuple) -> tuple:
-    """Lattice ``i``'s last level, block by block; ``(counting s, scoring s, scored)``."""
+def _last_level(task, i: int, data: tuple, deadline: float | None = None) -> tuple:
+    """Lattice ``i``'s last level, block by block until ``deadline`` (then the bases of
+    the blocks left bound what they would have scored, rule 8 of :mod:`._lattice`);
+    ``(counting s, scoring s, scored)``."""
     lat, k = task.lattices[i], len(task.problem.keys)
     blocks = _blocks(lat)
     cap = _block_size(lat) + len(lat.allowed)  # a block ends after the row reaching BLOCK
@@ -436,7 +444,11 @@ def _last_level(task, i: int, data: tuple) -> tuple:
     X = lat.X if lat.level else np.zeros((lat.X.shape[0], 0), dtype=np.int64)
     kept_sets, kept_scores, n_scored, n_dominated = [], [], 0, 0
     counting = scoring = 0.0
-    for bases in blocks:
+    unscored = -np.inf
+    for b, bases in enumerate(blocks):
+        if passed(deadline):
+            unscored = float(lat.bound[np.concatenate(blocks[b:])].max())
+            break
         t0 = time.perf_counter()
         n = _block(
             X, lattice, lat.allowed, lat.child, bases, data, _TIE, lat.tol_abs, float(BIT_COST), out
@@ -452,12 +464,13 @@ def _last_level(task, i: int, data: tuple) -> tuple:
         counting += t1 - t0
         scoring += time.perf_counter() - t1
     lat.finish(kept_sets, kept_scores, n_scored, n_dominated)
+    lat.unscored = unscored
     return counting, scoring, n_scored
 
 
-def run(task, growing, n_threads: int) -> None:
+def run(task, growing, n_threads: int, deadline: float | None = None) -> None:
     """Generate, count, score and keep the last level of the ``growing`` lattices, one
-    lattice per thread at a time."""
+    lattice per thread at a time, until ``deadline`` (see :func:`_last_level`)."""
     problem = task.problem
     n_threads = max(1, min(int(n_threads), len(growing)))
     codes = np.ascontiguousarray(problem.codes)
@@ -485,10 +498,10 @@ def run(task, growing, n_threads: int) -> None:
         bits,
     )
     if n_threads == 1:
-        results = [_last_level(task, i, data) for i in growing]
+        results = [_last_level(task, i, data, deadline) for i in growing]
     else:
         with ThreadPoolExecutor(n_threads) as pool:
-            results = list(pool.map(lambda i: _last_level(task, i, data), growing))
+            results = list(pool.map(lambda i: _last_level(task, i, data, deadline), growing))
     task.store.seconds += sum(r[0] for r in results)  # summed over threads, as tasks are
     task.seconds["scoring"] += sum(r[1] for r in results)
     task.store.n_counted += 2 * sum(r[2] for r in results)  # each set and its family

@@ -57,6 +57,17 @@ score's own proof in its docstring): :math:`s(T) \le U(S)` for every admissible
 The bound pruning skips only sets that dominance would drop, so the candidates are
 the same with or without bounds, only found faster (up to the ties of rule 7).
 
+8. *A search stopped early* (its time limit, :func:`passed`) leaves some admissible
+   sets unscored. It stops between levels, or between blocks of the last level, never
+   before the first level (the required parents alone) is scored, and each variable
+   then has :attr:`_Lattice.unscored`, an upper bound on the score of every
+   admissible set that was never scored nor shown dominated: the largest superset
+   bound of the open sets of the last level recorded (or of the inherited bounds of
+   the sets generated but not yet scored). *Proof:* every such set is a proper
+   superset of an open set of the last level recorded (rules 2-4: a set with a closed
+   subset is dominated), whose bound covers it. Scores without a superset bound
+   leave it infinite.
+
 :class:`_Lattice` walks the admissible parent sets of one variable level by level
 and applies rules 1-4, 6 and 7 (and the verdict of rule 5, whose optimistic scores
 :class:`~pgmpy_nml.search.candidates._tasks._Task` computes from the counts);
@@ -72,6 +83,7 @@ entry.
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -92,6 +104,15 @@ _TIE = 1e-12
 _DENSE_SLOTS = 1 << 23
 
 _NO_KEYS = np.zeros(0, dtype=np.int64)
+
+#: the clock of the time limit: seconds, the same in every process (tests replace it)
+_clock = time.time
+
+
+def passed(deadline: float | None) -> bool:
+    """Whether the time limit of a candidate search, ``deadline`` (a time of
+    :data:`_clock`, None: none), has passed."""
+    return deadline is not None and _clock() > deadline
 
 
 def _binomials(n: int, depth: int) -> np.ndarray:
@@ -179,6 +200,8 @@ class _Lattice:
     kept_scores: list = field(default_factory=list)  # and their scores
     n_scored: int = 0
     n_dominated: int = 0
+    unscored: float = -math.inf  # bound on the sets a stopped search left (rule 8)
+    recorded: bool = False  # whether the current level's scores are recorded
     _parents: np.ndarray | None = field(default=None, repr=False)
     _parents_of: np.ndarray | None = field(default=None, repr=False)
 
@@ -265,6 +288,7 @@ class _Lattice:
             )
             bound = np.fmin(bound, full_bounds)
         self.bound = bound
+        self.recorded = True
         if self.can_grow():
             self.open = ~(bound <= self.best + (_TIE * np.abs(self.best) + self.tol_abs))
         else:
@@ -326,8 +350,21 @@ class _Lattice:
         self.best_sub = self.best[self.subsets].max(axis=1)
         self.inherited = self.bound[self.subsets].min(axis=1)
         self.level += 1
+        self.recorded = False
         self._select(~self._dominated(self.inherited))
         return self.X.shape[0] > 0
+
+    def stop(self) -> None:
+        """End the search of this lattice where it is (a time limit): record in
+        :attr:`unscored` the bound on every set it leaves (rule 8)."""
+        if self.recorded:
+            left = self.bound[self.open]
+        else:  # generated, not yet scored: the bounds they inherit cover them
+            left = self.inherited
+        self.unscored = float(left.max()) if left.size else -math.inf
+        self.X = np.zeros((0, self.level), dtype=np.int64)
+        self.open = np.zeros(0, dtype=bool)
+        self.recorded = True
 
     def supersets(self, arities, gains, log_likelihood, ll_top) -> Supersets:
         """What bounds the proper supersets of this level's scored sets (see
@@ -371,14 +408,17 @@ class _Lattice:
         return Supersets(q_min, q_max, ll_max, (ll_cases, q_cases))
 
     def result(self) -> dict:
-        sets = [tuple(p) for block in self.kept_sets for p in block.tolist()]
+        """The kept sets (``"parent_sets"``: arrays of rows, one width each; the
+        lattice's positions) and their scores (one array, in that order), the counts."""
+        blocks = [b for b in self.kept_sets if len(b)]
         return {
-            "parent_sets": sets,
-            "scores": [x for block in self.kept_scores for x in block.tolist()],
+            "parent_sets": blocks,
+            "scores": np.concatenate([np.zeros(0), *self.kept_scores]),
             "admissible": self.n_admissible,
             "scored": self.n_scored,
             "dominated": self.n_dominated,
-            "kept": len(sets),
+            "kept": sum(len(b) for b in blocks),
+            "unscored": self.unscored,
         }
 
 

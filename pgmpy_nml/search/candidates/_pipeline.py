@@ -7,15 +7,21 @@ then the best network over them: A* (``method="astar"``), SCIP's branch and cut
 When the method was chosen automatically, a portfolio over very many candidates
 (:func:`_too_many`) is ``"order|solver"``, and when A* runs out of
 memory branch and cut goes on from A*'s best network (``"astar+solver"``), and the
-smaller of the two proven bounds holds. One time limit covers every stage.
+smaller of the two proven bounds holds. One time limit covers every stage: scoring
+stops at :data:`SCORING_SHARE` of it, and the engines' bound then counts the parent
+sets it left unscored (:func:`_counting_unscored`).
 """
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+import numpy as np
+
+from ..._progress import PeriodicLines, nested_desc
 from . import _solver
 from ._astar import astar
 from ._families import _gap, _last_line
@@ -28,6 +34,10 @@ if TYPE_CHECKING:
     from ._files import CandidateParentSets
 
 __all__ = ["search_candidates"]
+
+#: share of the time limit the candidate search may take; the rest is the engines'
+#: (which always find a network, however little is left)
+SCORING_SHARE = 0.75
 
 
 def search_candidates(
@@ -64,10 +74,40 @@ def search_candidates(
         expert_knowledge=expert_knowledge,
         n_jobs=n_jobs,
         show_progress=show_progress,
+        time_limit=None if time_limit is None else SCORING_SHARE * time_limit,
     )
     timings["candidate parent sets"] = time.perf_counter() - start
-    time_limit = _remaining(time_limit, timings["candidate parent sets"])
-    initial = None if start_dag is None else _start_network(candidates, start_dag)
+    if show_progress and not report.complete:
+        _note("candidate parent sets", report.incomplete_text())
+    settings = dict(
+        time_limit=_remaining(time_limit, timings["candidate parent sets"]),
+        initial=None if start_dag is None else _start_network(candidates, start_dag),
+        show_progress=show_progress,
+        gap_limit=gap_limit,
+    )
+    begun = time.perf_counter()
+    result = _engines(candidates, report, method, settings, seed, max_memory, hand_over, timings)
+    if report.unscored_bound is None:  # complete
+        return result
+    bound = _counting_unscored(result.bound, candidates, report.unscored_bound)
+    result = replace(
+        result,
+        bound=bound,
+        gap=_gap(result.score, bound),
+        status="timelimit" if bound > result.score else result.status,
+    )
+    if show_progress:
+        _last_line(
+            "exact search (with the unscored parent sets)", result, time.perf_counter() - begun
+        )
+    return result
+
+
+def _engines(candidates, report, method, settings, seed, max_memory, hand_over, timings):
+    """The best network over ``candidates`` by ``method`` (see :func:`search_candidates`);
+    ``settings``: the time limit, initial network, progress and gap limit of every engine."""
+    time_limit, initial = settings.pop("time_limit"), settings.pop("initial")
+    show_progress, gap_limit = settings["show_progress"], settings["gap_limit"]
     first = None
     if hand_over and method in PORTFOLIOS and _too_many(candidates, time_limit):
         method = "order|solver"
@@ -160,6 +200,48 @@ def _finish(
         plan=report.plan,
         pruning=report,
     )
+
+
+def _note(desc: str, text: str) -> None:
+    """One line of the progress display: ``desc: text``."""
+    line = PeriodicLines(nested_desc(desc), every=0.0)
+    line.postfix = text
+    line.close()
+
+
+def _counting_unscored(
+    bound: float | None, candidates: CandidateParentSets, unscored: np.ndarray
+) -> float:
+    r"""A proven bound over every network, from ``bound`` over the candidates and
+    ``unscored[v]``, an upper bound on the local score of each parent set of :math:`v`
+    a stopped candidate search left unscored (:attr:`PruningReport.unscored_bound`).
+
+    The smaller of two bounds, with :math:`b_v` the best candidate's score of
+    :math:`v`, :math:`r_v` its smallest candidate's (the required parents alone, always
+    scored) and :math:`u_v` = ``unscored[v]``:
+
+    .. math::
+
+        \sum_v \max(b_v, u_v) \qquad 	ext{and} \qquad
+                ext{bound} + \sum_v \max(0, u_v - r_v).
+
+    *Proof:* the first ignores acyclicity. For the second, take an optimal network and
+    give each variable whose family was left unscored its required parents alone: that
+    removes arcs only, so the network is still acyclic, admissible and over the
+    candidates (up to dominance), hence scores at most ``bound``, and it lost at most
+    :math:`u_v - r_v` per family changed.
+    """
+    best = np.array([float(s[0]) for s in candidates.scores])  # best first
+    smallest = np.array(
+        [
+            float(s[int(np.argmin([len(p) for p in sets]))])
+            for sets, s in zip(candidates.parent_sets, candidates.scores, strict=True)
+        ]
+    )
+    trivial = math.fsum(np.maximum(best, unscored))
+    if bound is None:
+        return trivial
+    return min(trivial, bound + math.fsum(np.maximum(0.0, unscored - smallest)))
 
 
 def _start_network(candidates: CandidateParentSets, dag) -> dict:

@@ -30,9 +30,10 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ..._progress import keep_alive, progress_bar
-from ..._validate import as_n_jobs
+from ..._validate import as_n_jobs, as_time_limit
 from ...scores.pgmpy_adapters import contract_for
 from ..constraints import Constraints
+from . import _lattice
 from ._files import CandidateParentSets
 from ._tasks import _generic_task, _GenericProblem, _statistic_task, _StatisticProblem
 
@@ -75,6 +76,11 @@ class PruningReport:
         Parallel tasks the variables were split into (1: one shared counting).
     n_counted : int
         Variable subsets (parent sets and families) counted, over all tasks.
+    unscored_bound : ndarray of float or None
+        When ``time_limit`` stopped the search: per variable, an upper bound on the
+        local score of every admissible parent set left unscored and not shown
+        dominated (``-inf`` where nothing was left; ``inf`` for a score without a
+        superset bound); None when nothing was left anywhere (:attr:`complete`).
 
     Examples
     --------
@@ -100,35 +106,57 @@ class PruningReport:
     bounded: bool
     n_tasks: int = 1
     n_counted: int = 0
+    unscored_bound: np.ndarray | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Whether every parent set that can be optimal is among the candidates (the
+        search was not stopped by its time limit with sets left)."""
+        return self.unscored_bound is None
 
     @property
     def n_skipped(self) -> np.ndarray:
-        """Admissible sets never scored: a subset's bound proved them dominated."""
+        """Admissible sets never scored: a subset's bound proved them dominated (or,
+        where :attr:`complete` is False, the time limit left them)."""
         return self.n_admissible - self.n_scored
 
     def to_frame(self) -> pd.DataFrame:
-        """One row per variable: admissible, scored, skipped, dominated, kept."""
+        """One row per variable: admissible, scored, skipped, dominated, kept (and,
+        where the time limit stopped the search, ``unscored bound``)."""
         import pandas as pd
 
-        return pd.DataFrame(
-            {
-                "admissible": self.n_admissible,
-                "scored": self.n_scored,
-                "skipped by bound": self.n_skipped,
-                "dominated": self.n_dominated,
-                "kept": self.n_kept,
-            },
-            index=pd.Index(self.variables, name="variable"),
-        )
+        columns = {
+            "admissible": self.n_admissible,
+            "scored": self.n_scored,
+            "skipped by bound": self.n_skipped,
+            "dominated": self.n_dominated,
+            "kept": self.n_kept,
+        }
+        if self.unscored_bound is not None:
+            columns["unscored bound"] = self.unscored_bound
+        return pd.DataFrame(columns, index=pd.Index(self.variables, name="variable"))
 
     def __str__(self) -> str:
         t = self.timings
         parts = ", ".join(f"{k} {v:.2f} s" for k, v in t.items())
-        return (
+        text = (
             f"{len(self.variables)} variables: {int(self.n_admissible.sum())} admissible parent "
             f"sets, {int(self.n_scored.sum())} scored, {int(self.n_skipped.sum())} skipped by "
             f"bounds, {int(self.n_dominated.sum())} dominated, {int(self.n_kept.sum())} kept "
             f"({self.plan} plan, {'with' if self.bounded else 'without'} bounds; {parts})"
+        )
+        if not self.complete:
+            text += f"; {self.incomplete_text()}"
+        return text
+
+    def incomplete_text(self) -> str:
+        """What the time limit left unscored, in words ("" when nothing)."""
+        if self.unscored_bound is None:
+            return ""
+        left = int((~np.isneginf(self.unscored_bound)).sum())
+        return (
+            f"the time limit stopped the search with parent sets of {left} of "
+            f"{len(self.variables)} variables unscored (their bound counts them)"
         )
 
 
@@ -139,6 +167,7 @@ def candidate_parent_sets(
     expert_knowledge: ExpertKnowledgeLike | None = None,
     n_jobs: int | None = None,
     show_progress: bool = False,
+    time_limit: float | None = None,
 ) -> tuple[CandidateParentSets, PruningReport]:
     r"""The parent sets of every variable that can be optimal, with their local scores.
 
@@ -179,6 +208,12 @@ def candidate_parent_sets(
         ``local_score`` runs in that many processes (default: joblib's, 1).
     show_progress : bool, default False
         A progress bar over levels (or tasks).
+    time_limit : float, optional
+        Seconds after which the search stops between levels (or between blocks of a
+        level), never before each variable's smallest admissible set is scored. The
+        candidates are then those found so far, and ``report.unscored_bound`` bounds,
+        per variable, every admissible set left unscored (``report.complete`` says
+        whether any was left); :class:`~pgmpy_nml.ExactSearch` adds that to its bound.
 
     Returns
     -------
@@ -212,6 +247,8 @@ def candidate_parent_sets(
     from joblib.parallel import get_active_backend
 
     start = time.perf_counter()
+    time_limit = as_time_limit(time_limit, "time_limit")
+    deadline = None if time_limit is None else _lattice._clock() + time_limit
     contract = contract_for(score)
     if contract is None:
         if not hasattr(score, "local_score") or not hasattr(score, "variables"):
@@ -231,7 +268,7 @@ def candidate_parent_sets(
         # caches a bound method) is scored in this process
         jobs = n_jobs if effective_n_jobs(n_jobs) == 1 or _picklable(generic) else 1
         runner = Parallel(n_jobs=jobs, prefer="processes", return_as="generator")
-        calls = [delayed(_generic_task)(generic, [v]) for v in range(len(variables))]
+        calls = [delayed(_generic_task)(generic, [v], deadline) for v in range(len(variables))]
         results = _run(runner, calls, show_progress)
         plan, bounded, n_tasks = "generic", False, len(calls)
     else:
@@ -241,14 +278,16 @@ def candidate_parent_sets(
         order = problem.internal_order()
         if getattr(backend, "uses_threads", False):
             # one task: every subset counted once, on compiled threads
-            results = [_statistic_task(problem, order, effective_n_jobs(jobs), show_progress)]
+            results = [
+                _statistic_task(problem, order, effective_n_jobs(jobs), show_progress, deadline)
+            ]
             n_tasks = 1
         else:
             # a task per group of variables, for the backend's workers
             n_groups = min(len(variables), max(1, 2 * effective_n_jobs(jobs)))
             runner = Parallel(n_jobs=jobs, return_as="generator")
             calls = [
-                delayed(_statistic_task)(problem, order[g::n_groups], 1, False)
+                delayed(_statistic_task)(problem, order[g::n_groups], 1, False, deadline)
                 for g in range(n_groups)
             ]
             results = _run(runner, calls, show_progress)
@@ -286,6 +325,7 @@ def _assemble(variables, results, plan, bounded, n_tasks, start) -> tuple:
     parent_sets: list = [None] * n  # every variable's is filled in below
     scores: list = [None] * n
     counts = np.zeros((4, n), dtype=np.int64)
+    unscored = np.full(n, -np.inf)
     timings = {"counting": 0.0, "scoring": 0.0, "bounds and dominance": 0.0}
     n_counted = sum(task.get("counted", 0) for task in results)
     for task in results:
@@ -296,7 +336,8 @@ def _assemble(variables, results, plan, bounded, n_tasks, start) -> tuple:
             parent_sets[v] = child["parent_sets"]
             scores[v] = child["scores"]
             counts[:, v] = child["admissible"], child["scored"], child["dominated"], child["kept"]
-    candidates = CandidateParentSets(variables, parent_sets, scores)
+            unscored[v] = child["unscored"]
+    candidates = CandidateParentSets._from_blocks(variables, parent_sets, scores)
     if plan == "generic":
         del timings["counting"]
     timings["total"] = time.perf_counter() - start
@@ -311,5 +352,6 @@ def _assemble(variables, results, plan, bounded, n_tasks, start) -> tuple:
         bounded=bounded,
         n_tasks=n_tasks,
         n_counted=n_counted,
+        unscored_bound=None if np.isneginf(unscored).all() else unscored,
     )
     return candidates, report

@@ -29,7 +29,7 @@ from ...scores.pgmpy_adapters import PgmpyScoreAdapter
 from .._dp.plans import StatisticPlan
 from ..constraints import Constraints
 from . import _budget, _final
-from ._lattice import _TIE, _binomials, _lattices
+from ._lattice import _TIE, _binomials, _lattices, passed
 from ._store import _Store
 
 __all__: list[str] = []
@@ -196,14 +196,20 @@ class _Task:
         self.seconds["bounds and dominance"] += time.perf_counter() - start
         return still
 
-    def run(self, show_progress: bool) -> None:
+    def run(self, show_progress: bool, deadline: float | None = None) -> None:
+        """Every lattice's search, level by level, until they end or ``deadline`` (a
+        time of :func:`._lattice.passed`; never before the first level) stops them."""
         lattices = self.lattices
         active = list(range(len(lattices)))
         bar = progress_bar(show_progress, "candidate sets", leave=False, unit=" levels")
         try:
             with keep_alive(bar):  # a level can take minutes: lines at their period
                 while active:
-                    n_sets = sum(lattices[i].X.shape[0] for i in active)
+                    if lattices[active[0]].level and passed(deadline):
+                        for i in active:
+                            lattices[i].stop()
+                        break
+                    begun, n_sets = time.perf_counter(), sum(lattices[i].X.shape[0] for i in active)
                     rows = _budget.rows_bytes(self, active)
                     what = f"the {n_sets} parent sets of size {self._set_size(active)}"
                     _budget.check(rows, what, self.problem.constraints)
@@ -222,8 +228,13 @@ class _Task:
                         self.seconds["bounds and dominance"] += time.perf_counter() - start
                     del sets
                     growing = [i for i in active if lattices[i].open.any()]
-                    if _final.ready(self, growing):
-                        _final.run(self, growing, self.store.n_threads)
+                    per_set = (time.perf_counter() - begun) / max(n_sets, 1)
+                    if _final.ready(self, growing, deadline, per_set):
+                        _final.run(self, growing, self.store.n_threads, deadline)
+                        growing = []
+                    elif passed(deadline):
+                        for i in growing:
+                            lattices[i].stop()
                         growing = []
                     active = self._advance(growing)
                     if active:
@@ -234,17 +245,18 @@ class _Task:
             bar.close()
 
 
-def _statistic_task(problem: _StatisticProblem, children, n_threads, show_progress) -> dict:
-    """Candidate parent sets of ``children`` (score positions), sharing one counting."""
+def _statistic_task(
+    problem: _StatisticProblem, children, n_threads, show_progress, deadline=None
+) -> dict:
+    """Candidate parent sets of ``children`` (score positions), sharing one counting,
+    until ``deadline`` (see :meth:`_Task.run`)."""
     task = _Task(problem, children, n_threads)
-    task.run(show_progress)
+    task.run(show_progress, deadline)
     out = []
     for v, lat in zip(children, task.lattices, strict=True):
         res = lat.result()
         res["variable"] = v
-        res["parent_sets"] = [
-            tuple(sorted(int(problem.to_score[u]) for u in p)) for p in res["parent_sets"]
-        ]
+        res["parent_sets"] = [np.sort(problem.to_score[b], axis=1) for b in res["parent_sets"]]
         out.append(res)
     return {
         "children": out,
@@ -262,7 +274,7 @@ class _GenericProblem:
         self.constraints = constraints
 
 
-def _generic_task(problem: _GenericProblem, children) -> dict:
+def _generic_task(problem: _GenericProblem, children, deadline=None) -> dict:
     constraints = problem.constraints
     variables = constraints.variables
     n_vars = len(variables)
@@ -287,6 +299,9 @@ def _generic_task(problem: _GenericProblem, children) -> dict:
             seconds["scoring"] += mid - start
             seconds["bounds and dominance"] += time.perf_counter() - mid
             if not grows:
+                break
+            if passed(deadline):
+                lat.stop()
                 break
         res = lat.result()
         res["variable"] = v
