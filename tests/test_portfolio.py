@@ -15,6 +15,7 @@ from test_exact_promises import candidate_sets
 from test_pruning_properties import best_network
 
 from pgmpy_nml import BDeu, ExactSearch
+from pgmpy_nml.exceptions import PgmpyNMLWarning
 from pgmpy_nml.search.candidates import CandidateParentSets, solve
 from pgmpy_nml.search.candidates import _portfolio as pf
 from pgmpy_nml.search.candidates._astar import astar
@@ -199,11 +200,39 @@ def test_a_solver_that_does_not_report_in_time_is_killed(monkeypatch):
     cands = _hard(1)
     optimum = solve(cands, show_progress=False).score
     begin = time.perf_counter()
-    result = pf.portfolio(cands, time_limit=1e-3, show_progress=False)
+    with pytest.warns(PgmpyNMLWarning, match="had not reported 0.5 s after the time limit"):
+        result = pf.portfolio(cands, time_limit=1e-3, show_progress=False)
     assert time.perf_counter() - begin < 30
     assert result.engine == "astar" and set(result.timings) == {"astar", "portfolio"}
     assert result.bound >= optimum - 1e-9 * abs(optimum) >= result.score - 1e-9 * abs(optimum)
     assert len(children) == 1 and _all_reaped(children) and children[0].returncode != 0
+
+
+@pytest.mark.parametrize(
+    ("code", "said"),
+    [
+        ("raise SystemExit(3)", "ended with exit code 3"),
+        ("import os; os.kill(os.getpid(), 9)", "signal 9"),
+    ],
+)
+def test_a_solver_process_that_dies_is_reported(monkeypatch, code, said):
+    """A solver process that ends without its result (killed by the system for its
+    memory, say): the portfolio returns the other engine's result, with its own bound,
+    and says so."""
+    children = []
+
+    def launch(*args):
+        children.append(subprocess.Popen([sys.executable, "-c", code]))
+        return children[-1]
+
+    monkeypatch.setattr(pf, "_launch", launch)
+    cands = _hard(1)
+    optimum = solve(cands, show_progress=False).score
+    with pytest.warns(PgmpyNMLWarning, match=said):
+        result = pf.portfolio(cands, method="order|solver", time_limit=5, show_progress=False)
+    assert result.engine == "order search"
+    assert result.bound >= optimum - 1e-9 * abs(optimum) >= result.score - 1e-9 * abs(optimum)
+    assert _all_reaped(children)
 
 
 @pytest.mark.long

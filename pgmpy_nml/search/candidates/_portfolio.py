@@ -61,6 +61,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -68,6 +69,7 @@ import numpy as np
 
 from ..._memory import available_memory
 from ..._progress import PeriodicLines, keep_alive, progress_bar
+from ...exceptions import PgmpyNMLWarning
 from . import _solver
 from ._families import _checked_families, _network_result, _progress_text
 
@@ -184,6 +186,8 @@ def portfolio(
                     theirs = _wait(child, out, deadline)
                     if theirs is not None:
                         reports[pair.theirs] = theirs
+                    else:
+                        _warn_no_report(pair, child)
             result = _combine(fam, candidates, reports, method)
         finally:
             _end(child)
@@ -386,6 +390,23 @@ def _wait(child: subprocess.Popen, out: str, deadline: float | None) -> dict | N
     if "error" in report:
         raise report["error"]
     return report
+
+
+def _warn_no_report(pair: _Pair, child: subprocess.Popen) -> None:
+    """Say that the child ended, or was ended at its grace, without its result."""
+    code = child.poll()
+    if code is None:
+        how = f"had not reported {_GRACE:g} s after the time limit and was stopped"
+    elif code < 0:
+        how = f"was killed by signal {-code} (9: often the system, short of memory)"
+    else:
+        how = f"ended with exit code {code}"
+    warnings.warn(
+        f"The portfolio's {pair.theirs} process {how} without its result: the result is "
+        f"the {pair.names[0]}'s alone, with its bound.",
+        PgmpyNMLWarning,
+        stacklevel=2,
+    )
 
 
 def _end(child: subprocess.Popen) -> None:
