@@ -181,7 +181,7 @@ class ExactSearch(_StructureSearch):
         the solver runs until the network is proven optimal. The DP, which
         cannot stop early, checks it and ignores it. Scoring the candidate parent
         sets stops at three quarters of it (baudio, 100 variables, 15,000 rows, 3
-        parents, takes 105 s to score): the engines then search the candidates
+        parents, takes about 86 s to score): the engines then search the candidates
         found so far, and ``bound_`` counts the parent sets left unscored, through
         the bound of their scored subsets (``pruning_``'s ``unscored_bound``).
     start_dag : pgmpy DAG, networkx DiGraph, dict or list of edges, optional

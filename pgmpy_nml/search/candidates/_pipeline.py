@@ -222,8 +222,8 @@ def _counting_unscored(
 
     .. math::
 
-        \sum_v \max(b_v, u_v) \qquad 	ext{and} \qquad
-                ext{bound} + \sum_v \max(0, u_v - r_v).
+        \sum_v \max(b_v, u_v) \qquad \text{and} \qquad
+        \text{bound} + \sum_v \max(0, u_v - r_v).
 
     *Proof:* the first ignores acyclicity. For the second, take an optimal network and
     give each variable whose family was left unscored its required parents alone: that
