@@ -79,14 +79,20 @@ def search_candidates(
     timings["candidate parent sets"] = time.perf_counter() - start
     if show_progress and not report.complete:
         _note("candidate parent sets", report.incomplete_text())
-    settings = dict(
+    begun = time.perf_counter()
+    result = _engines(
+        candidates,
+        report,
+        method,
         time_limit=_remaining(time_limit, timings["candidate parent sets"]),
         initial=None if start_dag is None else _start_network(candidates, start_dag),
         show_progress=show_progress,
         gap_limit=gap_limit,
+        seed=seed,
+        max_memory=max_memory,
+        hand_over=hand_over,
+        timings=timings,
     )
-    begun = time.perf_counter()
-    result = _engines(candidates, report, method, settings, seed, max_memory, hand_over, timings)
     if report.unscored_bound is None:  # complete
         return result
     bound = _counting_unscored(result.bound, candidates, report.unscored_bound)
@@ -103,11 +109,22 @@ def search_candidates(
     return result
 
 
-def _engines(candidates, report, method, settings, seed, max_memory, hand_over, timings):
-    """The best network over ``candidates`` by ``method`` (see :func:`search_candidates`);
-    ``settings``: the time limit, initial network, progress and gap limit of every engine."""
-    time_limit, initial = settings.pop("time_limit"), settings.pop("initial")
-    show_progress, gap_limit = settings["show_progress"], settings["gap_limit"]
+def _engines(
+    candidates,
+    report,
+    method,
+    *,
+    time_limit,
+    initial,
+    show_progress,
+    gap_limit,
+    seed,
+    max_memory,
+    hand_over,
+    timings,
+):
+    """The best network over ``candidates`` by ``method`` with the settings of
+    :func:`search_candidates` (``time_limit``: what scoring left of it)."""
     first = None
     if hand_over and method in PORTFOLIOS and _too_many(candidates, time_limit):
         method = "order|solver"
