@@ -1,6 +1,7 @@
 """CandidateParentSets: validation, queries and the GOBNILP / CPBayes score-file format."""
 
 import itertools
+import pickle
 
 import numpy as np
 import pytest
@@ -252,6 +253,42 @@ def test_the_fast_construction_is_the_checked_one(n, seed, ties):
     assert fast.parent_sets == checked.parent_sets
     assert all(not s.flags.writeable for s in fast.scores)
     assert fast.local_score("X0", []) == checked.local_score("X0", [])
+    for a, b in zip(fast._rows(), checked._rows(), strict=True):
+        assert np.array_equal(a, b)
+    _assert_rows_are_the_sets(fast)
+    copy = pickle.loads(pickle.dumps(fast))
+    assert copy == fast
+    assert copy.parent_sets == fast.parent_sets
+    assert all(not s.flags.writeable for s in copy.scores)
+    _assert_rows_are_the_sets(copy)
+
+
+def _assert_rows_are_the_sets(c):
+    """The engines' arrays (``_rows``) hold the candidates' tuples, one row each, -1 after."""
+    padded, size = c._rows()
+    sets = [p for s in c.parent_sets for p in s]
+    assert padded.shape[0] == len(sets) == size.size
+    assert padded.shape[1] == max(1, max(map(len, sets)))
+    for row, k, p in zip(padded.tolist(), size.tolist(), sets, strict=True):
+        assert k == len(p)
+        assert tuple(row[:k]) == p
+        assert all(x == -1 for x in row[k:])
+    assert not padded.flags.writeable
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_pickling_keeps_the_candidates(seed):
+    """A pickle (how the portfolio hands candidates to its solver process) carries the
+    sets as arrays; the copy equals the original, down to every tuple."""
+    c = random_candidates(2 + seed % 7, seed)
+    copy = pickle.loads(pickle.dumps(c))
+    assert copy == c
+    assert copy.parent_sets == c.parent_sets
+    assert copy.variables == c.variables
+    _assert_rows_are_the_sets(c)
+    _assert_rows_are_the_sets(copy)
+    first = [c.variables[u] for u in c.parent_sets[0][-1]]
+    assert copy.local_score(c.variables[0], first) == c.local_score(c.variables[0], first)
 
 
 def test_the_fast_construction_refuses_a_bad_score_as_the_checked_one():

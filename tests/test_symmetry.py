@@ -339,3 +339,32 @@ def test_the_arrays_describe_parents_and_precedence(case):
         assert fam.padded[f, : len(expect)].tolist() == sorted(expect)
         assert (fam.padded[f, len(expect) :] == -1).all()
         assert parents == cands.parent_sets[v][f - fam.start[v]]
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(symmetric_tables())
+def test_the_families_arrays_are_their_definition(case):
+    """The engines' arrays (built from the candidates' rows, vectorized) say what each
+    family's child must come after, by the definition: its parents and, with symmetry,
+    the member of its class before it. The families kept in order from plain ones
+    (what ``_checked_families`` does, one build per candidates object) equal those built
+    in order, and the plain ones are left as they were."""
+    cands, _, _ = case
+    plain = _Families(cands)
+    direct = _Families(cands, symmetry=True)
+    derived = plain.in_order()
+    before = {v: u for u, v in precedence_arcs(direct.classes)}
+    for fam, ordered in ((plain, False), (direct, True), (derived, True)):
+        assert fam.classes == (direct.classes if ordered else [])
+        for f in range(len(fam)):
+            v = int(fam.child[f])
+            want = set(fam.parents[f]) | ({before[v]} if ordered and v in before else set())
+            assert tuple(sorted(want)) == tuple(fam.preds[f])
+            assert fam.size[f] == len(want)
+            assert set(np.flatnonzero(fam.pmask[f]).tolist()) == want
+            row = fam.padded[f].tolist()
+            assert row[: len(want)] == sorted(want) and all(x == -1 for x in row[len(want) :])
+    for name in ("size", "padded", "pmask", "score", "start", "child"):
+        assert np.array_equal(getattr(direct, name), getattr(derived, name))
+    assert (derived is plain) == (not direct.classes)
+    assert _checked_families(cands) is _checked_families(cands)

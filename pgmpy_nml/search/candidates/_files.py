@@ -35,6 +35,8 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
+from ._rows import padded_rows, tuple_rows
+
 if TYPE_CHECKING:
     from collections.abc import Iterable
 
@@ -147,14 +149,45 @@ class CandidateParentSets:
             scores_out.append(scores_v[order].copy())
         self._hold(variables, sets_out, scores_out)
 
-    def _hold(self, variables: tuple, sets: list, scores: list) -> None:
-        """Keep the checked, sorted candidates (the scores made read-only)."""
+    def _hold(self, variables: tuple, sets: list, scores: list, rows=None) -> None:
+        """Keep the checked, sorted candidates (the scores made read-only), and their
+        ``rows`` when known (:meth:`_rows`)."""
         for arr in scores:
             arr.flags.writeable = False
         self.variables = variables
         self.parent_sets = tuple(sets)
         self.scores = tuple(scores)
         self._index = {v: i for i, v in enumerate(variables)}
+        for arr in rows or ():
+            arr.flags.writeable = False
+        self._arrays = rows
+
+    def _rows(self) -> tuple[np.ndarray, np.ndarray]:
+        """Every candidate, variable after variable in the order held, as the engines
+        read them: ``(padded, size)`` of :func:`._rows.padded_rows` (read-only, built
+        once)."""
+        if self._arrays is None:
+            padded, size = padded_rows([p for sets in self.parent_sets for p in sets])
+            padded.flags.writeable = size.flags.writeable = False
+            self._arrays = (padded, size)
+        return self._arrays
+
+    def __getstate__(self) -> dict:
+        # the sets as arrays: pickling millions of tuples takes seconds (module _rows)
+        padded, size = self._rows()
+        return {"variables": self.variables, "scores": self.scores, "rows": (padded, size)}
+
+    def __setstate__(self, state: dict) -> None:
+        if "rows" not in state:  # pickled by an earlier version: the attributes
+            self.__dict__.update({**state, "_arrays": None})
+            return
+        padded, size = state["rows"]
+        self._hold(
+            state["variables"],
+            _split(tuple_rows(padded, size), state["scores"]),
+            list(state["scores"]),
+            (padded, size),
+        )
 
     # -- construction --------------------------------------------------------------
     @classmethod
@@ -172,25 +205,24 @@ class CandidateParentSets:
             tuples = [[tuple(r) for b in bl for r in b.tolist()] for bl in blocks]
             return cls(variables, tuples, scores)  # its message names the bad score
         self = cls.__new__(cls)
-        sets_out, scores_out = [], []
+        width = max(1, max((b.shape[1] for bl in blocks for b in bl), default=0))
+        padded_out, size_out, scores_out = [], [], []
         for bl, sc in zip(blocks, scores, strict=True):
-            width = max((b.shape[1] for b in bl), default=0)
             padded = np.full((sc.size, width), -1, dtype=np.int64)
             length = np.empty(sc.size, dtype=np.int64)
-            flat: list = []
             lo = 0
             for b in bl:
                 padded[lo : lo + len(b), : b.shape[1]] = b
                 length[lo : lo + len(b)] = b.shape[1]
-                # tuples straight from the columns (no list per row)
-                flat.extend(zip(*b.T.tolist(), strict=True) if b.shape[1] else [()] * len(b))
                 lo += len(b)
             # the constructor's order: best first, then fewer parents, then lexicographic
-            keys = (*(padded[:, j] for j in range(width - 1, -1, -1)), length, -sc)
-            order = np.lexsort(keys)
-            sets_out.append(tuple(map(flat.__getitem__, order.tolist())))
+            order = np.lexsort((*padded.T[::-1], length, -sc))
+            padded_out.append(padded[order])
+            size_out.append(length[order])
             scores_out.append(sc[order])
-        self._hold(variables, sets_out, scores_out)
+        padded, size = np.concatenate(padded_out), np.concatenate(size_out)
+        sets = _split(tuple_rows(padded, size), scores_out)
+        self._hold(variables, sets, scores_out, (padded, size))
         return self
 
     @classmethod
@@ -375,6 +407,13 @@ class CandidateParentSets:
             f"CandidateParentSets({self.n_variables} variables, {int(counts.sum())} candidate "
             f"parent sets, {int(counts.min())} to {int(counts.max())} per variable)"
         )
+
+
+def _split(sets: list, scores) -> list[tuple]:
+    """``sets`` (every variable's, one after the other) cut into one tuple per variable,
+    as long as its ``scores``."""
+    ends = np.cumsum([len(x) for x in scores]).tolist()
+    return [tuple(sets[lo:hi]) for lo, hi in zip([0, *ends[:-1]], ends, strict=True)]
 
 
 #: Largest magnitude of a local score taken as a score: ``-1e30`` or ``-1e308`` in a score

@@ -42,37 +42,72 @@ def _greedy(fam: _Families, weights=None, available=None):
     whose placement destroys the least LP value (on the allowed families of
     the others that have it as a parent), the cost breaking ties. Families
     where ``available`` is False are never chosen.
+
+    A family is allowed while ``available`` and none of its parents is placed; the
+    kernel reads that off as it scans (no pass over every family per sink: 100 sinks
+    over baudio's 9,597,500 candidates took 6-8 s), keeps where each scan stopped
+    (allowed families only become fewer), and sums the LP values over the families
+    that have some.
     """
-    blocked = np.zeros(len(fam), dtype=np.int64)
+    blocked = np.zeros(len(fam), dtype=np.bool_)
     if available is not None:
-        blocked[~np.asarray(available, dtype=bool)] = 1
+        blocked[~np.asarray(available, dtype=bool)] = True
     w = np.zeros(len(fam)) if weights is None else np.asarray(weights, dtype=np.float64)
+    valued = np.flatnonzero(w > 0.0) if weights is not None else np.zeros(0, dtype=np.int64)
     choice, ok = _greedy_kernel(
-        fam.start, fam.child, fam.padded, fam.size, fam.score, w, weights is not None, blocked
-    )
+        fam.start, fam.child, fam.padded, fam.size, fam.score, w, weights is not None, blocked,
+        valued,
+    )  # fmt: skip
     return choice if ok else None
 
 
 @njit(cache=True)
-def _greedy_kernel(start, child, parents, size, score, weights, use_weights, blocked):
+def _allowed(f, blocked, parents, size, left):
+    if blocked[f]:
+        return False
+    for t in range(size[f]):
+        if not left[parents[f, t]]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _next_without(f, p, end, blocked, parents, size, left):
+    """The first allowed family from ``f`` to ``end`` (excluded) without parent ``p``, or
+    -1."""
+    for h in range(f, end):
+        if not _allowed(h, blocked, parents, size, left):
+            continue
+        has = False
+        for t in range(size[h]):
+            if parents[h, t] == p:
+                has = True
+                break
+        if not has:
+            return h
+    return -1
+
+
+@njit(cache=True)
+def _greedy_kernel(start, child, parents, size, score, weights, use_weights, blocked, valued):
     n = start.size - 1
-    n_fam = parents.shape[0]
     left = np.ones(n, dtype=np.bool_)
     choice = np.full(n, -1, dtype=np.int64)
-    best_f = np.zeros(n, dtype=np.int64)
+    best_f = start[:-1].copy()  # scans resume where they stopped: allowed ones only go
+    after = np.full((n, parents.shape[1]), -1, dtype=np.int64)  # per parent slot of best_f
     cost = np.zeros(n)
     lost = np.zeros(n)
     for _ in range(n):
         for v in range(n):
             if not left[v]:
                 continue
-            b = -1
-            for f in range(start[v], start[v + 1]):
-                if blocked[f] == 0:
-                    b = f
-                    break
-            if b < 0:
+            b = best_f[v]
+            while b < start[v + 1] and not _allowed(b, blocked, parents, size, left):
+                b += 1
+            if b == start[v + 1]:
                 return choice, False
+            if b != best_f[v] or after[v, 0] < 0:
+                after[v, :] = b + 1
             best_f[v] = b
         cost[:] = 0.0
         for u in range(n):
@@ -81,26 +116,17 @@ def _greedy_kernel(start, child, parents, size, score, weights, use_weights, blo
             f = best_f[u]
             for j in range(size[f]):
                 p = parents[f, j]
-                g = -1
-                for h in range(f + 1, start[u + 1]):  # best first: the next allowed without p
-                    if blocked[h] != 0:
-                        continue
-                    has = False
-                    for t in range(size[h]):
-                        if parents[h, t] == p:
-                            has = True
-                            break
-                    if not has:
-                        g = h
-                        break
+                g = _next_without(after[u, j], p, start[u + 1], blocked, parents, size, left)
                 if g < 0:
+                    after[u, j] = start[u + 1]
                     cost[p] = np.inf
                 else:
+                    after[u, j] = g
                     cost[p] += score[f] - score[g]
         if use_weights:
             lost[:] = 0.0
-            for f in range(n_fam):
-                if blocked[f] == 0 and left[child[f]] and weights[f] > 0.0:
+            for f in valued:
+                if left[child[f]] and _allowed(f, blocked, parents, size, left):
                     for t in range(size[f]):
                         lost[parents[f, t]] += weights[f]
             for v in range(n):
@@ -120,10 +146,6 @@ def _greedy_kernel(start, child, parents, size, score, weights, use_weights, blo
             return choice, False
         choice[sink] = best_f[sink]
         left[sink] = False
-        for f in range(n_fam):
-            for t in range(size[f]):
-                if parents[f, t] == sink:
-                    blocked[f] += 1
     return choice, True
 
 
