@@ -381,6 +381,14 @@ def test_an_error_in_a_child_reaches_the_caller(launched):
     assert _all_reaped(launched)
 
 
+def test_candidates_without_a_dag_are_refused_and_the_child_ended(launched):
+    # no variable keeps the empty set: refused while the other process starts
+    none = CandidateParentSets.from_dict({"A": {("B",): -1.0}, "B": {("A",): -1.0}})
+    with pytest.raises(ValueError, match="No DAG can be built"):
+        pf.portfolio(none, method="order|solver", show_progress=False)
+    assert _all_reaped(launched)
+
+
 def test_exact_search_runs_the_portfolio(random_data):
     data = random_data(300, 7, 3)
     both = ExactSearch("bdeu", method="astar|solver", max_parents=2, show_progress=False)

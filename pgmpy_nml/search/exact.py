@@ -183,7 +183,10 @@ class ExactSearch(_StructureSearch):
         sets stops at three quarters of it (baudio, 100 variables, 15,000 rows, 3
         parents, takes about 86 s to score): the engines then search the candidates
         found so far, and ``bound_`` counts the parent sets left unscored, through
-        the bound of their scored subsets (``pruning_``'s ``unscored_bound``).
+        the bound of their scored subsets (``pruning_``'s ``unscored_bound``). The
+        engines' first networks cannot be interrupted: over millions of candidates
+        they can end a few seconds past the limit (baudio with ``time_limit=60``:
+        64 s).
     start_dag : pgmpy DAG, networkx DiGraph, dict or list of edges, optional
         A first network for the solver (for instance a local search's result):
         a DAG over the data's variables, ``{child: parents}`` or a list of

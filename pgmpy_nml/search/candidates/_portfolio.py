@@ -160,7 +160,6 @@ def portfolio(
     pair = PORTFOLIOS[method]
     begin = time.perf_counter()
     deadline = None if time_limit is None else time.time() + time_limit  # all included
-    fam = _checked_families(candidates)
     settings = {
         "deadline": deadline,
         "initial": initial,
@@ -179,6 +178,7 @@ def portfolio(
         race = _Race(show_progress, f"exact search ({pair.both})", pair.names, settings["status"])
         result = None
         try:
+            fam = _checked_families(candidates)  # while the other process starts and reads
             with keep_alive(race):
                 mine = _my_engine(pair, candidates, race, child, out, seed, max_memory, settings)
                 reports = {pair.mine: _report(fam, mine)}
