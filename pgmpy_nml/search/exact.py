@@ -92,7 +92,7 @@ class ExactSearch(_StructureSearch):
     - ``"solver|solver"``: two solvers side by side the same way, the second with
       another random seed and a root cut loop that goes on while it finds cuts:
       branch and cut's time varies from seed to seed, and on networks too large to
-      prove the deeper root often gives the better bound. From 200,000 candidates
+      prove the deeper root often gives the better bound. From 100,000 candidates
       on, the second prices its root instead: a Lagrangian bound over every family
       from an LP over a few thousand of them
       (:mod:`pgmpy_nml.search.candidates._pricing`). The first solver too when SCIP's
