@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from ._rows import padded_rows, tuple_rows
+from ._rows import collector_paused, padded_rows, tuple_rows
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -206,23 +206,27 @@ class CandidateParentSets:
             return cls(variables, tuples, scores)  # its message names the bad score
         self = cls.__new__(cls)
         width = max(1, max((b.shape[1] for bl in blocks for b in bl), default=0))
-        padded_out, size_out, scores_out = [], [], []
-        for bl, sc in zip(blocks, scores, strict=True):
-            padded = np.full((sc.size, width), -1, dtype=np.int64)
-            length = np.empty(sc.size, dtype=np.int64)
-            lo = 0
-            for b in bl:
-                padded[lo : lo + len(b), : b.shape[1]] = b
-                length[lo : lo + len(b)] = b.shape[1]
-                lo += len(b)
-            # the constructor's order: best first, then fewer parents, then lexicographic
-            order = np.lexsort((*padded.T[::-1], length, -sc))
-            padded_out.append(padded[order])
-            size_out.append(length[order])
-            scores_out.append(sc[order])
-        padded, size = np.concatenate(padded_out), np.concatenate(size_out)
-        sets = _split(tuple_rows(padded, size), scores_out)
-        self._hold(variables, sets, scores_out, (padded, size))
+        sets_out, padded_out, size_out, scores_out = [], [], [], []
+        with collector_paused():  # millions of tuples (module _rows)
+            for bl, sc in zip(blocks, scores, strict=True):
+                padded = np.full((sc.size, width), -1, dtype=np.int64)
+                length = np.empty(sc.size, dtype=np.int64)
+                flat: list = []
+                lo = 0
+                for b in bl:
+                    padded[lo : lo + len(b), : b.shape[1]] = b
+                    length[lo : lo + len(b)] = b.shape[1]
+                    # tuples straight from the columns (no list per row)
+                    flat.extend(zip(*b.T.tolist(), strict=True) if b.shape[1] else [()] * len(b))
+                    lo += len(b)
+                # the constructor's order: best first, then fewer parents, lexicographic
+                order = np.lexsort((*padded.T[::-1], length, -sc))
+                sets_out.append(tuple(map(flat.__getitem__, order.tolist())))
+                padded_out.append(padded[order])
+                size_out.append(length[order])
+                scores_out.append(sc[order])
+        rows = (np.concatenate(padded_out), np.concatenate(size_out))
+        self._hold(variables, sets_out, scores_out, rows)
         return self
 
     @classmethod

@@ -50,12 +50,13 @@ def tuple_rows(padded: np.ndarray, size: np.ndarray) -> list[tuple[int, ...]]:
     >>> tuple_rows(*padded_rows([(), (2,), (0, 3)]))
     [(), (2,), (0, 3)]
     """
-    with _collector_paused():
+    with collector_paused():
         return _tuple_rows(padded, size)
 
 
 @contextlib.contextmanager
-def _collector_paused():
+def collector_paused():
+    """Pause Python's cyclic garbage collector inside the block (then restore it)."""
     paused = gc.isenabled()
     gc.disable()
     try:
