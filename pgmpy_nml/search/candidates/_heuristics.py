@@ -54,10 +54,8 @@ def _greedy(fam: _Families, weights=None, available=None):
         blocked[~np.asarray(available, dtype=bool)] = True
     w = np.zeros(len(fam)) if weights is None else np.asarray(weights, dtype=np.float64)
     valued = np.flatnonzero(w > 0.0) if weights is not None else np.zeros(0, dtype=np.int64)
-    choice, ok = _greedy_kernel(
-        fam.start, fam.child, fam.padded, fam.size, fam.score, w, weights is not None, blocked,
-        valued,
-    )  # fmt: skip
+    args = (fam.start, fam.child, fam.padded, fam.size, fam.score, w, weights is not None)
+    choice, ok = _greedy_kernel(*args, blocked, valued)
     return choice if ok else None
 
 

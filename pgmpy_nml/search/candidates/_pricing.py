@@ -64,11 +64,11 @@ joined, one LP took 60 s to over 160 s instead of 20 s. At 0.478%, 521,677 of th
 1,162,515 families are kept. On hepar2 (2,698 candidates) the solver proves the optimum
 in 23.5 s, when pricing is still 0.42% away after 60 s: so the solver prices only from
 :data:`PRICING_MIN_CANDIDATES` candidates on. That was 200,000 until the suite's tuning
-half (``benchmarks/bench_suite.py``) showed the two instances between 100,000 and 200,000
-candidates, where two solvers over SCIP's model left the largest gaps but one, better
-bounded by pricing: alone on one core for 150 s beside other work (load 3-4), plants with
-2 parents (147,358 candidates) 0.75% from the best network against 4.08% from the
-solver's model, and pathfinder BDeu(1) (158,830) 2.6% against 4.2%; the tuning instance
+half (``benchmarks/bench_suite.py``, 600 s, two solvers) left its two instances between
+100,000 and 200,000 candidates at 0.886% (plants with 2 parents, 147,358 candidates) and
+3.259% (pathfinder BDeu(1), 158,830). Alone on one core for 150 s beside other work (load
+3-4), pricing bounded them 0.75% and 2.6% from the best network, SCIP's model 4.08% and
+4.2%; in the suite with pricing from 100,000 on, 0.101% and 0.427%. The tuning instance
 below them, pathfinder qNML (60,726), is proven by the solver in 383 s.
 """
 

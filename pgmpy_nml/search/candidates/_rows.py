@@ -57,12 +57,12 @@ def tuple_rows(padded: np.ndarray, size: np.ndarray) -> list[tuple[int, ...]]:
 @contextlib.contextmanager
 def collector_paused():
     """Pause Python's cyclic garbage collector inside the block (then restore it)."""
-    paused = gc.isenabled()
+    enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        if paused:
+        if enabled:
             gc.enable()
 
 
