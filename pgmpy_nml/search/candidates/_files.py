@@ -35,7 +35,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 
-from ._rows import collector_paused, padded_rows, tuple_rows
+from ._rows import collector_paused, padded_rows, split_by, tuple_rows
 
 if TYPE_CHECKING:
     from collections.abc import Iterable
@@ -184,7 +184,7 @@ class CandidateParentSets:
         padded, size = state["rows"]
         self._hold(
             state["variables"],
-            _split(tuple_rows(padded, size), state["scores"]),
+            split_by(tuple_rows(padded, size), state["scores"]),
             list(state["scores"]),
             (padded, size),
         )
@@ -411,13 +411,6 @@ class CandidateParentSets:
             f"CandidateParentSets({self.n_variables} variables, {int(counts.sum())} candidate "
             f"parent sets, {int(counts.min())} to {int(counts.max())} per variable)"
         )
-
-
-def _split(sets: list, scores) -> list[tuple]:
-    """``sets`` (every variable's, one after the other) cut into one tuple per variable,
-    as long as its ``scores``."""
-    ends = np.cumsum([len(x) for x in scores]).tolist()
-    return [tuple(sets[lo:hi]) for lo, hi in zip([0, *ends[:-1]], ends, strict=True)]
 
 
 #: Largest magnitude of a local score taken as a score: ``-1e30`` or ``-1e308`` in a score

@@ -78,3 +78,16 @@ def _tuple_rows(padded: np.ndarray, size: np.ndarray) -> list[tuple[int, ...]]:
     if where:
         at[np.concatenate(where)] = np.arange(len(size))
     return list(map(grouped.__getitem__, at.tolist()))
+
+
+def split_by(sets: list, scores) -> list[tuple]:
+    """``sets`` (every variable's, one after the other) cut into one tuple per variable,
+    as long as its ``scores``.
+
+    Examples
+    --------
+    >>> split_by([(), (1,), ()], [[-1.0, -2.0], [-3.0]])
+    [((), (1,)), ((),)]
+    """
+    ends = np.cumsum([len(x) for x in scores]).tolist()
+    return [tuple(sets[lo:hi]) for lo, hi in zip([0, *ends[:-1]], ends, strict=True)]
