@@ -142,13 +142,18 @@ def _lp_value(fam, cuts):
 
 @pytest.mark.long
 @pytest.mark.parametrize(
-    "first_top, small, top, every, ratio",
-    [(30, 1, 200, 10.0, 0.5), (1, 0, 1, 0.0, 0.0), (2, -1, 1, 0.0, 1e9), (1, 1, 2, 0.0, 0.5)],
+    "first_top, small, top, every, ratio, purge_every, purge_age, purge_times",
+    [
+        (30, 1, 200, 10.0, 0.5, 5, 5, 3),
+        (1, 0, 1, 0.0, 0.0, 1, 1, 3),
+        (2, -1, 1, 0.0, 1e9, 0, 0, 0),
+        (1, 1, 2, 0.0, 0.5, 2, 1, 1),
+    ],
 )
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=symmetric_tables())
 def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
-    table, first_top, small, top, every, ratio
+    table, first_top, small, top, every, ratio, purge_every, purge_age, purge_times
 ):
     cands, _, _ = table
     fam = _checked_families(cands)
@@ -162,6 +167,9 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
         small=small,
         evaluate_every=every,
         price_ratio=ratio,
+        purge_every=purge_every,
+        purge_age=purge_age,
+        purge_times=purge_times,
     )
     incumbent = math.fsum(fam.loss[first])
     assert priced.incumbent == incumbent
@@ -170,11 +178,12 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
     # fixing: a family in a network above the first one is kept
     assert np.all(priced.kept[per_family > incumbent + TOL])
     assert np.all(priced.kept[first])
-    if priced.converged:
-        value = _lp_value(fam, priced.cuts)
-        assert value <= priced.bound + TOL  # weak duality, whatever the cuts
+    value = _lp_value(fam, priced.cuts)
+    assert value <= priced.bound + TOL  # weak duality, whatever the cuts
+    if priced.converged and not purge_every:
         # and equal to it, up to SoPlex's tolerances (its duals' reduced costs): 1.4e-6 at
-        # most over 1,500 random tables, on values of 10-100
+        # most over 1,500 random tables, on values of 10-100 (with cuts purged, the best
+        # multipliers may be those of an earlier LP, whose cuts were not all the last's)
         assert priced.bound - _pricing._margin(fam) <= value + 1e-6 * (1 + abs(value))
 
 
