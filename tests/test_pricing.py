@@ -8,8 +8,9 @@ variable order enumerated:
 - for random clusters and random multipliers, ``L(y)`` is never below the best network,
   and no family's bound is below the best network that contains it;
 - root pricing's bound is never below the best network; its fixing keeps every family of
-  every network above the first one; once it has priced every family in, its bound is
-  the LP relaxation over every family and its cuts (HiGHS, by SciPy);
+  every network above the first one; once it has priced every family in (with no cut
+  purged from its LP), its bound is the LP relaxation over every family and its cuts
+  (HiGHS, by SciPy), and it is never below that LP's value over the cuts it returns;
 - the solver that prices at its root proves the optimum the brute force finds.
 """
 
@@ -142,18 +143,19 @@ def _lp_value(fam, cuts):
 
 @pytest.mark.long
 @pytest.mark.parametrize(
-    "first_top, small, top, every, ratio, purge_every, purge_age, purge_times",
+    "first_top, small, top, every, ratio, purge_every, purge_age, purge_times, stall",
     [
-        (30, 1, 200, 10.0, 0.5, 5, 5, 3),
-        (1, 0, 1, 0.0, 0.0, 1, 1, 3),
-        (2, -1, 1, 0.0, 1e9, 0, 0, 0),
-        (1, 1, 2, 0.0, 0.5, 2, 1, 1),
+        (30, 1, 200, 10.0, 0.5, 5, 5, 3, True),
+        (1, 0, 1, 0.0, 0.0, 1, 1, 3, True),
+        (2, -1, 1, 0.0, 1e9, 0, 0, 0, False),
+        (1, 0, 1, 0.0, 1e9, 1, 1, 2, False),
+        (1, 1, 2, 0.0, 0.5, 2, 1, 1, True),
     ],
 )
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=symmetric_tables())
 def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
-    table, first_top, small, top, every, ratio, purge_every, purge_age, purge_times
+    table, first_top, small, top, every, ratio, purge_every, purge_age, purge_times, stall
 ):
     cands, _, _ = table
     fam = _checked_families(cands)
@@ -170,6 +172,7 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
         purge_every=purge_every,
         purge_age=purge_age,
         purge_times=purge_times,
+        price_on_stall=stall,
     )
     incumbent = math.fsum(fam.loss[first])
     assert priced.incumbent == incumbent

@@ -116,6 +116,8 @@ EVALUATE_SECONDS = 10.0
 #: At an evaluation, families are priced in once the restricted LP's value is this many
 #: times closer to the first network than to the bound (and whenever no cut is violated).
 PRICE_RATIO = 1.0
+#: Whether families are also priced in when an evaluation does not improve the bound.
+PRICE_ON_STALL = True
 #: Every this many rounds of cuts (and at each pricing), the cuts whose multiplier was 0
 #: at each of the last :data:`PURGE_AGE` such checks leave the restricted LP (0: never).
 PURGE_EVERY = 5
@@ -339,6 +341,7 @@ def root_pricing(
     purge_every: int = PURGE_EVERY,
     purge_age: int = PURGE_AGE,
     purge_times: int = PURGE_TIMES,
+    price_on_stall: bool = PRICE_ON_STALL,
 ) -> PricedRoot:
     """The Lagrangian bound by row and column generation (module notes), from the first
     network ``first`` (global family indices) until the LP over every family is solved,
@@ -346,7 +349,7 @@ def root_pricing(
     ``report(bound)`` is called with every better bound. The keywords are the module's
     constants (:data:`EVALUATE_SECONDS`, :data:`PRICE_RATIO`, :data:`TOP`,
     :data:`FIRST_TOP`, :data:`SMALL`, :data:`PURGE_EVERY`, :data:`PURGE_AGE`,
-    :data:`PURGE_TIMES`)."""
+    :data:`PURGE_TIMES`, :data:`PRICE_ON_STALL`)."""
     values = _values(fam)
     incumbent = math.fsum(fam.loss[first])
     lp = _RestrictedLP(fam)
@@ -385,7 +388,7 @@ def root_pricing(
             bound, adjusted, _ = lagrangian(fam, lp.cuts, y, values)
             evaluated = time.perf_counter()
             every = max(evaluate_every, 10 * (evaluated - t))
-            stalled = bound >= best_bound
+            stalled = price_on_stall and bound >= best_bound
             if bound < best_bound:
                 positive = y > 0
                 best_bound, best_y = bound, y[positive]
