@@ -132,6 +132,7 @@ def _cycle_clusters(fam: _Families, x, eps=_CUT_EPS):
     cycle = dist[head, tail] + length  # through the arc tail -> head, back from head
     done = np.zeros(n, dtype=bool)
     found: dict[tuple[int, ...], float] = {}
+    nonzero = np.flatnonzero(x)
     for k in np.argsort(cycle, kind="stable"):
         if cycle[k] >= 1.0:
             break
@@ -144,7 +145,7 @@ def _cycle_clusters(fam: _Families, x, eps=_CUT_EPS):
             path.append(int(pred[v, path[-1]]))
         cluster = tuple(sorted(path))
         if cluster not in found:
-            viol = _violation(fam, x, cluster)
+            viol = _violation(fam, x, cluster, nonzero)
             if viol > eps:
                 found[cluster] = viol
     return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
@@ -264,11 +265,12 @@ def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0):
 
     _, n_comp, label = _support_components(fam, x, eps)
     found: dict[tuple[int, ...], float] = {}
+    nonzero = np.flatnonzero(x)
     for c in range(n_comp):
         members = np.flatnonzero(label == c)
         if members.size < 2:
             continue
-        rows, _ = _cluster_families(fam, members)
+        rows, _ = _cluster_families(fam, members, among=nonzero)
         model = Model("cluster")
         model.hideOutput(True)
         model.setRealParam("limits/time", max(float(time_limit), 1e-3))
@@ -283,7 +285,7 @@ def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0):
         model.optimize()
         for sol in model.getSols():
             cluster = [v for v, var in member.items() if model.getSolVal(sol, var) > 0.5]
-            viol = _violation(fam, x, cluster)
+            viol = _violation(fam, x, cluster, nonzero)
             if viol > eps:
                 found.setdefault(tuple(cluster), viol)
     return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
@@ -352,10 +354,12 @@ def _cluster_families(fam: _Families, cluster, among=None):
     return rows[hit], rows[~hit]
 
 
-def _violation(fam: _Families, x, cluster) -> float:
+def _violation(fam: _Families, x, cluster, nonzero=None) -> float:
     """How much ``x`` violates the cluster constraint of ``cluster``: its value on the
-    families of the cluster's members with a parent inside, minus ``|C| - 1``."""
-    inner, _ = _cluster_families(fam, cluster)
+    families of the cluster's members with a parent inside, minus ``|C| - 1``.
+    ``nonzero``: the families where ``x`` is not 0 (``np.flatnonzero(x)``), to look only
+    at those instead of every family of the members."""
+    inner, _ = _cluster_families(fam, cluster, among=nonzero)
     return float(x[inner].sum()) - (len(cluster) - 1)
 
 
