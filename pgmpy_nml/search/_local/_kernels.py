@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..._counting.subsets import _count_step, _reduce
+from ..._counting.subsets import _count_step, _reduce, rising_cache
 from ..._jit import njit
 from ._bit_kernels import _popcount, pair_cells, state_bits
 
@@ -74,7 +74,8 @@ CURRENT, PLUS, MINUS = 0, 1, 2
     _PBITS_ROW,  # (1,): the row they belong to
     _MBITS,  # (bitset_cells, words): the same for the parents less one
     _WBITS,  # (words,): scratch bitset
-) = range(22)
+    _RISING,  # _reduce's rising_cache (empty: every value computed)
+) = range(23)
 
 #: Tables of at most this many cells are counted with bitsets (one popcount pass
 #: over ``n / 64`` words per cell), larger ones with a histogram over the rows: on
@@ -127,6 +128,7 @@ def new_workspace(
         np.zeros(1, dtype=np.int64),
         np.zeros((configs, words), dtype=np.uint64),
         np.zeros(words, dtype=np.uint64),
+        rising_cache(0),
     )
 
 
@@ -173,7 +175,7 @@ def _reduce_side(counts, n_obs, singles, log_q, side, col, ws):
                     n_request[0] += 1
                 break
     if ok:
-        _reduce(counts, n_obs, singles, tables, masses, log_q, hist, stats, col)
+        _reduce(counts, n_obs, singles, tables, masses, log_q, hist, ws[_RISING], stats, col)
         return True
     deferred, deferred_log_q, n_deferred = ws[_DEFERRED], ws[_DEFERRED_LOG_Q], ws[_N_DEFERRED]
     start = n_deferred[0]
@@ -204,9 +206,8 @@ def reduce_deferred(ws, side_parents, side_family):
         singles = deferred[start + 3]
         counts = deferred[start + 4 : start + 4 + n_obs]
         side = side_parents if deferred[start + 1] == 0 else side_family
-        _reduce(
-            counts, n_obs, singles, side[0], side[1], deferred_log_q[record], hist, side[2], col
-        )
+        log_q = deferred_log_q[record]
+        _reduce(counts, n_obs, singles, side[0], side[1], log_q, hist, ws[_RISING], side[2], col)
         start += 4 + n_obs
     n_deferred[0] = 0
     n_deferred[1] = 0

@@ -45,7 +45,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic
 
-from ..._counting.subsets import _reduce
+from ..._counting.subsets import _reduce, rising_bytes, rising_cache
 from ..._jit import njit
 from ..._memory import available_memory
 from . import _budget, _lattice
@@ -207,10 +207,10 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
     """
     is_open, best, bound, slot, keys, key_order, binom = lattice
     codes, arities, log_arities, tables, masses, weights, bits = data
-    joint, par_of, cells, par_cells, nonzero, joint_size, hist = space
+    joint, par_of, cells, par_cells, nonzero, joint_size, hist, rising = space
     child, allowed, n_joint, n_par, log_q, use_bits, bit_cost, tie, tol_abs, rows, singles = base
     words = rows_of.shape[1]
-    out_x, out_best, out_family, out_parents = out
+    out_x, out_best, out_family, out_par = out
     level = cand.shape[0] - 1
     weighted = weights.shape[0] > 0
     for x in range(cand[level - 1] + 1 if level else 0, allowed.shape[0]):
@@ -263,7 +263,9 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
                 cells[c] = 0
         log_q_parents = log_q + log_arities[u]
         log_q_family = log_q_parents + log_arities[child]
-        _reduce(nonzero, n_nonzero, alone, tables, masses, log_q_family, hist, out_family, n_out)
+        _reduce(
+            nonzero, n_nonzero, alone, tables, masses, log_q_family, hist, rising, out_family, n_out
+        )
         n_nonzero = 0
         for c in range(n_par * r_u):
             count = par_cells[c]
@@ -271,7 +273,9 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
                 nonzero[n_nonzero] = count
                 n_nonzero += 1
                 par_cells[c] = 0
-        _reduce(nonzero, n_nonzero, alone, tables, masses, log_q_parents, hist, out_parents, n_out)
+        _reduce(
+            nonzero, n_nonzero, alone, tables, masses, log_q_parents, hist, rising, out_par, n_out
+        )
         out_x[n_out] = cand
         out_best[n_out] = best_sub
         n_out += 1
@@ -291,7 +295,7 @@ def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, out)
     ``out_best[k]``, its family's statistics ``out_family[:, k]`` and its own
     ``out_parents[:, k]``.
     """
-    codes, arities, log_arities, _, _, weights, bits = data
+    codes, arities, log_arities, _, masses, weights, bits = data
     n_rows = codes.shape[1]
     level = X.shape[1]
     max_r = 1
@@ -309,6 +313,7 @@ def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, out)
         np.zeros(n_cells, dtype=np.int64),  # nonzero
         np.zeros(n_ids + 1, dtype=np.int64),  # joint_size
         np.zeros(n_rows + 1, dtype=np.int64),  # hist
+        rising_cache(n_rows if masses.shape[0] else 0),
     )
     words = bits.shape[2]
     rows_of = np.zeros((0, words), dtype=np.uint64)
@@ -413,7 +418,7 @@ def block_bytes(task, n_sets: int) -> int:
     n_ids = max(n_rows, max_r)
     width = max(lat.level for lat in task.lattices) + 1
     per_set = 8 * (width + 1 + 2 * k) + 8 * (2 * width + 2 * k + _budget.FORMULA_ARRAYS + 2)
-    workspace = 8 * (5 * n_rows + 4 * n_ids + 5 * (n_ids * max_r + 1))
+    workspace = 8 * (5 * n_rows + 4 * n_ids + 5 * (n_ids * max_r + 1)) + rising_bytes(n_rows)
     return n_sets * per_set + workspace + _budget.STEP_OVERHEAD
 
 
