@@ -147,7 +147,9 @@ def main(argv=None):
     print(
         f"after {time.perf_counter() - begin:.0f} s ({time.process_time() - cpu:.0f} s of CPU):"
         f" bound {priced.bound + offset:.2f}, gap {gap:.3%}{from_best(priced.bound)}; "
-        f"{priced.rounds} LPs ({priced.lp_seconds:.0f} s), {priced.pricings} pricings, "
+        f"{priced.rounds} LPs, {priced.pricings} pricings; seconds "
+        + ", ".join(f"{step} {s:.0f}" for step, s in priced.seconds.items())
+        + "; "
         f"{priced.n_columns} families in the last LP, {priced.n_cuts} cuts added; "
         f"{int(priced.kept.sum())} of "
         f"{len(fam)} families kept; peak {peak_rss_mb():.0f} MB; load {os.getloadavg()}",

@@ -89,6 +89,8 @@ below them, pathfinder qNML (60,726), is proven by the solver in 383 s.
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import math
 import time
 from collections.abc import Callable
@@ -245,13 +247,13 @@ class _RestrictedLP:
         fewer than ``times`` times before; returns them."""
         self.idle = np.where(y > _PRICE_EPS, 0, self.idle + 1)
         drop = np.flatnonzero(self.idle >= age) if age > 0 else _NO_ROWS
-        left = self.left
-        drop = drop[np.array([left.get(tuple(self.cuts[k]), 0) < times for k in drop], bool)]
+        keys = [tuple(self.cuts[k]) for k in drop]
+        below = [self.left.get(key, 0) < times for key in keys]
+        drop = drop[np.array(below, dtype=bool)]
         if not drop.size:
             return []
-        for k in drop:
-            key = tuple(self.cuts[k])
-            left[key] = left.get(key, 0) + 1
+        for key in itertools.compress(keys, below):
+            self.left[key] = self.left.get(key, 0) + 1
         # contiguous runs of rows, the last first (the rows after a run move up)
         ends = np.flatnonzero(np.diff(drop) != 1)
         firsts, lasts = drop[np.r_[0, ends + 1]], drop[np.r_[ends, drop.size - 1]]
@@ -294,13 +296,40 @@ class PricedRoot:
     cuts: list
     #: Whether the restricted LP reached the LP relaxation's optimum over every family.
     converged: bool
-    #: Rounds of cuts, pricings, seconds in SoPlex, columns of the last LP, and the cuts
-    #: added to it (a cut purged and separated again counts again).
+    #: Rounds of cuts, pricings, columns of the last LP, and the cuts added to it (a cut
+    #: purged and separated again counts again).
     rounds: int
     pricings: int
-    lp_seconds: float
     n_columns: int
     n_cuts: int
+    #: Wall seconds per step: ``"lp"`` (SoPlex), ``"separation"``, ``"bound"`` (the
+    #: Lagrangian evaluations), ``"pricing"`` (choosing the families and adding them),
+    #: ``"cuts"`` (adding and purging them).
+    seconds: dict[str, float]
+
+
+class _Seconds(dict[str, float]):
+    """Wall seconds per step; ``with seconds("lp"): ...`` adds the block's."""
+
+    @contextlib.contextmanager
+    def __call__(self, step: str):
+        start = time.perf_counter()
+        try:
+            yield
+        finally:
+            self[step] = self.get(step, 0.0) + time.perf_counter() - start
+
+
+def _seconds_left(deadline: float | None) -> float | None:
+    """Seconds until ``deadline`` (``time.perf_counter()``), None for none."""
+    return None if deadline is None else deadline - time.perf_counter()
+
+
+def _new_clusters(fam: _Families, x, known) -> list:
+    """Clusters violated by the LP solution ``x`` and not in ``known``: those separated,
+    else the most violated."""
+    new = [c for c in _separated_clusters(fam, x) if tuple(c) not in known]
+    return new or [c for c in _most_violated_clusters(fam, x) if tuple(c) not in known]
 
 
 def _first_columns(fam: _Families, first, values, first_top: int, small: int) -> np.ndarray:
@@ -358,35 +387,34 @@ def root_pricing(
     # the best multipliers and their clusters (y = 0: the trivial bound)
     best_bound, best_y, best_cuts = 0.0, np.zeros(0), []
     rounds = pricings = n_cuts = 0
-    lp_seconds = 0.0
+    seconds = _Seconds(lp=0.0, separation=0.0, bound=0.0, pricing=0.0, cuts=0.0)
     converged = False
     evaluated, every = time.perf_counter(), evaluate_every
 
-    def left():
-        return None if deadline is None else deadline - time.perf_counter()
-
     def out_of_time():
-        return (deadline is not None and left() <= 0) or (stop is not None and stop())
+        return (deadline is not None and time.perf_counter() >= deadline) or (
+            stop is not None and stop()
+        )
 
     def purge(y):
         if purge_every > 0:  # purged cuts may be separated again
-            known.difference_update(map(tuple, lp.purge(y, purge_age, purge_times)))
+            with seconds("cuts"):
+                known.difference_update(map(tuple, lp.purge(y, purge_age, purge_times)))
 
     while not out_of_time():
-        t = time.perf_counter()
-        optimal, lp_value, x, y = lp.solve(left())
-        lp_seconds += time.perf_counter() - t
+        with seconds("lp"):
+            optimal, lp_value, x, y = lp.solve(_seconds_left(deadline))
         rounds += 1
         if not optimal:  # SoPlex's time limit (the deadline)
             break
-        new = [c for c in _separated_clusters(fam, x) if tuple(c) not in known]
-        if not new:
-            new = [c for c in _most_violated_clusters(fam, x) if tuple(c) not in known]
+        with seconds("separation"):
+            new = _new_clusters(fam, x, known)
         if not new or out_of_time() or time.perf_counter() - evaluated >= every:
             # the bound from this LP's multipliers (of lp.cuts, without the new ones)
             t = time.perf_counter()
             bound, adjusted, _ = lagrangian(fam, lp.cuts, y, values)
             evaluated = time.perf_counter()
+            seconds["bound"] += evaluated - t
             every = max(evaluate_every, 10 * (evaluated - t))
             stalled = price_on_stall and bound >= best_bound
             if bound < best_bound:
@@ -399,9 +427,10 @@ def root_pricing(
                 break
             if not new or stalled or lp_value - incumbent <= price_ratio * (bound - lp_value):
                 pricings += 1
-                priced = _priced_in(fam, lp, adjusted, top)
-                if priced.size:
+                with seconds("pricing"):
+                    priced = _priced_in(fam, lp, adjusted, top)
                     lp.add_families(priced)
+                if priced.size:
                     purge(y)
                     continue  # the primal simplex next: the cuts again on its solution
                 if not new:
@@ -411,10 +440,10 @@ def root_pricing(
             purge(y)
         if new:
             known.update(map(tuple, new))
-            lp.add_cuts(new)
+            with seconds("cuts"):
+                lp.add_cuts(new)
             n_cuts += len(new)
-    cuts = best_cuts
-    bound, adjusted, best = lagrangian(fam, cuts, best_y, values)
+    bound, adjusted, best = lagrangian(fam, best_cuts, best_y, values)
     kept = family_bounds(fam, bound, adjusted, best) >= incumbent - 2 * _margin(fam)
     bound = min(bound + _margin(fam), 0.0)  # never above the trivial bound
     kept[first] = True
@@ -422,11 +451,11 @@ def root_pricing(
         bound=max(bound, incumbent),
         kept=kept,
         incumbent=incumbent,
-        cuts=cuts,
+        cuts=best_cuts,
         converged=converged,
         rounds=rounds,
         pricings=pricings,
-        lp_seconds=lp_seconds,
         n_columns=int(lp.cols.size),
         n_cuts=n_cuts,
+        seconds=dict(seconds),
     )
