@@ -8,8 +8,9 @@ When the method was chosen automatically, a portfolio over very many candidates
 (:func:`_too_many`) is ``"order|solver"``, and when A* runs out of
 memory branch and cut goes on from A*'s best network (``"astar+solver"``), and the
 smaller of the two proven bounds holds. One time limit covers every stage: scoring
-stops at :data:`SCORING_SHARE` of it, and the engines' bound then counts the parent
-sets it left unscored (:func:`_counting_unscored`).
+stops at :data:`SCORING_SHARE` of it, the engines then start from a hill climbing's
+network (:mod:`._seed`), and their bound counts the parent sets scoring left unscored
+(:func:`_counting_unscored`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from ._astar import astar
 from ._families import _gap, _last_line
 from ._portfolio import _HALF_SCIP_MEMORY, PORTFOLIOS, portfolio
 from ._pruning import candidate_parent_sets
+from ._seed import seeded
 from ._solver import solve
 
 if TYPE_CHECKING:
@@ -79,12 +81,21 @@ def search_candidates(
     timings["candidate parent sets"] = time.perf_counter() - start
     if show_progress and not report.complete:
         _note("candidate parent sets", report.incomplete_text())
+    if not report.complete and start_dag is None:  # a first network from a hill climbing
+        candidates, start_dag, timings["hill climbing"] = seeded(
+            score,
+            candidates,
+            max_parents=max_parents,
+            expert_knowledge=expert_knowledge,
+            n_jobs=n_jobs,
+            time_limit=_remaining(time_limit, timings["candidate parent sets"]),
+        )
     begun = time.perf_counter()
     result = _engines(
         candidates,
         report,
         method,
-        time_limit=_remaining(time_limit, timings["candidate parent sets"]),
+        time_limit=_remaining(time_limit, sum(timings.values())),
         initial=None if start_dag is None else _start_network(candidates, start_dag),
         show_progress=show_progress,
         gap_limit=gap_limit,

@@ -1,0 +1,117 @@
+r"""A first network for the exact engines when the time limit stopped scoring.
+
+When the candidate search ends at its share of the time limit
+(:data:`._pipeline.SCORING_SHARE`), some variables' largest parent sets were never
+scored, and the engines search candidates that lack them: on andes (223 variables,
+N = 1000, 3 parents) with a 60 s limit, the network they found in the 15 s left was
+0.59% (BIC) and 0.99% (BDeu(10)) below the best known, while the compiled hill
+climbing of :class:`~pgmpy_nml.LocalSearch` (same score, parent limit and expert
+knowledge) found one 0.089% below it in 0.4 s (``benchmarks/README.md``, "A first
+network when scoring stops early").
+
+So, then, a hill climbing runs first (at most :data:`SEED_SHARE` of the time left),
+the families of its network that are not candidates join the candidates with their
+local scores (unless a candidate subset scores at least as well), and the network
+is the engines' start. Sound: the added sets are admissible parent sets with their
+own scores, so the best network over the candidates is still a network, and the bound
+over what scoring left (:func:`._pipeline._counting_unscored`) holds over more
+candidates as over fewer (it bounds every admissible set either way).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ._files import CandidateParentSets
+
+__all__: list[str] = []
+
+#: share of the time left after scoring that the hill climbing may take
+SEED_SHARE = 0.1
+
+
+def with_families(candidates: CandidateParentSets, added: dict) -> CandidateParentSets:
+    """``candidates`` with the parent sets ``added[v]`` (lists of ``(positions, score)``,
+    none of them a candidate yet) joined to variable ``v``'s, in the constructor's order
+    (best first, then fewer parents, then lexicographic); the other variables' sets,
+    scores and rows are shared, not rebuilt."""
+    padded, size = candidates._rows()
+    ends = np.cumsum(candidates.n_candidates())
+    width = max([padded.shape[1]] + [len(p) for sets in added.values() for p, _ in sets])
+    if width > padded.shape[1]:
+        padded = np.pad(padded, ((0, 0), (0, width - padded.shape[1])), constant_values=-1)
+    sets_out, scores_out, padded_out, size_out = [], [], [], []
+    for v in range(candidates.n_variables):
+        lo, hi = (ends[v - 1] if v else 0), ends[v]
+        sets, scores = candidates.parent_sets[v], candidates.scores[v]
+        rows, lengths = padded[lo:hi], size[lo:hi]
+        if added.get(v):
+            new = [tuple(sorted(int(u) for u in p)) for p, _ in added[v]]
+            extra = np.full((len(new), width), -1, dtype=np.int64)
+            for k, p in enumerate(new):
+                extra[k, : len(p)] = p
+            rows = np.concatenate([rows, extra])
+            lengths = np.concatenate([lengths, [len(p) for p in new]]).astype(np.int64)
+            scores = np.concatenate([scores, [float(s) for _, s in added[v]]])
+            order = np.lexsort((*rows.T[::-1], lengths, -scores))
+            everything = [*sets, *new]
+            sets = tuple(everything[k] for k in order.tolist())
+            rows, lengths, scores = rows[order], lengths[order], scores[order]
+        sets_out.append(sets)
+        scores_out.append(np.array(scores, dtype=np.float64))
+        padded_out.append(rows)
+        size_out.append(lengths)
+    out = CandidateParentSets.__new__(CandidateParentSets)
+    arrays = (np.concatenate(padded_out), np.concatenate(size_out))
+    out._hold(candidates.variables, sets_out, scores_out, arrays)
+    return out
+
+
+def seeded(
+    score,
+    candidates: CandidateParentSets,
+    *,
+    max_parents,
+    expert_knowledge,
+    n_jobs,
+    time_limit: float | None,
+):
+    """``(candidates, dag, seconds)``: the candidates with the families of a hill
+    climbing's network ``dag`` added where they beat every candidate subset, and the
+    seconds it took (module notes)."""
+    from ..local import LocalSearch
+
+    begun = time.perf_counter()
+    dag = (
+        LocalSearch(
+            score,
+            method="hill",
+            max_parents=max_parents,
+            expert_knowledge=expert_knowledge,
+            time_limit=None if time_limit is None else SEED_SHARE * time_limit,
+            n_jobs=n_jobs,
+            show_progress=False,
+        )
+        .fit()
+        .dag_
+    )
+    names = candidates.variables
+    index = {v: i for i, v in enumerate(names)}
+    padded, size = candidates._rows()
+    ends = np.cumsum(candidates.n_candidates())
+    added: dict[int, list] = {}
+    for i, v in enumerate(names):
+        parents = sorted(index[u] for u in dag.predecessors(v))
+        rows = padded[(ends[i - 1] if i else 0) : ends[i]]
+        subset = np.isin(rows, [*parents, -1]).all(axis=1)  # the candidate subsets
+        lengths = size[(ends[i - 1] if i else 0) : ends[i]]
+        if (subset & (lengths == len(parents))).any():  # a candidate already
+            continue
+        best = float(candidates.scores[i][subset].max(initial=-np.inf))
+        own = float(score.local_score(v, tuple(names[u] for u in parents)))
+        if own > best:
+            added[i] = [(tuple(parents), own)]
+    out = with_families(candidates, added) if added else candidates
+    return out, dag, time.perf_counter() - begun
