@@ -8,15 +8,15 @@ least as good as the hill climbing's network, over candidates that hold it.
 
 import itertools
 import math
-from unittest.mock import patch
 
 import numpy as np
 import pandas as pd
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from test_scoring_time_limit import _ticking
 
-from pgmpy_nml import FNML, BDeu, LocalSearch
-from pgmpy_nml.search.candidates import CandidateParentSets, candidate_parent_sets
+from pgmpy_nml import FNML, BDeu, ExactSearch, LocalSearch
+from pgmpy_nml.search.candidates import CandidateParentSets, _pipeline, candidate_parent_sets
 from pgmpy_nml.search.candidates._pipeline import _start_network
 from pgmpy_nml.search.candidates._seed import seeded, with_families
 
@@ -86,10 +86,8 @@ def test_seeded_adds_the_hill_climbing_families_that_beat_their_candidate_subset
     data = _data(seed, n_vars, 60 + 20 * n_vars)
     score = FNML(data) if kind == "fnml" else BDeu(data, equivalent_sample_size=1.0)
     few, _ = candidate_parent_sets(score, max_parents=1)
-    out, dag, _ = seeded(
-        score, few, max_parents=2, expert_knowledge=None, n_jobs=1, time_limit=None
-    )
     climb = LocalSearch(score, method="hill", max_parents=2, show_progress=False).fit()
+    out, dag, _ = seeded(score, few, lambda seconds: climb.dag_, None)
     assert sorted(dag.edges()) == sorted(climb.dag_.edges())
     start = _start_network(out, dag)
     total = math.fsum(out.local_score(v, start[v]) for v in out.variables)
@@ -104,24 +102,11 @@ def test_seeded_adds_the_hill_climbing_families_that_beat_their_candidate_subset
             assert all(after[parents] > before[p] for p in subsets)
 
 
-class _FixedClimb:
-    """A stand-in for ``LocalSearch`` whose network is given: any DAG, so that its
-    families may be candidates, dominated by a candidate subset, or neither."""
-
-    dag = None
-
-    def __init__(self, *args, **kwargs):
-        pass
-
-    def fit(self):
-        self.dag_ = _FixedClimb.dag
-        return self
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.integers(3, 6), st.integers(0, 2**31 - 1))
 def test_seeded_adds_exactly_the_families_that_beat_their_candidate_subsets(seed, n_vars, dag_seed):
-    """Any network as the climb's: a family joins the candidates exactly when it is
+    """Any network as the climb's (so that its families may be candidates, dominated
+    by a candidate subset, or neither): a family joins the candidates exactly when it is
     none and scores above every candidate subset, and the start scores at least the
     network's own score (each family replaced by its best candidate subset)."""
     import networkx as nx
@@ -136,11 +121,7 @@ def test_seeded_adds_exactly_the_families_that_beat_their_candidate_subsets(seed
     for k, v in enumerate(order):
         for u in rng.permutation(order[:k])[: int(rng.integers(0, 3))]:
             dag.add_edge(u, v)
-    _FixedClimb.dag = dag
-    with patch("pgmpy_nml.search.local.LocalSearch", _FixedClimb):
-        out, got, _ = seeded(
-            score, few, max_parents=2, expert_knowledge=None, n_jobs=1, time_limit=None
-        )
+    out, got, _ = seeded(score, few, lambda seconds: dag, 10.0)
     assert got is dag
     own = math.fsum(score.local_score(v, tuple(sorted(dag.predecessors(v)))) for v in dag)
     start = _start_network(out, dag)
@@ -156,3 +137,25 @@ def test_seeded_adds_exactly_the_families_that_beat_their_candidate_subsets(seed
         assert set(after) - set(before) == ({parents} if should_join else set())
         if should_join:
             assert after[parents] == value
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.integers(4, 7), st.integers(0, 6))
+def test_an_exact_search_whose_scoring_stopped_is_at_least_its_hill_climbing(seed, n_vars, ticks):
+    """The whole estimator, its scoring stopped by the clock of
+    ``test_scoring_time_limit`` (one tick per look): when scoring stopped, the hill
+    climbing ran and the network returned scores at least as well as its network."""
+    data = _data(seed, n_vars, 40 + 10 * n_vars)
+    score = FNML(data)
+    with _ticking(compiled_last=False):
+        search = ExactSearch(
+            score,
+            max_parents=2,
+            method="solver",
+            time_limit=(ticks + 0.5) / _pipeline.SCORING_SHARE,
+            show_progress=False,
+        ).fit()
+    assert ("hill climbing" in search.timings_) == (not search.pruning_.complete)
+    if not search.pruning_.complete:
+        climb = LocalSearch(score, method="hill", max_parents=2, show_progress=False).fit()
+        assert search.score_ >= climb.score_ - 1e-9 * (1 + abs(climb.score_))

@@ -450,7 +450,28 @@ class ExactSearch(_StructureSearch):
             start_dag=settings["start_dag"],
             max_memory=None if self.max_memory is None else self._memory_limit(),
             hand_over=self.method == "auto",
+            climb=self._climb(score, settings),
         )
+
+    def _climb(self, score, settings):
+        """``climb(seconds)``: the network of a hill climbing with the same score, parent
+        limit and expert knowledge (the engines' start when the time limit stops
+        scoring, :mod:`pgmpy_nml.search.candidates._seed`)."""
+        from .local import LocalSearch
+
+        def climb(seconds: float | None):
+            search = LocalSearch(
+                score,
+                method="hill",
+                max_parents=settings["max_parents"],
+                expert_knowledge=self.expert_knowledge,
+                time_limit=seconds,
+                n_jobs=self.n_jobs,
+                show_progress=False,
+            )
+            return search.fit().dag_
+
+        return climb
 
     @announced("exact search")  # "compiling (once, about N s)" on an empty cache
     def fit(self, data: pd.DataFrame | None = None) -> ExactSearch:

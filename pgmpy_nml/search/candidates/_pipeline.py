@@ -56,13 +56,16 @@ def search_candidates(
     start_dag=None,
     max_memory: float | None = None,
     hand_over: bool = False,
+    climb=None,
 ) -> SearchResult:
     """The best network over the candidates of ``score`` by ``method`` (``"astar"``,
     ``"solver"``, ``"astar|solver"``, ``"solver|solver"`` or ``"order|solver"``), with its
     proven bound; ``hand_over`` (the method was chosen automatically): branch and cut goes
     on when A* runs out of memory, and a portfolio over very many candidates is
-    ``"order|solver"`` (:func:`_too_many`). The settings are checked ones
-    (``ExactSearch._settings``).
+    ``"order|solver"`` (:func:`_too_many`); ``climb(seconds)``: a hill climbing's
+    network within ``seconds`` (None: no limit), the engines' start when the time limit
+    stopped scoring and no ``start_dag`` was given (:mod:`._seed`). The settings are
+    checked ones (``ExactSearch._settings``).
 
     The result's ``method`` is the engine that finished (``"astar+solver"`` after a
     hand-over), ``timings`` the seconds of each stage, ``plan`` and ``pruning`` the
@@ -81,15 +84,9 @@ def search_candidates(
     timings["candidate parent sets"] = time.perf_counter() - start
     if show_progress and not report.complete:
         _note("candidate parent sets", report.incomplete_text())
-    if not report.complete and start_dag is None:  # a first network from a hill climbing
-        candidates, start_dag, timings["hill climbing"] = seeded(
-            score,
-            candidates,
-            max_parents=max_parents,
-            expert_knowledge=expert_knowledge,
-            n_jobs=n_jobs,
-            time_limit=_remaining(time_limit, timings["candidate parent sets"]),
-        )
+    if not report.complete and start_dag is None and climb is not None:
+        left = _remaining(time_limit, timings["candidate parent sets"])
+        candidates, start_dag, timings["hill climbing"] = seeded(score, candidates, climb, left)
     begun = time.perf_counter()
     result = _engines(
         candidates,

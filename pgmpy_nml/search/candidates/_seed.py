@@ -9,7 +9,8 @@ climbing of :class:`~pgmpy_nml.LocalSearch` (same score, parent limit and expert
 knowledge) found one 0.089% below it in 0.4 s (``benchmarks/README.md``, "A first
 network when scoring stops early").
 
-So, then, a hill climbing runs first (at most :data:`SEED_SHARE` of the time left),
+So, then, a hill climbing runs first (at most :data:`SEED_SHARE` of the time left; the
+estimator, :class:`~pgmpy_nml.ExactSearch`, gives it as a function of its time limit),
 the families of its network that are not candidates join the candidates with their
 local scores (unless a candidate subset scores at least as well), and the network
 is the engines' start. Sound: the added sets are admissible parent sets with their
@@ -69,34 +70,13 @@ def with_families(candidates: CandidateParentSets, added: dict) -> CandidatePare
     return out
 
 
-def seeded(
-    score,
-    candidates: CandidateParentSets,
-    *,
-    max_parents,
-    expert_knowledge,
-    n_jobs,
-    time_limit: float | None,
-):
-    """``(candidates, dag, seconds)``: the candidates with the families of a hill
-    climbing's network ``dag`` added where they beat every candidate subset, and the
-    seconds it took (module notes)."""
-    from ..local import LocalSearch
-
+def seeded(score, candidates: CandidateParentSets, climb, time_limit: float | None):
+    """``(candidates, dag, seconds)``: the candidates with the families of the network
+    ``dag = climb(seconds)`` of a hill climbing (at most :data:`SEED_SHARE` of
+    ``time_limit``) added where they beat every candidate subset, and the seconds it
+    took (module notes). ``score`` gives the added families' scores."""
     begun = time.perf_counter()
-    dag = (
-        LocalSearch(
-            score,
-            method="hill",
-            max_parents=max_parents,
-            expert_knowledge=expert_knowledge,
-            time_limit=None if time_limit is None else SEED_SHARE * time_limit,
-            n_jobs=n_jobs,
-            show_progress=False,
-        )
-        .fit()
-        .dag_
-    )
+    dag = climb(None if time_limit is None else SEED_SHARE * time_limit)
     names = candidates.variables
     index = {v: i for i, v in enumerate(names)}
     padded, size = candidates._rows()
