@@ -87,6 +87,8 @@ def search_candidates(
     if not report.complete and start_dag is None and climb is not None:
         left = _remaining(time_limit, timings["candidate parent sets"])
         candidates, start_dag, timings["hill climbing"] = seeded(score, candidates, climb, left)
+        if show_progress:
+            _note("hill climbing", f"the engines' first network, {timings['hill climbing']:.1f} s")
     begun = time.perf_counter()
     result = _engines(
         candidates,

@@ -84,10 +84,9 @@ def seeded(score, candidates: CandidateParentSets, climb, time_limit: float | No
     added: dict[int, list] = {}
     for i, v in enumerate(names):
         parents = sorted(index[u] for u in dag.predecessors(v))
-        rows = padded[(ends[i - 1] if i else 0) : ends[i]]
-        subset = np.isin(rows, [*parents, -1]).all(axis=1)  # the candidate subsets
-        lengths = size[(ends[i - 1] if i else 0) : ends[i]]
-        if (subset & (lengths == len(parents))).any():  # a candidate already
+        lo, hi = (ends[i - 1] if i else 0), ends[i]
+        subset = np.isin(padded[lo:hi], [*parents, -1]).all(axis=1)  # the candidate subsets
+        if (subset & (size[lo:hi] == len(parents))).any():  # a candidate already
             continue
         best = float(candidates.scores[i][subset].max(initial=-np.inf))
         own = float(score.local_score(v, tuple(names[u] for u in parents)))
