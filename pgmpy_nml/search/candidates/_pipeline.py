@@ -28,7 +28,7 @@ from ._astar import astar
 from ._families import _gap, _last_line
 from ._portfolio import _HALF_SCIP_MEMORY, PORTFOLIOS, portfolio
 from ._pruning import candidate_parent_sets
-from ._seed import seeded
+from ._seed import candidate_subsets, seeded
 from ._solver import solve
 
 if TYPE_CHECKING:
@@ -287,12 +287,12 @@ def _start_network(candidates: CandidateParentSets, dag) -> dict:
         )
     chosen = {}
     for v in candidates.variables:
-        have = {index[u] for u in dag.predecessors(v)}
-        subsets = [p for p in candidates.parent_sets[index[v]] if set(p) <= have]
-        if not subsets:
+        subsets = candidate_subsets(candidates, index[v], [index[u] for u in dag.predecessors(v)])
+        if not subsets.any():
             raise ValueError(
                 f"start_dag gives {v!r} the parents {sorted(dag.predecessors(v))!r}, which break "
                 "the constraints (a required parent is missing)."
             )
-        chosen[v] = tuple(candidates.variables[u] for u in subsets[0])  # best first
+        best = candidates.parent_sets[index[v]][int(np.argmax(subsets))]  # best first
+        chosen[v] = tuple(candidates.variables[u] for u in best)
     return chosen

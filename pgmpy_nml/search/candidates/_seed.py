@@ -33,6 +33,16 @@ __all__: list[str] = []
 SEED_SHARE = 0.1
 
 
+def candidate_subsets(candidates: CandidateParentSets, i: int, parents) -> np.ndarray:
+    """Which candidates of variable ``i`` (in their order, best first) are subsets of
+    ``parents`` (positions), as a boolean mask over them, from the rows the engines read
+    (no loop over millions of tuples)."""
+    padded, _ = candidates._rows()
+    ends = np.cumsum(candidates.n_candidates())
+    rows = padded[(ends[i - 1] if i else 0) : ends[i]]
+    return np.asarray(np.isin(rows, [*parents, -1]).all(axis=1))
+
+
 def with_families(candidates: CandidateParentSets, added: dict) -> CandidateParentSets:
     """``candidates`` with the parent sets ``added[v]`` (lists of ``(positions, score)``,
     none of them a candidate yet) joined to variable ``v``'s, in the constructor's order
@@ -79,15 +89,14 @@ def seeded(score, candidates: CandidateParentSets, climb, time_limit: float | No
     dag = climb(None if time_limit is None else SEED_SHARE * time_limit)
     names = candidates.variables
     index = {v: i for i, v in enumerate(names)}
-    padded, size = candidates._rows()
+    _, size = candidates._rows()
     ends = np.cumsum(candidates.n_candidates())
     added: dict[int, list] = {}
     for i, v in enumerate(names):
         parents = sorted(index[u] for u in dag.predecessors(v))
-        lo, hi = (ends[i - 1] if i else 0), ends[i]
-        subset = np.isin(padded[lo:hi], [*parents, -1]).all(axis=1)  # the candidate subsets
-        if (subset & (size[lo:hi] == len(parents))).any():  # a candidate already
-            continue
+        subset = candidate_subsets(candidates, i, parents)
+        if (subset & (size[(ends[i - 1] if i else 0) : ends[i]] == len(parents))).any():
+            continue  # a candidate already
         best = float(candidates.scores[i][subset].max(initial=-np.inf))
         own = float(score.local_score(v, tuple(names[u] for u in parents)))
         if own > best:
