@@ -16,6 +16,7 @@ from pgmpy_nml.search.candidates import CandidateParentSets
 from pgmpy_nml.search.candidates._clusters import (
     _ARC_TIE,
     _cluster_families,
+    _cluster_row,
     _cycle_clusters,
     _most_violated_clusters,
     _separated_clusters,
@@ -108,6 +109,65 @@ def test_the_sub_ip_separation_at_every_node_keeps_the_optimum(monkeypatch):
     for seed in range(16):
         solve_as_dp(random_candidates(8 + seed % 5, seed, per_var=8))
     assert len(handlers) == 16 and sum(h.n_exact_cuts for h in handlers) > 0
+
+
+@pytest.mark.parametrize("when_idle", [False, True])
+def test_the_sub_ips_run_at_the_rounds_they_are_meant_for(monkeypatch, when_idle):
+    """At each round: the cluster sub-IP runs (with ``SUB_IP_WHEN_IDLE``, only when the
+    peeling and the cycles found no cut), and the 2-cluster sub-IP only when no cluster
+    cut was found (the solver still proves the DP's optimum)."""
+    from pgmpy_nml.search.candidates import _scip_plugins as plugins
+
+    monkeypatch.setattr(plugins, "SUB_IP_WHEN_IDLE", when_idle)
+
+    rounds = []
+    real_cheap, real_exact = plugins._separated_clusters, plugins._most_violated_clusters
+
+    def cheap(*args, **kwargs):
+        rounds.append({"cheap": real_cheap(*args, **kwargs)})
+        return list(rounds[-1]["cheap"])
+
+    def exact(*args, k=1, **kwargs):
+        rounds[-1][k] = real_exact(*args, k=k, **kwargs)
+        return rounds[-1][k]
+
+    def exact_everywhere(*args):
+        return real_plugins(*args[:7], exact_separation="always")
+
+    real_plugins = plugins.include_plugins
+    monkeypatch.setattr(plugins, "_separated_clusters", cheap)
+    monkeypatch.setattr(plugins, "_most_violated_clusters", exact)
+    monkeypatch.setattr(plugins, "include_plugins", exact_everywhere)
+    for seed in range(16):
+        solve_as_dp(random_candidates(8 + seed % 5, seed, per_var=8))
+    for r in rounds:
+        assert (1 in r) == (not when_idle or not r["cheap"])
+        assert (2 in r) == (1 in r and not r[1] and not r["cheap"])
+    assert sum(1 in r for r in rounds) and sum(2 in r for r in rounds)
+
+
+def test_the_solver_keeps_the_optimum_with_2_cluster_cuts_alone(monkeypatch):
+    """With the cluster cuts' separations made to find nothing, every cut comes from the
+    2-cluster sub-IP (and cycles of integer solutions from the enforcement): the solver
+    still proves the DP's optimum, with many 2-cluster cuts in the LP."""
+    from pgmpy_nml.search.candidates import _scip_plugins as plugins
+
+    real_exact, real_plugins = plugins._most_violated_clusters, plugins.include_plugins
+    handlers = []
+
+    def exact_everywhere(*args):
+        handlers.append(real_plugins(*args[:7], exact_separation="always"))
+        return handlers[-1]
+
+    def two_only(*args, k=1, **kwargs):
+        return real_exact(*args, k=k, **kwargs) if k == 2 else []
+
+    monkeypatch.setattr(plugins, "_separated_clusters", lambda *args, **kwargs: [])
+    monkeypatch.setattr(plugins, "_most_violated_clusters", two_only)
+    monkeypatch.setattr(plugins, "include_plugins", exact_everywhere)
+    for seed in range(16):
+        solve_as_dp(random_candidates(8 + seed % 5, seed, per_var=8))
+    assert sum(h.n_k_cuts for h in handlers) > 50
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -457,6 +517,65 @@ def test_exact_separation_finds_the_most_violated_cluster(seed):
             assert got == []
 
 
+@pytest.mark.parametrize("seed", range(30))
+def test_every_dag_meets_every_k_cluster_constraint(seed):
+    """Brute force: over random DAGs (one candidate family per variable, acyclic), no
+    cluster and no ``k`` is violated, and each constraint binds on some of them (the
+    cuts are valid and not trivially loose)."""
+    rng, fam = _random_families(seed, 7, 10)
+    n = fam.n
+    tight = 0
+    for _ in range(20):
+        order = rng.permutation(n)
+        rank = np.empty(n, dtype=int)
+        rank[order] = np.arange(n)
+        x = np.zeros(len(fam))
+        for v in range(n):  # a random family whose parents all come before v
+            ok = [f for f in fam.families(v) if all(rank[u] < rank[v] for u in fam.parents[f])]
+            x[rng.choice(ok)] = 1.0
+        for k in (1, 2, 3):
+            for size in range(k + 1, n + 1):
+                for cluster in itertools.combinations(range(n), size):
+                    viol = _cluster_violation(fam, x, cluster, k)
+                    assert viol <= 1e-12
+                    tight += viol == 0
+    assert tight > 0
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_exact_k_cluster_separation_finds_the_most_violated_cluster(seed):
+    """Against every cluster of each support component enumerated, for ``k`` = 2 and 3:
+    the sub-IP's first cluster has the largest violation of them, it finds one exactly
+    when one is violated, and every cluster it returns is violated by the definition."""
+    rng, fam = _random_families(seed, 8, 10)
+    n, eps = fam.n, 1e-6
+    for rep in range(4):
+        x = _random_values(fam, rng, "simplex" if rep % 2 else "eighths")
+        g = nx.DiGraph()
+        g.add_nodes_from(range(n))
+        g.add_edges_from(
+            (u, fam.child[f]) for f in range(len(fam)) if x[f] > eps for u in fam.parents[f]
+        )
+        for k in (2, 3):
+            best = max(
+                [
+                    _cluster_violation(fam, x, cluster, k)
+                    for comp in nx.strongly_connected_components(g)
+                    for size in range(k + 1, len(comp) + 1)
+                    for cluster in itertools.combinations(sorted(comp), size)
+                ],
+                default=-math.inf,
+            )
+            got = _most_violated_clusters(fam, x, eps=eps, k=k)
+            for cluster in got:
+                assert _cluster_violation(fam, x, cluster, k) > eps
+            if best > eps:
+                assert got
+                assert _cluster_violation(fam, x, got[0], k) == pytest.approx(best, abs=1e-7)
+            else:
+                assert got == []
+
+
 @pytest.mark.parametrize("seed", range(60))
 def test_cycle_clusters_against_every_cycle(seed):
     """Against every simple cycle of the support graph enumerated (networkx): each
@@ -575,13 +694,15 @@ def test_cluster_separation_finds_cycles_and_fractional_violations():
     assert _violated_clusters(fam, z) == []
 
 
-def _cluster_violation(fam, x, cluster):
-    """``x`` on the cluster's families with a parent inside, minus ``|C| - 1``: from each
-    family's parent tuple (the definition)."""
+def _cluster_violation(fam, x, cluster, k=1):
+    """``x`` on the cluster's families with a parent (``k`` parents) inside, minus
+    ``|C| - k``: from each family's parent tuple (the definition)."""
     inside = set(cluster)
     return sum(
-        x[f] for f in range(len(fam)) if fam.child[f] in inside and inside & set(fam.parents[f])
-    ) - (len(cluster) - 1)
+        x[f]
+        for f in range(len(fam))
+        if fam.child[f] in inside and len(inside & set(fam.parents[f])) >= k
+    ) - (len(cluster) - k)
 
 
 def _peel_reference(fam, x, members, keep, eps):
@@ -661,11 +782,18 @@ def test_a_clusters_families_split_by_a_parent_inside(seed):
     fam = _Families(CandidateParentSets.from_dict(local))
     for _ in range(10):
         cluster = rng.choice(n, int(rng.integers(1, n + 1)), replace=False).tolist()
-        inner, outer = _cluster_families(fam, cluster)
         mine = [f for f in range(len(fam)) if fam.child[f] in cluster]
-        expect_in = [f for f in mine if set(fam.parents[f]) & set(cluster)]
-        assert inner.tolist() == expect_in
-        assert outer.tolist() == [f for f in mine if f not in expect_in]
+        for k in (1, 2, 3):
+            inner, outer = _cluster_families(fam, cluster, k=k)
+            expect_in = [f for f in mine if len(set(fam.parents[f]) & set(cluster)) >= k]
+            assert inner.tolist() == expect_in
+            assert outer.tolist() == [f for f in mine if f not in expect_in]
+            fams, lhs, rhs = _cluster_row(fam, cluster, k)  # the sparser form
+            if lhs is None:
+                assert fams.tolist() == expect_in and rhs == len(cluster) - k
+            else:
+                assert fams.tolist() == outer.tolist() and lhs == k
+            assert len(fams) == min(len(inner), len(outer))
 
 
 def test_arrows_group_families_by_parent_and_child():

@@ -229,31 +229,38 @@ def _peel(n, members, keep, xs, child, parents, size, own, ptr, idx):
     return best_viol, best
 
 
-def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0):
+def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0, k=1):
     r"""The most violated cluster of each strongly connected component of the support
     graph of ``x``, by a sub-IP (GOBNILP's separation, Bartlett and Cussens 2017):
     sorted lists of variables, each violated by more than ``eps``, most violated first.
+    With ``k`` above 1, the same for the ``k``-cluster constraints
+    (:func:`_cluster_families`).
 
     For a component :math:`K`, with a binary :math:`I_v` per member (:math:`v \in C`)
     and :math:`y_f \in [0, 1]` per family :math:`f = (v, P)` of the support with
-    :math:`v \in K` and a parent in :math:`K`,
+    :math:`v \in K` and at least :math:`k` parents in :math:`K`,
 
     .. math::
 
         \max \sum_f x_f\, y_f - \sum_{v \in K} I_v \quad \text{s.t.} \quad
-        y_f \le I_v, \quad y_f \le \sum_{u \in P \cap K} I_u, \quad
-        \sum_{v \in K} I_v \ge 2.
+        y_f \le I_v, \quad k\, y_f \le \sum_{u \in P \cap K} I_u, \quad
+        \sum_{v \in K} I_v \ge k + 1,
 
-    At integer :math:`I`, :math:`y_f = 1` exactly on the families of :math:`C` with a
-    parent in :math:`C`, so the objective is the violation of :math:`C` minus 1, and
-    only solutions above :math:`-1 + \epsilon` are kept (SCIP's objective limit); every
-    solution SCIP found above it gives a cut, its violation checked on all of ``x``.
+    with :math:`y_f` binary when :math:`k > 1` (so that it is 0 below :math:`k`
+    parents inside). At integer :math:`I`, :math:`y_f = 1` exactly on the families of
+    :math:`C` with at least :math:`k` parents in :math:`C`, so the objective is the
+    violation of :math:`C` minus :math:`k`, and only solutions above
+    :math:`-k + \epsilon` are kept (SCIP's objective limit); every solution SCIP found
+    above it gives a cut, its violation checked on all of ``x``.
 
-    Why the components suffice: if a cluster :math:`C` meets two, let :math:`C_1` be
-    its part in a component that no support edge from the rest of :math:`C` enters.
-    The families of :math:`C_1`'s members with a parent in :math:`C` have it in
-    :math:`C_1`, and each other member has at most 1 on families with a parent in
-    :math:`C`, so the violation of :math:`C` is at most that of :math:`C_1`.
+    Why the components suffice for ``k = 1``: if a cluster :math:`C` meets two, let
+    :math:`C_1` be its part in a component that no support edge from the rest of
+    :math:`C` enters. The families of :math:`C_1`'s members with a parent in :math:`C`
+    have it in :math:`C_1`, and each other member has at most 1 on families with a
+    parent in :math:`C`, so the violation of :math:`C` is at most that of :math:`C_1`.
+    For ``k`` above 1 that part may have :math:`k` members or fewer, where the argument
+    fails: the search within each component is then a restriction (its clusters are
+    violated, but one across components can be more so).
 
     A component's sub-IP stops after ``time_limit`` seconds with the solutions it has.
     The peeling (:func:`_violated_clusters`) misses clusters the sub-IP finds: on andes
@@ -268,24 +275,27 @@ def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0):
     nonzero = np.flatnonzero(x)
     for c in range(n_comp):
         members = np.flatnonzero(label == c)
-        if members.size < 2:
+        if members.size < k + 1:
             continue
-        rows, _ = _cluster_families(fam, members, among=nonzero)
+        rows, _ = _cluster_families(fam, members, among=nonzero, k=k)
+        rows = rows[x[rows] > eps]  # those of the support
+        if rows.size == 0:
+            continue
         model = Model("cluster")
         model.hideOutput(True)
         model.setRealParam("limits/time", max(float(time_limit), 1e-3))
         member = {int(v): model.addVar(vtype="B", obj=-1.0) for v in members}
-        for f in rows[x[rows] > eps]:  # those of the support
-            y = model.addVar(lb=0.0, ub=1.0, obj=float(x[f]))
+        for f in rows:
+            y = model.addVar(lb=0.0, ub=1.0, obj=float(x[f]), vtype="C" if k == 1 else "B")
             model.addCons(y <= member[int(fam.child[f])])
-            model.addCons(y <= quicksum(member[u] for u in fam.preds[f] if u in member))
-        model.addCons(quicksum(member.values()) >= 2)
+            model.addCons(k * y <= quicksum(member[u] for u in fam.preds[f] if u in member))
+        model.addCons(quicksum(member.values()) >= k + 1)
         model.setMaximize()
-        model.setObjlimit(-1.0 + eps)
+        model.setObjlimit(-k + eps)
         model.optimize()
         for sol in model.getSols():
             cluster = [v for v, var in member.items() if model.getSolVal(sol, var) > 0.5]
-            viol = _violation(fam, x, cluster, nonzero)
+            viol = _violation(fam, x, cluster, nonzero, k)
             if viol > eps:
                 found.setdefault(tuple(cluster), viol)
     return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
@@ -334,10 +344,22 @@ def _set_packing(fam: _Families):
     return out
 
 
-def _cluster_families(fam: _Families, cluster, among=None):
-    """Families whose child is in ``cluster``: those with a parent in it, and the others
-    (each in increasing order); with ``among`` (increasing family indices), only those
-    of ``among``.
+def _cluster_families(fam: _Families, cluster, among=None, k=1):
+    r"""Families whose child is in ``cluster``: those with a parent in it (with ``k``, at
+    least ``k`` parents), and the others (each in increasing order); with ``among``
+    (increasing family indices), only those of ``among``.
+
+    The ``k``-cluster constraint of a cluster :math:`C` with :math:`|C| > k` (Cussens
+    2011) is
+
+    .. math::
+
+        \sum_{v \in C} \sum_{P:\, |P \cap C| \ge k} x_{v,P} \le |C| - k:
+
+    in a topological order of a DAG, the :math:`j`-th member of :math:`C` has at most
+    :math:`j - 1` parents in :math:`C`, so the first :math:`k` have fewer than
+    :math:`k`. For :math:`k = 1` it is the cluster constraint, and GOBNILP's
+    set-packing constraints (:func:`_set_packing`) are those with :math:`|C| = k + 1`.
 
     The parents are read from the padded parent lists of the cluster's own families, not
     from the families-by-variables mask: on pathfinder's 89,504 candidates the mask took
@@ -350,25 +372,28 @@ def _cluster_families(fam: _Families, cluster, among=None):
     else:
         among = np.asarray(among, dtype=np.int64)
         rows = among[inside[fam.child[among]]]
-    hit = inside[fam.padded[rows]].any(axis=1)
+    if k == 1:
+        hit = inside[fam.padded[rows]].any(axis=1)
+    else:
+        hit = inside[fam.padded[rows]].sum(axis=1) >= k
     return rows[hit], rows[~hit]
 
 
-def _violation(fam: _Families, x, cluster, nonzero=None) -> float:
-    """How much ``x`` violates the cluster constraint of ``cluster``: its value on the
-    families of the cluster's members with a parent inside, minus ``|C| - 1``.
-    ``nonzero``: the families where ``x`` is not 0 (``np.flatnonzero(x)``), to look only
-    at those instead of every family of the members."""
-    inner, _ = _cluster_families(fam, cluster, among=nonzero)
-    return float(x[inner].sum()) - (len(cluster) - 1)
+def _violation(fam: _Families, x, cluster, nonzero=None, k=1) -> float:
+    """How much ``x`` violates the (``k``-)cluster constraint of ``cluster``: its value on
+    the families of the cluster's members with a parent (``k`` parents) inside, minus
+    ``|C| - k``. ``nonzero``: the families where ``x`` is not 0 (``np.flatnonzero(x)``),
+    to look only at those instead of every family of the members."""
+    inner, _ = _cluster_families(fam, cluster, among=nonzero, k=k)
+    return float(x[inner].sum()) - (len(cluster) - k)
 
 
-def _cluster_row(fam: _Families, cluster):
-    """The cluster constraint of ``cluster`` in the sparser of its two equivalent forms
-    (given one family per variable): ``(families, lhs, rhs)``, either the families with a
-    parent inside summing to at most ``|C| - 1`` (``lhs`` None) or those without summing
-    to at least 1 (``rhs`` None)."""
-    inner, outer = _cluster_families(fam, cluster)
+def _cluster_row(fam: _Families, cluster, k=1):
+    """The (``k``-)cluster constraint of ``cluster`` in the sparser of its two equivalent
+    forms (given one family per variable): ``(families, lhs, rhs)``, either the families
+    with a parent (``k`` parents) inside summing to at most ``|C| - k`` (``lhs`` None) or
+    the others summing to at least ``k`` (``rhs`` None)."""
+    inner, outer = _cluster_families(fam, cluster, k=k)
     if inner.size <= outer.size:
-        return inner, None, len(cluster) - 1
-    return outer, 1, None
+        return inner, None, len(cluster) - k
+    return outer, k, None
