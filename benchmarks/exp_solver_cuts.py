@@ -1,0 +1,107 @@
+"""The bound-first solver alone on one core, with or without its root's extra cuts.
+
+Runs the portfolio's second solver (``bound_first``: SCIP's branch and cut with the
+sub-IP separation at its root) on an instance of ``bench_suite.py`` for ``--seconds``,
+and prints its bound's distance above the best network known (``results/suite.jsonl``),
+the cuts it added and SCIP's nodes; ``--stats FILE`` writes SCIP's statistics (where
+the time went). The candidates are saved under ``--cache`` (default: the system's
+temporary directory), so that runs of the same instance skip the scoring. The figures
+are in ``benchmarks/README.md`` ("2-cluster cuts at the bound-first solver's root").
+
+Run two settings side by side, one per core::
+
+    python benchmarks/exp_solver_cuts.py --instance barley-n500-qnml-p3 --k-clusters
+    python benchmarks/exp_solver_cuts.py --instance barley-n500-qnml-p3 --no-k-clusters
+    # the sub-IP only at the rounds where the peeling and the cycles found no cut
+    python benchmarks/exp_solver_cuts.py --instance andes-n1000-bic-p3 --sub-ip-when-idle
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+
+def candidates_of(name: str, cache: str):
+    """The candidates of ``bench_suite.py``'s instance ``name`` and its best known score
+    (None if not run), from ``cache`` when saved there before."""
+    from pgmpy_nml.search.candidates import CandidateParentSets
+
+    path = os.path.join(cache, f"{name}.candidates")
+    if os.path.exists(path) and os.path.exists(path + ".json"):
+        with open(path + ".json") as f:
+            return CandidateParentSets.from_file(path), json.load(f)["best_known"]
+    from exp_root_pricing import suite_families
+
+    _, candidates, best = suite_families(name)
+    candidates.to_file(path)
+    with open(path + ".json", "w") as f:
+        json.dump({"best_known": best}, f)
+    return candidates, best
+
+
+def main(argv=None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--instance", required=True, help="an instance of bench_suite.py")
+    parser.add_argument("--seconds", type=float, default=300.0)
+    parser.add_argument(
+        "--k-clusters", action=argparse.BooleanOptionalAction, default=True, help="2-cluster cuts"
+    )
+    parser.add_argument("--sub-ip-when-idle", action="store_true")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cache", default=tempfile.gettempdir())
+    parser.add_argument("--stats", help="write SCIP's statistics to this file")
+    args = parser.parse_args(argv)
+
+    from pgmpy_nml.search.candidates import _scip_plugins as plugins
+    from pgmpy_nml.search.candidates import _solver
+
+    start = time.perf_counter()
+    candidates, best = candidates_of(args.instance, args.cache)
+    print(
+        f"{args.instance}: {int(candidates.n_candidates().sum()):,} candidates, best known "
+        f"{best}, scoring or loading {time.perf_counter() - start:.1f} s, "
+        f"load average {os.getloadavg()}",
+        flush=True,
+    )
+    plugins.K_CLUSTERS = (2,) if args.k_clusters else ()
+    plugins.SUB_IP_WHEN_IDLE = args.sub_ip_when_idle
+    models, handlers = [], []
+    build, include = _solver._model, plugins.include_plugins
+
+    def model(*a, **k):
+        models.append(build(*a, **k))
+        return models[-1]
+
+    def plugins_of(*a, **k):
+        handlers.append(include(*a, **k))
+        return handlers[-1]
+
+    _solver._model, plugins.include_plugins = model, plugins_of
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = _solver._solve(candidates, None, args.seconds, 0.0, args.seed, False, bound_first=True)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    above = ""
+    if best is not None:
+        above = f", {(result.bound - best) / abs(best):.4%} above the best known"
+    print(
+        f"k-clusters {args.k_clusters}, sub-IP when idle {args.sub_ip_when_idle}: "
+        f"{result.status} after {wall:.1f} s ({cpu:.1f} s of CPU), score {result.score:.2f}, "
+        f"bound {result.bound:.2f}, gap {result.gap:.4%}{above}; cuts {result.n_cuts} "
+        f"(2-cluster {sum(h.n_k_cuts for h in handlers)}), nodes {models[-1][0].getNNodes()}; "
+        f"load average {os.getloadavg()}",
+        flush=True,
+    )
+    if args.stats:
+        models[-1][0].writeStatistics(args.stats)
+
+
+if __name__ == "__main__":
+    main()
