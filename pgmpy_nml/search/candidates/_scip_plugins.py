@@ -236,13 +236,14 @@ class Acyclicity(Conshdlr):
 #: The ``k`` of the ``k``-cluster cuts (:func:`._clusters._cluster_families`; Cussens
 #: 2011) that the exact separation adds, each by its own sub-IP, where it runs and once
 #: no cluster cut is left. Measured with :data:`SUB_IP_WHEN_IDLE` off, the bound-first
-#: solver alone, 300 s on one core, beside another run, as the bound's distance above the
-#: best network known: barley (48 variables, 22,938 candidates, qNML, N = 500, 3 parents;
-#: tuning half) 0.2015% without, 0.1510% with (56 cuts, of 8-14 variables; the root's
-#: bound 16% nearer the network); andes BIC (223 variables, 10,393 candidates, N = 1000)
-#: 0.1468% against 0.1493% (one cut, still in the root). At every node the sub-IPs took
-#: 165 of barley's 300 s (0.2085%); at every round of the root, 240 of andes' (0.1463%).
-#: 3-cluster cuts: none violated on barley.
+#: solver alone, 300 s on one core, beside another run, as the bound's distance above
+#: the best network known: barley (48 variables, 22,938 candidates, qNML, N = 500, 3
+#: parents; tuning half) 0.2015% without, 0.1510% with (56 cuts, of 8-14 variables; with
+#: them at every root round, the root's bound was 16% nearer the network); andes BIC
+#: (223 variables, 10,393 candidates, N = 1000) 0.1468% against 0.1493% (one cut, still
+#: in the root). At every node the sub-IPs took 165 of barley's 300 s (0.2085%); at
+#: every round of the root, 240 of andes' (0.1463%). 3-cluster cuts: none violated on
+#: barley.
 K_CLUSTERS = (2,)
 
 #: Whether the exact separation's sub-IP runs only at the rounds where the peeling and

@@ -282,15 +282,15 @@ def _solve(
 #: Its root also separates by sub-IP (:func:`._clusters._most_violated_clusters`; the
 #: plugins' ``exact_separation="root"``), cluster cuts and, at the rounds that find no
 #: cluster cut, 2-cluster cuts (:data:`._scip_plugins.K_CLUSTERS`). The cluster sub-IP,
-#: measured on one core, seed 1: andes (223
-#: variables, 17,148 candidates, fNML, N = 1000, 2 parents) 0.922% from proven after
-#: 600 s (the peeling alone: 2.72% after 200 s); hailfinder BDeu(100), N = 1000: 0.166%
-#: against 0.178% after 300 s, and BDeu(1), N = 10000: proven in 101.5 s of CPU against
-#: 113 s. At every node it made hailfinder BDeu(100) 0.202% (the sub-IPs took 220 of the
-#: 300 s), and in the first solver (SCIP's default root) hailfinder BDeu(1) took 137 s
-#: against 78 s: so the root of the second solver only. In the portfolio
-#: (``bench_frontier.py --large``, 600 s): andes 0.919%, pathfinder (109 variables,
-#: 89,504 candidates) 0.130%, against 2.36% and 0.654% before.
+#: measured on one core, seed 1: andes (223 variables, 17,148 candidates, fNML, N =
+#: 1000, 2 parents) 0.922% from proven after 600 s (the peeling alone: 2.72% after 200
+#: s); hailfinder BDeu(100), N = 1000: 0.166% against 0.178% after 300 s, and BDeu(1), N
+#: = 10000: proven in 101.5 s of CPU against 113 s. At every node it made hailfinder
+#: BDeu(100) 0.202% (the sub-IPs took 220 of the 300 s), and in the first solver (SCIP's
+#: default root) hailfinder BDeu(1) took 137 s against 78 s: so the root of the second
+#: solver only. In the portfolio (``bench_frontier.py --large``, 600 s): andes 0.919%,
+#: pathfinder (109 variables, 89,504 candidates) 0.130%, against 2.36% and 0.654%
+#: before.
 #:
 #: Measured on one core with seed 1 without it (the first solver keeps SCIP's defaults,
 #: which prove the easier instances sooner; the race takes the faster):
