@@ -28,7 +28,7 @@ from ._astar import astar
 from ._families import _gap, _last_line
 from ._portfolio import _HALF_SCIP_MEMORY, PORTFOLIOS, portfolio
 from ._pruning import candidate_parent_sets
-from ._seed import candidate_subsets, seeded
+from ._seed import candidate_subsets, seeded, spans
 from ._solver import solve
 
 if TYPE_CHECKING:
@@ -286,8 +286,11 @@ def _start_network(candidates: CandidateParentSets, dag) -> dict:
             f"{sorted(unknown, key=str)!r}."
         )
     chosen = {}
+    padded, _ = candidates._rows()
+    rows = spans(candidates)
     for v in candidates.variables:
-        subsets = candidate_subsets(candidates, index[v], [index[u] for u in dag.predecessors(v)])
+        have = [index[u] for u in dag.predecessors(v)]
+        subsets = candidate_subsets(padded[rows[index[v]]], have)
         if not subsets.any():
             raise ValueError(
                 f"start_dag gives {v!r} the parents {sorted(dag.predecessors(v))!r}, which break "

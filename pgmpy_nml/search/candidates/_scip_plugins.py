@@ -200,16 +200,15 @@ class Acyclicity(Conshdlr):
         values = self._lp_values()
         clusters = _separated_clusters(self.fam, values)
         exact_here = self.exact == "always" or (self.exact == "root" and self.model.getDepth() == 0)
+        added = 0  # k-cluster cuts
         if exact_here and (not SUB_IP_WHEN_IDLE or not clusters):
             met = set(map(tuple, clusters))
             exact = _most_violated_clusters(self.fam, values, time_limit=self._sub_ip_seconds())
             exact = [c for c in exact if tuple(c) not in met]
             self.n_exact_cuts += len(exact)
             clusters += exact
-            # the k-cluster sub-IPs are slower: only once no cluster cut is left
-            added = 0 if clusters else self._add_k_clusters(values)
-        else:
-            added = 0
+            if not clusters:  # the k-cluster sub-IPs are slower: only once none is left
+                added = self._add_k_clusters(values)
         if clusters and self._add_clusters(clusters, as_cuts=True):
             return {"result": SCIP_RESULT.SEPARATED}
         return {"result": SCIP_RESULT.SEPARATED if added else SCIP_RESULT.DIDNOTFIND}

@@ -33,13 +33,17 @@ __all__: list[str] = []
 SEED_SHARE = 0.1
 
 
-def candidate_subsets(candidates: CandidateParentSets, i: int, parents) -> np.ndarray:
-    """Which candidates of variable ``i`` (in their order, best first) are subsets of
-    ``parents`` (positions), as a boolean mask over them, from the rows the engines read
-    (no loop over millions of tuples)."""
-    padded, _ = candidates._rows()
-    ends = np.cumsum(candidates.n_candidates())
-    rows = padded[(ends[i - 1] if i else 0) : ends[i]]
+def spans(candidates: CandidateParentSets) -> list[slice]:
+    """Each variable's rows in ``candidates._rows()`` (the rows the engines read), in the
+    variables' order."""
+    ends = np.cumsum(candidates.n_candidates()).tolist()
+    return [slice(lo, hi) for lo, hi in zip([0, *ends[:-1]], ends, strict=True)]
+
+
+def candidate_subsets(rows: np.ndarray, parents) -> np.ndarray:
+    """Which of a variable's candidates (``rows``: their padded rows, best first) are
+    subsets of ``parents`` (positions), as a boolean mask over them (no loop over
+    millions of tuples)."""
     return np.asarray(np.isin(rows, [*parents, -1]).all(axis=1))
 
 
@@ -49,15 +53,13 @@ def with_families(candidates: CandidateParentSets, added: dict) -> CandidatePare
     (best first, then fewer parents, then lexicographic); the other variables' sets,
     scores and rows are shared, not rebuilt."""
     padded, size = candidates._rows()
-    ends = np.cumsum(candidates.n_candidates())
     width = max([padded.shape[1]] + [len(p) for sets in added.values() for p, _ in sets])
     if width > padded.shape[1]:
         padded = np.pad(padded, ((0, 0), (0, width - padded.shape[1])), constant_values=-1)
     sets_out, scores_out, padded_out, size_out = [], [], [], []
-    for v in range(candidates.n_variables):
-        lo, hi = (ends[v - 1] if v else 0), ends[v]
+    for v, span in enumerate(spans(candidates)):
         sets, scores = candidates.parent_sets[v], candidates.scores[v]
-        rows, lengths = padded[lo:hi], size[lo:hi]
+        rows, lengths = padded[span], size[span]
         if added.get(v):
             new = [tuple(sorted(int(u) for u in p)) for p, _ in added[v]]
             extra = np.full((len(new), width), -1, dtype=np.int64)
@@ -89,13 +91,12 @@ def seeded(score, candidates: CandidateParentSets, climb, time_limit: float | No
     dag = climb(None if time_limit is None else SEED_SHARE * time_limit)
     names = candidates.variables
     index = {v: i for i, v in enumerate(names)}
-    _, size = candidates._rows()
-    ends = np.cumsum(candidates.n_candidates())
+    padded, size = candidates._rows()
     added: dict[int, list] = {}
-    for i, v in enumerate(names):
+    for i, (v, span) in enumerate(zip(names, spans(candidates), strict=True)):
         parents = sorted(index[u] for u in dag.predecessors(v))
-        subset = candidate_subsets(candidates, i, parents)
-        if (subset & (size[(ends[i - 1] if i else 0) : ends[i]] == len(parents))).any():
+        subset = candidate_subsets(padded[span], parents)
+        if (subset & (size[span] == len(parents))).any():
             continue  # a candidate already
         best = float(candidates.scores[i][subset].max(initial=-np.inf))
         own = float(score.local_score(v, tuple(names[u] for u in parents)))
