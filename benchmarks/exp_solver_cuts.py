@@ -12,8 +12,9 @@ Run two settings side by side, one per core::
 
     python benchmarks/exp_solver_cuts.py --instance barley-n500-qnml-p3 --k-clusters
     python benchmarks/exp_solver_cuts.py --instance barley-n500-qnml-p3 --no-k-clusters
-    # the sub-IP only at the rounds where the peeling and the cycles found no cut
-    python benchmarks/exp_solver_cuts.py --instance andes-n1000-bic-p3 --sub-ip-when-idle
+    # at the rounds where the peeling and the cycles found cuts, the cluster sub-IP only
+    # while the sub-IPs have taken at most a quarter of the time (0: never there)
+    python benchmarks/exp_solver_cuts.py --instance andes-n1000-bic-p3 --sub-ip-share 0.25
 """
 
 from __future__ import annotations
@@ -54,7 +55,12 @@ def main(argv=None) -> None:
     parser.add_argument(
         "--k-clusters", action=argparse.BooleanOptionalAction, default=True, help="2-cluster cuts"
     )
-    parser.add_argument("--sub-ip-when-idle", action="store_true")
+    parser.add_argument(
+        "--sub-ip-share",
+        type=float,
+        default=None,
+        help="the cluster sub-IP's share of the time at busy rounds (default: the package's)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cache", default=tempfile.gettempdir())
     parser.add_argument("--stats", help="write SCIP's statistics to this file")
@@ -72,7 +78,8 @@ def main(argv=None) -> None:
         flush=True,
     )
     plugins.K_CLUSTERS = (2,) if args.k_clusters else ()
-    plugins.SUB_IP_WHEN_IDLE = args.sub_ip_when_idle
+    if args.sub_ip_share is not None:
+        plugins.SUB_IP_SHARE = args.sub_ip_share
     models, handlers = [], []
     build, include = _solver._model, plugins.include_plugins
 
@@ -92,10 +99,12 @@ def main(argv=None) -> None:
     if best is not None:
         above = f", {(result.bound - best) / abs(best):.4%} above the best known"
     print(
-        f"k-clusters {args.k_clusters}, sub-IP when idle {args.sub_ip_when_idle}: "
+        f"k-clusters {args.k_clusters}, sub-IP share {plugins.SUB_IP_SHARE}: "
         f"{result.status} after {wall:.1f} s ({cpu:.1f} s of CPU), score {result.score:.2f}, "
         f"bound {result.bound:.2f}, gap {result.gap:.4%}{above}; cuts {result.n_cuts} "
-        f"(2-cluster {sum(h.n_k_cuts for h in handlers)}), nodes {models[-1][0].getNNodes()}; "
+        f"(2-cluster {sum(h.n_k_cuts for h in handlers)}), "
+        f"{sum(h.n_sub_ips for h in handlers)} sub-IPs in "
+        f"{sum(h.sub_ip_seconds for h in handlers):.1f} s, nodes {models[-1][0].getNNodes()}; "
         f"load average {os.getloadavg()}",
         flush=True,
     )

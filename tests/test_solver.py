@@ -111,20 +111,23 @@ def test_the_sub_ip_separation_at_every_node_keeps_the_optimum(monkeypatch):
     assert len(handlers) == 16 and sum(h.n_exact_cuts for h in handlers) > 0
 
 
-@pytest.mark.parametrize("when_idle", [False, True])
-def test_the_sub_ips_run_at_the_rounds_they_are_meant_for(monkeypatch, when_idle):
-    """At each round: the cluster sub-IP runs (with ``SUB_IP_WHEN_IDLE``, only when the
-    peeling and the cycles found no cut), and the 2-cluster sub-IP only when no cluster
-    cut was found (the solver still proves the DP's optimum)."""
+@pytest.mark.parametrize("share", [0.0, 0.05, 1.0])
+def test_the_sub_ips_run_at_the_rounds_they_are_meant_for(monkeypatch, share):
+    """At each round: the cluster sub-IP runs where the peeling and the cycles found no
+    cut, and where they found some only while the sub-IPs have taken less than
+    ``SUB_IP_SHARE`` of the solving time; the 2-cluster sub-IP only when no cluster cut
+    was found (the solver still proves the DP's optimum)."""
     from pgmpy_nml.search.candidates import _scip_plugins as plugins
 
-    monkeypatch.setattr(plugins, "SUB_IP_WHEN_IDLE", when_idle)
+    monkeypatch.setattr(plugins, "SUB_IP_SHARE", share)
 
-    rounds = []
+    rounds, handlers = [], []
     real_cheap, real_exact = plugins._separated_clusters, plugins._most_violated_clusters
 
     def cheap(*args, **kwargs):
-        rounds.append({"cheap": real_cheap(*args, **kwargs)})
+        found, h = real_cheap(*args, **kwargs), handlers[-1]
+        spent = (h.sub_ip_seconds, share * h.model.getSolvingTime())
+        rounds.append({"cheap": found, "spent": spent})
         return list(rounds[-1]["cheap"])
 
     def exact(*args, k=1, **kwargs):
@@ -132,7 +135,8 @@ def test_the_sub_ips_run_at_the_rounds_they_are_meant_for(monkeypatch, when_idle
         return rounds[-1][k]
 
     def exact_everywhere(*args):
-        return real_plugins(*args[:7], exact_separation="always")
+        handlers.append(real_plugins(*args[:7], exact_separation="always"))
+        return handlers[-1]
 
     real_plugins = plugins.include_plugins
     monkeypatch.setattr(plugins, "_separated_clusters", cheap)
@@ -140,10 +144,19 @@ def test_the_sub_ips_run_at_the_rounds_they_are_meant_for(monkeypatch, when_idle
     monkeypatch.setattr(plugins, "include_plugins", exact_everywhere)
     for seed in range(16):
         solve_as_dp(random_candidates(8 + seed % 5, seed, per_var=8))
+    decided = 0
     for r in rounds:
-        assert (1 in r) == (not when_idle or not r["cheap"])
+        spent, allowed = r["spent"]
+        if r["cheap"] and 0 < share < 1 and abs(spent - allowed) < 1e-4:
+            continue  # the solving time moved on between the record and the rule
+        decided += 1
+        assert (1 in r) == (not r["cheap"] or share >= 1 or spent < allowed)
         assert (2 in r) == (1 in r and not r[1] and not r["cheap"])
+    assert decided > len(rounds) / 2
     assert sum(1 in r for r in rounds) and sum(2 in r for r in rounds)
+    busy = [1 in r for r in rounds if r["cheap"]]
+    assert all(busy) if share >= 1 else not any(busy) if share == 0 else 0 < sum(busy) < len(busy)
+    assert sum(h.n_sub_ips for h in handlers) == sum(1 in r for r in rounds)
 
 
 def test_the_solver_keeps_the_optimum_with_2_cluster_cuts_alone(monkeypatch):

@@ -74,8 +74,9 @@ class Acyclicity(Conshdlr):
     Each separation round adds the clusters of the greedy peeling and of the shortest
     cycles (:func:`._clusters._separated_clusters`) and, with ``exact_separation``
     (``"root"`` at the root node, ``"always"`` at every node), those of the sub-IP
-    (:func:`._clusters._most_violated_clusters`; with :data:`SUB_IP_WHEN_IDLE`, only at the
-    rounds where the others found none), and where no cluster cut was found, the
+    (:func:`._clusters._most_violated_clusters`; at the rounds where the others found
+    some, only while the sub-IPs have taken less than :data:`SUB_IP_SHARE` of the solving
+    time), and where no cluster cut was found, the
     ``k``-cluster cuts of their own sub-IPs (:data:`K_CLUSTERS`). A sub-IP stops after
     :data:`EXACT_SECONDS` or at the search's own time limit, whichever comes first."""
 
@@ -93,6 +94,8 @@ class Acyclicity(Conshdlr):
         self.n_cuts = 0
         self.n_exact_cuts = 0  # of them, those only the sub-IP found
         self.n_k_cuts = 0  # of them, the k-cluster cuts (k > 1)
+        self.sub_ip_seconds = 0.0  # wall seconds in the cluster sub-IPs (k = 1)
+        self.n_sub_ips = 0
 
     def _values(self, solution=None):
         """The family variables' values in ``solution`` (None: the current LP or pseudo
@@ -196,14 +199,24 @@ class Acyclicity(Conshdlr):
         left = model.getParam("limits/time") - model.getSolvingTime()
         return min(EXACT_SECONDS, max(left, 1e-3))
 
+    def _sub_ip_affordable(self) -> bool:
+        """Whether the cluster sub-IPs have taken less than :data:`SUB_IP_SHARE` of the
+        solving time so far (always at 1 or more)."""
+        if SUB_IP_SHARE >= 1.0:  # they never take more than the solving time
+            return True
+        return self.sub_ip_seconds < SUB_IP_SHARE * self.model.getSolvingTime()
+
     def conssepalp(self, constraints, nusefulconss):
         values = self._lp_values()
         clusters = _separated_clusters(self.fam, values)
         exact_here = self.exact == "always" or (self.exact == "root" and self.model.getDepth() == 0)
         added = 0  # k-cluster cuts
-        if exact_here and (not SUB_IP_WHEN_IDLE or not clusters):
+        if exact_here and (not clusters or self._sub_ip_affordable()):
             met = set(map(tuple, clusters))
+            start = time.perf_counter()
             exact = _most_violated_clusters(self.fam, values, time_limit=self._sub_ip_seconds())
+            self.sub_ip_seconds += time.perf_counter() - start
+            self.n_sub_ips += 1
             exact = [c for c in exact if tuple(c) not in met]
             self.n_exact_cuts += len(exact)
             clusters += exact
@@ -234,7 +247,7 @@ class Acyclicity(Conshdlr):
 
 #: The ``k`` of the ``k``-cluster cuts (:func:`._clusters._cluster_families`; Cussens
 #: 2011) that the exact separation adds, each by its own sub-IP, where it runs and once
-#: no cluster cut is left. Measured with :data:`SUB_IP_WHEN_IDLE` off, the bound-first
+#: no cluster cut is left. Measured with the sub-IP at every round, the bound-first
 #: solver alone, 300 s on one core, beside another run, as the bound's distance above
 #: the best network known: barley (48 variables, 22,938 candidates, qNML, N = 500, 3
 #: parents; tuning half) 0.2015% without, 0.1510% with (56 cuts, of 8-14 variables; with
@@ -245,18 +258,24 @@ class Acyclicity(Conshdlr):
 #: barley.
 K_CLUSTERS = (2,)
 
-#: Whether the exact separation's sub-IP runs only at the rounds where the peeling and
-#: the shortest cycles found no cut (else at every round where it runs). Off: measured
-#: like :data:`K_CLUSTERS` (with it), it helped andes BIC, where the sub-IPs took 76 of
-#: the root's first 120 s at 0.46 s a round (1,197 LP rounds instead of 292 in 300 s; the
-#: bound 0.1293% above the best known instead of 0.1493%), but pathfinder (109
-#: variables, 60,726 candidates, qNML, N = 1000, 3 parents; tuning half), proven at its
-#: root in 190 s with it off, was still in its root after 450 s (0.0086% from proven);
-#: barley 0.1517% against 0.1510%, hailfinder BDeu(10), N = 5000, proven in 164.6 s
-#: (163 s of CPU) against 167.8 s (137 s). Letting SCIP choose among the cuts instead
-#: of forcing them into the LP, with it on, made andes and barley worse (0.2164% and
-#: 0.1638%).
-SUB_IP_WHEN_IDLE = False
+#: At the rounds where the peeling and the shortest cycles found cuts, the exact
+#: separation's cluster sub-IP runs only while the sub-IPs have taken less than this
+#: share of the solving time (at the others, always; 0: only there; 1: at every round).
+#: Measured like :data:`K_CLUSTERS` (tuning half), two runs side by side, as the bound's
+#: distance above the best network known after 300 s, against every round:
+#:
+#: - andes BIC, where at every round the sub-IPs took 192-241 of the 300 s (0.7-0.9 s
+#:   each): 0.1446% and 0.1399% (seeds 1 and 2) against 0.1676% and 0.1529% (at 0.1:
+#:   0.1601%);
+#: - barley: 0.1472% against 0.1510% (an earlier run);
+#: - pathfinder qNML, whose sub-IPs take 14% of its time: the same search (158 sub-IPs),
+#:   proven at the root in 188.1 s against 203.0 s;
+#: - hailfinder BDeu(10), N = 5000: proven in 175.9 s against 198.9 s.
+#:
+#: At 0, andes was at 0.1293% (1,197 LP rounds instead of 292), but pathfinder still in
+#: its root after 450 s (0.0086%); letting SCIP choose among the cuts instead of forcing
+#: them into the LP made andes and barley worse (0.2164% and 0.1638%).
+SUB_IP_SHARE = 0.25
 
 #: Seconds a sub-IP of the exact separation (:class:`Acyclicity`) may take at most; on
 #: andes (223 variables, 17,148 candidates) one took 32 ms on average.

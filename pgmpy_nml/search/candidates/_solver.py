@@ -280,7 +280,8 @@ def _solve(
 #:   (:data:`FIRST_ORDER_SHARE`).
 #:
 #: Its root also separates by sub-IP (:func:`._clusters._most_violated_clusters`; the
-#: plugins' ``exact_separation="root"``), cluster cuts and, at the rounds that find no
+#: plugins' ``exact_separation="root"``), cluster cuts (within
+#: :data:`._scip_plugins.SUB_IP_SHARE` of the time) and, at the rounds that find no
 #: cluster cut, 2-cluster cuts (:data:`._scip_plugins.K_CLUSTERS`). The cluster sub-IP,
 #: measured on one core, seed 1: andes (223 variables, 17,148 candidates, fNML, N =
 #: 1000, 2 parents) 0.922% from proven after 600 s (the peeling alone: 2.72% after 200
