@@ -13,7 +13,7 @@ Run two settings side by side, one per core::
     python benchmarks/exp_solver_cuts.py --instance barley-n500-qnml-p3 --k-clusters
     python benchmarks/exp_solver_cuts.py --instance barley-n500-qnml-p3 --no-k-clusters
     # at the rounds where the peeling and the cycles found cuts, the cluster sub-IP only
-    # while the sub-IPs have taken at most a quarter of the time (0: never there)
+    # while the sub-IPs have taken less than a quarter of the time (0: never there)
     python benchmarks/exp_solver_cuts.py --instance andes-n1000-bic-p3 --sub-ip-share 0.25
 """
 

@@ -76,9 +76,9 @@ class Acyclicity(Conshdlr):
     (``"root"`` at the root node, ``"always"`` at every node), those of the sub-IP
     (:func:`._clusters._most_violated_clusters`; at the rounds where the others found
     some, only while the sub-IPs have taken less than :data:`SUB_IP_SHARE` of the solving
-    time), and where no cluster cut was found, the
-    ``k``-cluster cuts of their own sub-IPs (:data:`K_CLUSTERS`). A sub-IP stops after
-    :data:`EXACT_SECONDS` or at the search's own time limit, whichever comes first."""
+    time), and where no cluster cut was found, the ``k``-cluster cuts of their own
+    sub-IPs (:data:`K_CLUSTERS`). A sub-IP stops after :data:`EXACT_SECONDS` or at the
+    search's own time limit, whichever comes first."""
 
     def __init__(self, fam, xvars, avars, exact_separation=None):
         if exact_separation not in (None, "root", "always"):
