@@ -15,6 +15,9 @@ Run two settings side by side, one per core::
     # at the rounds where the peeling and the cycles found cuts, the cluster sub-IP only
     # while the sub-IPs have taken less than a quarter of the time (0: never there)
     python benchmarks/exp_solver_cuts.py --instance andes-n1000-bic-p3 --sub-ip-share 0.25
+    # any of SCIP's parameters
+    python benchmarks/exp_solver_cuts.py --instance barley-n500-qnml-p3 \\
+        --param branching/relpscost/maxreliable=1
 """
 
 from __future__ import annotations
@@ -48,6 +51,18 @@ def candidates_of(name: str, cache: str):
     return candidates, best
 
 
+def _param(text: str):
+    """``(name, value)`` of a ``NAME=VALUE`` argument; the value as an int, a float or a
+    bool where it reads as one."""
+    name, _, value = text.partition("=")
+    for kind in (int, float):
+        try:
+            return name, kind(value)
+        except ValueError:
+            pass
+    return name, {"true": True, "false": False}.get(value.lower(), value)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instance", required=True, help="an instance of bench_suite.py")
@@ -64,6 +79,13 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cache", default=tempfile.gettempdir())
     parser.add_argument("--stats", help="write SCIP's statistics to this file")
+    parser.add_argument(
+        "--param",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a SCIP parameter of the model (repeatable), e.g. branching/relpscost/maxreliable=1",
+    )
     args = parser.parse_args(argv)
 
     from pgmpy_nml.search.candidates import _scip_plugins as plugins
@@ -80,11 +102,14 @@ def main(argv=None) -> None:
     plugins.K_CLUSTERS = (2,) if args.k_clusters else ()
     if args.sub_ip_share is not None:
         plugins.SUB_IP_SHARE = args.sub_ip_share
+    params = [_param(p) for p in args.param]
     models, handlers = [], []
     build, include = _solver._model, plugins.include_plugins
 
     def model(*a, **k):
         models.append(build(*a, **k))
+        for name, value in params:
+            models[-1][0].setParam(name, value)
         return models[-1]
 
     def plugins_of(*a, **k):
@@ -99,7 +124,8 @@ def main(argv=None) -> None:
     if best is not None:
         above = f", {(result.bound - best) / abs(best):.4%} above the best known"
     print(
-        f"k-clusters {args.k_clusters}, sub-IP share {plugins.SUB_IP_SHARE}: "
+        f"k-clusters {args.k_clusters}, sub-IP share {plugins.SUB_IP_SHARE}, "
+        f"parameters {params}: "
         f"{result.status} after {wall:.1f} s ({cpu:.1f} s of CPU), score {result.score:.2f}, "
         f"bound {result.bound:.2f}, gap {result.gap:.4%}{above}; cuts {result.n_cuts} "
         f"(2-cluster {sum(h.n_k_cuts for h in handlers)}), "
