@@ -264,7 +264,7 @@ K_CLUSTERS = (2,)
 #: Measured like :data:`K_CLUSTERS` (tuning half), two runs side by side, as the bound's
 #: distance above the best network known after 300 s, against every round:
 #:
-#: - andes BIC, where at every round the sub-IPs took 192-241 of the 300 s (0.7-0.9 s
+#: - andes BIC, where at every round the sub-IPs took 192-241 of the 300 s (0.8-0.9 s
 #:   each): 0.1446% and 0.1399% (seeds 1 and 2) against 0.1676% and 0.1529% (at 0.1:
 #:   0.1601%);
 #: - barley: 0.1472% against 0.1510% (an earlier run);
