@@ -335,17 +335,22 @@ def summary(results: list[dict]) -> list[str]:
     return lines
 
 
+def records(results: Path) -> list[dict]:
+    """Every record without an error in ``results``, in the order they were run."""
+    if not results.exists():
+        return []
+    found = (json.loads(line) for line in results.read_text().splitlines())
+    return [r for r in found if "error" not in r]
+
+
 def previous(results: Path, time_limit: float, method: str) -> dict[str, dict]:
     """The latest record without an error of each instance in ``results`` run with
     ``time_limit`` and ``method`` (records from before ``--method`` existed are
     ``"auto"``)."""
     found: dict[str, dict] = {}
-    if results.exists():
-        for line in results.read_text().splitlines():
-            r = json.loads(line)
-            asked = r.get("method_asked", "auto")
-            if r.get("time_limit") == time_limit and asked == method and "error" not in r:
-                found[r["instance"]] = r
+    for r in records(results):
+        if r.get("time_limit") == time_limit and r.get("method_asked", "auto") == method:
+            found[r["instance"]] = r
     return found
 
 
@@ -353,12 +358,9 @@ def best_known(results: Path) -> dict[str, float]:
     """The best network score of each instance over every record in ``results`` (any
     time limit or method: each is the score of a network that exists)."""
     best: dict[str, float] = {}
-    if results.exists():
-        for line in results.read_text().splitlines():
-            r = json.loads(line)
-            if "error" not in r:
-                score = r.get("best_known", r["score"])
-                best[r["instance"]] = max(score, best.get(r["instance"], -math.inf))
+    for r in records(results):
+        score = r.get("best_known", r["score"])
+        best[r["instance"]] = max(score, best.get(r["instance"], -math.inf))
     return best
 
 

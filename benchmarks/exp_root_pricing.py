@@ -59,8 +59,7 @@ def suite_families(name):
     instance = {i.name: i for i in bench_suite.suite()}[name]
     score = bench_suite.make_score(instance.score, bench_suite.load_data(instance))
     candidates, _ = candidate_parent_sets(score, max_parents=instance.max_parents)
-    runs = bench_suite.previous(bench_suite.RESULTS, 600.0, "auto")
-    best = runs.get(name, {}).get("best_known")
+    best = bench_suite.best_known(bench_suite.RESULTS).get(name)
     return _checked_families(candidates), candidates, best
 
 

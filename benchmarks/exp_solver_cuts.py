@@ -23,7 +23,6 @@ Run two settings side by side, one per core::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -34,20 +33,20 @@ sys.path.insert(0, HERE)
 
 
 def candidates_of(name: str, cache: str):
-    """The candidates of ``bench_suite.py``'s instance ``name`` and its best known score
-    (None if not run), from ``cache`` when saved there before."""
+    """The candidates of ``bench_suite.py``'s instance ``name`` (from ``cache`` when saved
+    there before) and its best known score over every record (None if not run)."""
+    import bench_suite
+
     from pgmpy_nml.search.candidates import CandidateParentSets
 
+    best = bench_suite.best_known(bench_suite.RESULTS).get(name)
     path = os.path.join(cache, f"{name}.candidates")
-    if os.path.exists(path) and os.path.exists(path + ".json"):
-        with open(path + ".json") as f:
-            return CandidateParentSets.from_file(path), json.load(f)["best_known"]
+    if os.path.exists(path):
+        return CandidateParentSets.from_file(path), best
     from exp_root_pricing import suite_families
 
-    _, candidates, best = suite_families(name)
+    _, candidates, _ = suite_families(name)
     candidates.to_file(path)
-    with open(path + ".json", "w") as f:
-        json.dump({"best_known": best}, f)
     return candidates, best
 
 
