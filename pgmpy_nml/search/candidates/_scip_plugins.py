@@ -265,8 +265,8 @@ K_CLUSTERS = (2,)
 #: distance above the best network known after 300 s, against every round:
 #:
 #: - andes BIC, where at every round the sub-IPs took 192-241 of the 300 s (0.8-0.9 s
-#:   each): 0.1446% and 0.1399% (seeds 1 and 2) against 0.1676% and 0.1529% (at 0.1:
-#:   0.1601%);
+#:   each): 0.1235% and 0.1187% (seeds 1 and 2) against 0.1464% and 0.1318% (at 0.1:
+#:   0.1389%);
 #: - barley: 0.1472% against 0.1510% (an earlier run);
 #: - pathfinder qNML, whose sub-IPs take 14% of its time: the same search (158 sub-IPs),
 #:   proven at the root in 188.1 s against 203.0 s;
