@@ -119,6 +119,7 @@ def main(argv=None) -> None:
     wall, cpu = time.perf_counter(), time.process_time()
     result = _solver._solve(candidates, None, args.seconds, 0.0, args.seed, False, bound_first=True)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    seconds = {k: round(t, 1) for k, t in (result.timings or {}).items()}
     above = ""
     if best is not None:
         above = f", {(result.bound - best) / abs(best):.4%} above the best known"
@@ -129,11 +130,13 @@ def main(argv=None) -> None:
         f"bound {result.bound:.2f}, gap {result.gap:.4%}{above}; cuts {result.n_cuts} "
         f"(2-cluster {sum(h.n_k_cuts for h in handlers)}), "
         f"{sum(h.n_sub_ips for h in handlers)} sub-IPs in "
-        f"{sum(h.sub_ip_seconds for h in handlers):.1f} s, nodes {models[-1][0].getNNodes()}; "
+        f"{sum(h.sub_ip_seconds for h in handlers):.1f} s, "
+        f"nodes {models[-1][0].getNNodes() if models else 0}; "
+        f"seconds {seconds}; "
         f"load average {os.getloadavg()}",
         flush=True,
     )
-    if args.stats:
+    if args.stats and models:
         models[-1][0].writeStatistics(args.stats)
 
 
