@@ -149,7 +149,7 @@ def main(argv=None):
         f"{priced.rounds} LPs, {priced.pricings} pricings; seconds "
         + ", ".join(f"{step} {s:.0f}" for step, s in priced.seconds.items())
         + "; "
-        f"{priced.n_columns} families in the last LP, {priced.n_cuts} cuts added; "
+        f"{priced.columns.size} families in the last LP, {priced.n_cuts} cuts added; "
         f"{int(priced.kept.sum())} of "
         f"{len(fam)} families kept; peak {peak_rss_mb():.0f} MB; load {os.getloadavg()}",
         flush=True,

@@ -75,6 +75,12 @@ def main(argv=None) -> None:
         default=None,
         help="the cluster sub-IP's share of the time at busy rounds (default: the package's)",
     )
+    parser.add_argument(
+        "--branch-and-price",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="after root pricing, price the kept families at the nodes (else all are columns)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cache", default=tempfile.gettempdir())
     parser.add_argument("--stats", help="write SCIP's statistics to this file")
@@ -87,8 +93,8 @@ def main(argv=None) -> None:
     )
     args = parser.parse_args(argv)
 
+    from pgmpy_nml.search.candidates import _branch_price, _solver
     from pgmpy_nml.search.candidates import _scip_plugins as plugins
-    from pgmpy_nml.search.candidates import _solver
 
     start = time.perf_counter()
     candidates, best = candidates_of(args.instance, args.cache)
@@ -115,7 +121,20 @@ def main(argv=None) -> None:
         handlers.append(include(*a, **k))
         return handlers[-1]
 
+    real_priced = _branch_price.priced_model
+
+    priced: list = []  # branch and price's columns
+
+    def priced_model(model, columns, *a, **k):  # branch and price's model
+        models.append((model,))
+        priced.append(columns)
+        for name, value in params:
+            model.setParam(name, value)
+        return real_priced(model, columns, *a, **k)
+
     _solver._model, plugins.include_plugins = model, plugins_of
+    _branch_price.priced_model = priced_model
+    _solver.BRANCH_AND_PRICE = args.branch_and_price
     wall, cpu = time.perf_counter(), time.process_time()
     result = _solver._solve(candidates, None, args.seconds, 0.0, args.seed, False, bound_first=True)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
@@ -132,7 +151,13 @@ def main(argv=None) -> None:
         f"{sum(h.n_sub_ips for h in handlers)} sub-IPs in "
         f"{sum(h.sub_ip_seconds for h in handlers):.1f} s, "
         f"nodes {models[-1][0].getNNodes() if models else 0}; "
-        f"seconds {seconds}; "
+        + (
+            f"branch and price: {priced[-1].n_priced} families priced in, "
+            f"{len(priced[-1].families)} columns; "
+            if priced
+            else ""
+        )
+        + f"seconds {seconds}; "
         f"load average {os.getloadavg()}",
         flush=True,
     )

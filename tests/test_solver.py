@@ -25,7 +25,8 @@ from pgmpy_nml.search.candidates._clusters import (
 )
 from pgmpy_nml.search.candidates._families import _cycle_free, _Families
 from pgmpy_nml.search.candidates._heuristics import _greedy, _improve
-from pgmpy_nml.search.candidates._solver import _arrows, solve
+from pgmpy_nml.search.candidates._scip_model import _arrows
+from pgmpy_nml.search.candidates._solver import solve
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore", FutureWarning)

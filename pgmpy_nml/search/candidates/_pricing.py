@@ -135,29 +135,48 @@ _NO_ROWS = np.zeros(0, dtype=np.int64)
 
 
 @njit(cache=True)
-def _cut_weights(start, padded, size, ptr, members, y, n, out):  # pragma: no cover - numba
-    """``out[f] += y[c]`` for every cluster ``c`` (its members ``members[ptr[c]:ptr[c +
-    1]]``) with ``y[c] > 0`` that family ``f``'s child is in and its preds (``padded``,
-    ``size``) avoid."""
+def _row_weights(start, padded, size, ptr, members, ks, ge, y, n, out):  # pragma: no cover
+    """``out[f] += y[c]`` for every (``k``-)cluster row ``c`` with ``y[c] != 0`` that
+    family ``f`` is in: its child is in the cluster (``members[ptr[c]:ptr[c + 1]]``) and
+    its preds (``padded``, ``size``) have fewer than ``ks[c]`` members of it (``ge[c]``:
+    the row's ``>=`` form) or at least ``ks[c]`` (its ``<=`` form). Numba-compiled."""
     inside = np.zeros(n + 1, np.bool_)  # the last entry: the padding (-1)
     for c in range(y.size):
-        if y[c] <= 0:
+        if y[c] == 0:
             continue
         for k in range(ptr[c], ptr[c + 1]):
             inside[members[k]] = True
         for k in range(ptr[c], ptr[c + 1]):
             v = members[k]
             for f in range(start[v], start[v + 1]):
-                hit = False
+                hits = 0
                 for t in range(size[f]):
                     if inside[padded[f, t]]:
-                        hit = True
-                        break
-                if not hit:
+                        hits += 1
+                        if hits >= ks[c]:
+                            break
+                if (hits < ks[c]) == ge[c]:
                     out[f] += y[c]
         for k in range(ptr[c], ptr[c + 1]):
             inside[members[k]] = False
     return out
+
+
+def row_weights(fam: _Families, clusters, y, ks=None, ge=None, out=None) -> np.ndarray:
+    """:func:`_row_weights` of the rows of ``clusters`` (lists of variables) with
+    weights ``y``, each the ``k``-cluster row of ``ks`` (default 1) in its ``>=`` form
+    where ``ge`` (default: every row), added to ``out`` (default: zeros)."""
+    m = len(clusters)
+    out = np.zeros(len(fam)) if out is None else out
+    if not m:
+        return out
+    ptr = np.zeros(m + 1, dtype=np.int64)
+    ptr[1:] = np.cumsum([len(c) for c in clusters])
+    members = np.fromiter((v for c in clusters for v in c), dtype=np.int64, count=ptr[-1])
+    ks = np.ones(m, dtype=np.int64) if ks is None else np.asarray(ks, dtype=np.int64)
+    ge = np.ones(m, dtype=np.bool_) if ge is None else np.asarray(ge, dtype=np.bool_)
+    y = np.asarray(y, dtype=np.float64)
+    return _row_weights(fam.start, fam.padded, fam.size, ptr, members, ks, ge, y, fam.n, out)
 
 
 def _values(fam: _Families) -> np.ndarray:
@@ -172,12 +191,7 @@ def lagrangian(fam: _Families, cuts, y, values=None):
     ``y`` their multipliers (negative ones count as 0); ``values``: :func:`_values`."""
     values = _values(fam) if values is None else values
     y = np.maximum(np.asarray(y, dtype=np.float64), 0.0)
-    adjusted = np.array(values, dtype=np.float64)
-    if len(cuts):
-        ptr = np.zeros(len(cuts) + 1, dtype=np.int64)
-        ptr[1:] = np.cumsum([len(c) for c in cuts])
-        members = np.fromiter((v for c in cuts for v in c), dtype=np.int64, count=ptr[-1])
-        _cut_weights(fam.start, fam.padded, fam.size, ptr, members, y, fam.n, adjusted)
+    adjusted = row_weights(fam, cuts, y, out=np.array(values, dtype=np.float64))
     best = np.maximum.reduceat(adjusted, fam.start[:-1])
     return math.fsum(best) - math.fsum(y), adjusted, best
 
@@ -296,12 +310,13 @@ class PricedRoot:
     cuts: list
     #: Whether the restricted LP reached the LP relaxation's optimum over every family.
     converged: bool
-    #: Rounds of cuts, pricings, columns of the last LP, and the cuts added to it (a cut
-    #: purged and separated again counts again).
+    #: Rounds of cuts, pricings, and the cuts added to the LP (a cut purged and separated
+    #: again counts again).
     rounds: int
     pricings: int
-    n_columns: int
     n_cuts: int
+    #: The families of the last restricted LP (its columns).
+    columns: np.ndarray
     #: Wall seconds per step: ``"lp"`` (SoPlex), ``"separation"``, ``"bound"`` (the
     #: Lagrangian evaluations), ``"pricing"`` (choosing the families and adding them),
     #: ``"cuts"`` (adding and purging them).
@@ -455,7 +470,7 @@ def root_pricing(
         converged=converged,
         rounds=rounds,
         pricings=pricings,
-        n_columns=int(lp.cols.size),
         n_cuts=n_cuts,
+        columns=lp.cols.copy(),
         seconds=dict(seconds),
     )

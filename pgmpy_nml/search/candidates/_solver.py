@@ -78,8 +78,9 @@ pathfinder with 3 parents) SCIP's root LP over every family barely moves; there 
 bound-first solver prices its root instead (:mod:`._pricing`): an LP over a few thousand
 families and the clusters separated on it gives multipliers, and from them a Lagrangian
 bound over every family, and the families no network above the first one can take are
-dropped. If the time limit leaves time after that, SCIP's branch and cut searches the
-families kept, starting from the cuts, and the result's bound is the smaller of the two.
+dropped. If the time limit leaves time after that, SCIP's branch and price
+(:mod:`._branch_price`) searches the families kept from the LP's families and cuts, and
+the result's bound is the smaller of the two.
 
 Numerics: the objective is handed to SCIP relative to each variable's best
 local score (all coefficients <= 0, the optimum near 0), which keeps SCIP's
@@ -91,6 +92,7 @@ SCIP's dual bound and that score.
 
 from __future__ import annotations
 
+import functools
 import math
 import time
 from collections.abc import Hashable, Iterable, Mapping, Sequence
@@ -102,7 +104,7 @@ from ..._memory import available_memory
 from ..._params import RandomState, scip_seed
 from ..._progress import keep_alive, progress_bar
 from ..._validate import as_gap_limit, as_time_limit
-from ._clusters import _cluster_row, _pair_clusters, _set_packing
+from ._clusters import _cluster_row
 from ._families import (
     _checked_families,
     _cycle_free,
@@ -114,36 +116,13 @@ from ._families import (
 )
 from ._heuristics import ORDER_ROUNDS, _greedy, _improve, _order_search
 from ._pricing import PRICING_MIN_CANDIDATES, root_pricing
+from ._scip_model import _STATUS, _STOP_POLL, BOUND_FIRST, _model
 
 if TYPE_CHECKING:
     from .._result import SearchResult
     from ._files import CandidateParentSets
 
 __all__ = ["solve"]
-
-#: SCIP branching priority of the arrow variables (families have 0).
-_ARROW_PRIORITY = 10
-
-
-def _arrows(fam: _Families):
-    """The ordered pairs ``(u, v)`` that some family links both ways (``u`` a parent of
-    ``v`` in a family of ``v``, and ``v`` of ``u`` in one of ``u``), the families of ``v``
-    with ``u`` among their parents for each, and for each family the positions of its
-    arrows in the list of pairs."""
-    linked = {(int(u), int(fam.child[f])) for f, ps in enumerate(fam.parents) for u in ps}
-    index: dict[tuple[int, int], int] = {}
-    of_family = []
-    for f, parents in enumerate(fam.parents):
-        v = int(fam.child[f])
-        of_family.append(
-            [index.setdefault((int(u), v), len(index)) for u in parents if (v, int(u)) in linked]
-        )
-    pairs = list(index)
-    members: list[list[int]] = [[] for _ in pairs]
-    for f, arrows in enumerate(of_family):
-        for a in arrows:
-            members[a].append(f)
-    return pairs, [np.array(m) for m in members], of_family
 
 
 def solve(
@@ -269,50 +248,9 @@ def _solve(
             bar.close()
 
 
-#: SCIP settings of the portfolio's second solver (``method="solver|solver"``), which
-#: works on the bound first:
-#:
-#: - its root cut loop goes on for as long as cluster cuts are found, instead of branching
-#:   after 10 rounds that barely move the bound (SCIP's default);
-#: - it then takes the open node with the best bound next (SCIP's best-first node
-#:   selection, with plunging), instead of its best estimate of a network's score;
-#: - its first network is improved by the iterated order search
-#:   (:data:`FIRST_ORDER_SHARE`).
-#:
-#: Its root also separates by sub-IP (:func:`._clusters._most_violated_clusters`; the
-#: plugins' ``exact_separation="root"``), cluster cuts (within
-#: :data:`._scip_plugins.SUB_IP_SHARE` of the time) and, at the rounds that find no
-#: cluster cut, 2-cluster cuts (:data:`._scip_plugins.K_CLUSTERS`). The cluster sub-IP,
-#: measured on one core, seed 1: andes (223 variables, 17,148 candidates, fNML, N =
-#: 1000, 2 parents) 0.922% from proven after 600 s (the peeling alone: 2.72% after 200
-#: s); hailfinder BDeu(100), N = 1000: 0.166% against 0.178% after 300 s, and BDeu(1), N
-#: = 10000: proven in 101.5 s of CPU against 113 s. At every node it made hailfinder
-#: BDeu(100) 0.202% (the sub-IPs took 220 of the 300 s), and in the first solver (SCIP's
-#: default root) hailfinder BDeu(1) took 137 s against 78 s: so the root of the second
-#: solver only. In the portfolio (``bench_frontier.py --large``, 600 s): andes 0.919%,
-#: pathfinder (109 variables, 89,504 candidates) 0.130%, against 2.36% and 0.654%
-#: before.
-#:
-#: Measured on one core with seed 1 without it (the first solver keeps SCIP's defaults,
-#: which prove the easier instances sooner; the race takes the faster):
-#:
-#: - hailfinder (56 variables), BDeu(100), N = 1000, 3 parents: after 300 s the default
-#:   search was 4.0% from proven, the deep root 0.316%, and with best-first nodes too
-#:   0.177% (0.166% after 530 s);
-#: - hailfinder, BDeu(1), N = 10000: proven in 114 s of CPU (121 s with seed 0), against
-#:   147-156 s (seed 1) and 86.7 s (seed 0) by default: the root ends for want of cuts;
-#: - andes (223 variables, fNML, N = 1000, 2 parents): the root alone after 300 s,
-#:   2.73%, against 3.41% by default;
-#: - pathfinder (109 variables, 89,504 candidates, fNML, N = 1000, 2 parents): still in
-#:   the root after 600 s, 1.22% from proven, the default search 1.26%.
-BOUND_FIRST = {
-    "separating/maxstallroundsroot": -1,
-    "separating/maxroundsroot": -1,
-    "nodeselection/bfs/stdpriority": 1_000_000,  # above every other node selector's
-}
-
-#: Seconds between two calls of the portfolio's ``stop``.
-_STOP_POLL = 0.05
+#: Whether the bound-first solver's branch and cut after root pricing prices the kept
+#: families at its nodes (:mod:`._branch_price`) instead of taking them all as columns.
+BRANCH_AND_PRICE = True
 
 
 def _branch_and_cut(
@@ -412,9 +350,9 @@ def _priced(
     fam, candidates, first, begin, time_limit, gap_limit, seed, bar, stop, memory_share, timings
 ) -> SearchResult:
     """The bound-first solver on very many candidates: root pricing (:mod:`._pricing`)
-    from the first network, then, if time is left, branch and cut over the families it
-    kept, starting from its cuts. ``begin``: when the search began (``time_limit``
-    counts from it).
+    from the first network, then, if time is left, branch and price over the families it
+    kept (:data:`BRANCH_AND_PRICE`; else branch and cut over them all), starting from its
+    cuts. ``begin``: when the search began (``time_limit`` counts from it).
 
     Sound: pricing's bound holds for every network; a network above the first one takes
     only kept families, so the search over them bounds it, and the first network is
@@ -438,13 +376,24 @@ def _priced(
     engine, n_cuts = f"root pricing (scip {_scip_version()})", priced.n_cuts
     # whether SCIP's model over the kept families would fit in the memory and time left
     limit = _model_limit(int(priced.kept.sum()), _left(deadline), memory_share)
+    out_of_time = deadline is not None and time.perf_counter() >= deadline - reserve
     if priced.bound <= priced.incumbent:  # compared as computed, relative to the best
         status = "optimal"
     elif _gap(score, bound) <= gap_limit:
         status = "gaplimit"
     elif stop is not None and stop():
         status = "stopped"
-    elif (deadline is not None and time.perf_counter() >= deadline - reserve) or limit:
+    elif BRANCH_AND_PRICE and not out_of_time:
+        from ._branch_price import priced_search
+
+        memory = functools.partial(_memory_limit_mb, share=memory_share)
+        args = (_left(deadline), gap_limit, seed, bar, stop, memory, timings)
+        choice, sub_bound, status, sub_cuts = priced_search(fam, priced, first, *args)
+        if status not in ("optimal", "stopped"):  # as after _branch_and_cut's search
+            choice = _last_order_search(fam, choice, seed, None, timings)
+        bound, n_cuts = min(bound, sub_bound), n_cuts + sub_cuts
+        engine = f"root pricing, branch and price (scip {_scip_version()})"
+    elif out_of_time or limit:
         # a better network for the same bound, as after SCIP's limit, in the time kept
         # for it (another seed than the first network's: the same would repeat its kicks);
         # also when the kept families are too many for SCIP's model in the memory or the
@@ -452,35 +401,11 @@ def _priced(
         status = limit or "timelimit"
         choice = _last_order_search(fam, choice, seed + 1, deadline, timings)
     else:  # branch and cut over the kept families, from the cuts
-        kept = _kept_candidates(fam, candidates, priced.kept)
-        left = _left(deadline)
-        names = candidates.variables
-        start_dag = {names[v]: [names[u] for u in fam.parents[f]] for v, f in enumerate(first)}
-        sub = _branch_and_cut(
-            kept,
-            start_dag,
-            left,
-            gap_limit,
-            seed,
-            bar,
-            stop,
-            True,
-            memory_share,
-            pricing=False,
-            clusters=priced.cuts,
+        args = (deadline, gap_limit, seed, bar, stop, memory_share, timings)
+        choice, sub_bound, status, sub_engine, sub_cuts = _kept_search(
+            fam, candidates, priced, first, *args
         )
-        # the solver's results always have these
-        assert sub.choice is not None and sub.bound is not None and sub.status is not None
-        # the kept candidates keep the order of the families: the k-th kept family of v
-        choice = np.array(
-            [
-                fam.start[v] + np.flatnonzero(priced.kept[fam.families(v)])[k]
-                for v, k in enumerate(sub.choice)
-            ]
-        )
-        bound, status, engine = min(bound, sub.bound), sub.status, sub.engine or engine
-        n_cuts += sub.n_cuts or 0
-        timings.update({k: t for k, t in (sub.timings or {}).items() if k != "first network"})
+        bound, engine, n_cuts = min(bound, sub_bound), sub_engine or engine, n_cuts + sub_cuts
     result = _network_result(
         fam,
         candidates,
@@ -495,6 +420,40 @@ def _priced(
     if bar is not None:  # the display's last line is the result's
         show_status(bar, result.score, result.bound)
     return result
+
+
+def _kept_search(
+    fam, candidates, priced, first, deadline, gap_limit, seed, bar, stop, share, timings
+):
+    """:func:`_branch_and_cut` over the families root pricing kept (``priced``), from its
+    cuts and the first network: ``(choice, bound, status, engine, cuts added)``, the
+    choice in global family indices; its seconds are added to ``timings``."""
+    names = candidates.variables
+    start_dag = {names[v]: [names[u] for u in fam.parents[f]] for v, f in enumerate(first)}
+    sub = _branch_and_cut(
+        _kept_candidates(fam, candidates, priced.kept),
+        start_dag,
+        _left(deadline),
+        gap_limit,
+        seed,
+        bar,
+        stop,
+        True,
+        share,
+        pricing=False,
+        clusters=priced.cuts,
+    )
+    # the solver's results always have these
+    assert sub.choice is not None and sub.bound is not None and sub.status is not None
+    # the kept candidates keep the order of the families: the k-th kept family of v
+    choice = np.array(
+        [
+            fam.start[v] + np.flatnonzero(priced.kept[fam.families(v)])[k]
+            for v, k in enumerate(sub.choice)
+        ]
+    )
+    timings.update({k: t for k, t in (sub.timings or {}).items() if k != "first network"})
+    return choice, sub.bound, sub.status, sub.engine, sub.n_cuts or 0
 
 
 def _last_order_search(fam, choice, seed, deadline, timings):
@@ -607,73 +566,11 @@ def _first_order_seconds(time_limit) -> float:
     return min(FIRST_ORDER_SECONDS, FIRST_ORDER_SHARE * float(time_limit))
 
 
-def _model(fam: _Families, time_limit, gap_limit, seed):
-    """SCIP's model of the candidates (see the module notes), without the plugins:
-    ``(model, family variables, arrow variables, arrows of each family)``."""
-    from pyscipopt import Model, quicksum
-
-    model = Model("bnsl")
-    model.hideOutput(True)
-    model.setIntParam("randomization/randomseedshift", int(seed) % 2**31)  # a C int
-    if time_limit is not None:
-        model.setRealParam("limits/time", float(time_limit))
-    model.setRealParam("limits/gap", float(gap_limit))
-    # keep every family variable a column of its own: the cuts and the heuristic use them
-    model.setBoolParam("presolving/donotaggr", True)
-    model.setBoolParam("presolving/donotmultaggr", True)
-    # SCIP's aggregation (c-MIR) separator found no cut on these models and took a third
-    # of the root's time on insurance (27 variables, 3029 candidates, qNML, N = 5000)
-    model.setIntParam("separating/aggregation/freq", -1)
-    # nor did its clique separator (the cliques of these models are their set-packing
-    # rows, already in the LP), which took 40% of andes' root (80 of 200 s; 223 variables,
-    # 17,148 candidates, fNML, N = 1000, 2 parents) and 10% of pathfinder's
-    model.setIntParam("separating/clique/freq", -1)
-    # a family that puts a later member of its child's class before the child is never
-    # in a network that keeps the classes in order: fixed at 0
-    out = fam.out_of_order()
-    xvars = [
-        model.addVar(name=f"x{f}", vtype="B", obj=float(fam.loss[f]), ub=0.0 if out[f] else 1.0)
-        for f in range(len(fam))
-    ]
-    model.setMaximize()
-    for v in range(fam.n):
-        model.addCons(quicksum(xvars[f] for f in fam.families(v)) == 1, name=f"one{v}")
-    for (u, v), fams in _pair_clusters(fam):
-        model.addCons(quicksum(xvars[f] for f in fams) <= 1, name=f"pair{u}_{v}")
-    for key, fams in _set_packing(fam):
-        model.addCons(quicksum(xvars[f] for f in fams) <= 1, name=f"pack{key}")
-    avars, arrows_of = _add_arrows(model, fam, xvars)
-    return model, xvars, avars, arrows_of
-
-
-def _add_arrows(model, fam: _Families, xvars):
-    """The arrow variables, branched on first (see the module notes): their rows, and
-    ``a(u -> v) + a(v -> u) <= 1``. Returns them and the arrows of each family."""
-    from pyscipopt import quicksum
-
-    pairs, arrow_fams, arrows_of = _arrows(fam)
-    avars = []
-    for (u, v), fams in zip(pairs, arrow_fams, strict=True):
-        a = model.addVar(name=f"a{u}_{v}", vtype="B", obj=0.0)
-        model.addCons(a == quicksum(xvars[f] for f in fams), name=f"arrow{u}_{v}")
-        model.chgVarBranchPriority(a, _ARROW_PRIORITY)
-        avars.append(a)
-    position = {pair: k for k, pair in enumerate(pairs)}
-    for (u, v), k in position.items():
-        if u < v and (v, u) in position:
-            model.addCons(avars[k] + avars[position[v, u]] <= 1, name=f"arrows{u}_{v}")
-    return avars, arrows_of
-
-
 def _progress_bar(show_progress: bool, label: str = "exact search"):
     """The progress line named ``label`` (None without progress)."""
     if not show_progress:
         return None
     return progress_bar(True, label, total=None, bar_format="{desc}: {elapsed} {postfix}")
-
-
-#: SCIP's statuses in the package's words (A*'s and the solver's results say the same)
-_STATUS = {"memlimit": "memorylimit", "userinterrupt": "stopped"}
 
 
 def _solution(model, fam: _Families, xvars, time_limit):
