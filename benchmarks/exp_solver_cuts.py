@@ -6,7 +6,8 @@ and prints its bound's distance above the best network known (``results/suite.js
 the cuts it added and SCIP's nodes; ``--stats FILE`` writes SCIP's statistics (where
 the time went). The candidates are saved under ``--cache`` (default: the system's
 temporary directory), so that runs of the same instance skip the scoring. The figures
-are in ``benchmarks/README.md`` ("2-cluster cuts at the bound-first solver's root").
+are in ``benchmarks/README.md`` ("2-cluster cuts at the bound-first solver's root",
+"Branch and price after root pricing").
 
 Run two settings side by side, one per core::
 
@@ -15,6 +16,9 @@ Run two settings side by side, one per core::
     # at the rounds where the peeling and the cycles found cuts, the cluster sub-IP only
     # while the sub-IPs have taken less than a quarter of the time (0: never there)
     python benchmarks/exp_solver_cuts.py --instance andes-n1000-bic-p3 --sub-ip-share 0.25
+    # after root pricing (100,000 candidates or more), SCIP's model over every family it
+    # kept instead of branch and price
+    python benchmarks/exp_solver_cuts.py --instance pathfinder-n1000-bdeu1-p3 --no-branch-and-price
     # any of SCIP's parameters
     python benchmarks/exp_solver_cuts.py --instance barley-n500-qnml-p3 \\
         --param branching/relpscost/maxreliable=1
@@ -132,6 +136,14 @@ def main(argv=None) -> None:
             model.setParam(name, value)
         return real_priced(model, columns, *a, **k)
 
+    pricers: list = []
+
+    class Recorded(_branch_price.FamilyPricer):
+        def __init__(self, *a):
+            super().__init__(*a)
+            pricers.append(self)
+
+    _branch_price.FamilyPricer = Recorded  # type: ignore[misc]
     _solver._model, plugins.include_plugins = model, plugins_of
     _branch_price.priced_model = priced_model
     _solver.BRANCH_AND_PRICE = args.branch_and_price
@@ -153,7 +165,8 @@ def main(argv=None) -> None:
         f"nodes {models[-1][0].getNNodes() if models else 0}; "
         + (
             f"branch and price: {priced[-1].n_priced} families priced in, "
-            f"{len(priced[-1].families)} columns; "
+            f"{len(priced[-1].families)} columns, {pricers[-1].rounds} pricing rounds "
+            f"({pricers[-1].farkas_rounds} Farkas) in {pricers[-1].seconds:.1f} s; "
             if priced
             else ""
         )

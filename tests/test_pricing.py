@@ -275,3 +275,33 @@ def test_the_model_limit_counts_memory_then_time(monkeypatch):
     assert _solver._model_limit(400_000, None, 0.5) is None
     assert _solver._model_limit(400_000, 20.0, 0.5) == "timelimit"  # 14 s > half of 20 s
     assert _solver._model_limit(400_000, 30.0, 0.5) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(table=symmetric_tables(), data=st.data())
+def test_cluster_rows_hold_the_families_of_their_definition(table, data):
+    """``ClusterRows``: the families each row holds (a family of a member with fewer than
+    ``k`` preds inside in the ``>=`` form, at least ``k`` in the ``<=`` form) and the
+    weights they add up, against :func:`_cluster_families`."""
+    from pgmpy_nml.search.candidates._clusters import _cluster_families
+
+    fam = _checked_families(table[0])
+    rows = _pricing.ClusterRows()
+    expected = []
+    for _ in range(data.draw(st.integers(0, 5))):
+        size = data.draw(st.integers(1, fam.n))
+        cluster = sorted(data.draw(st.permutations(range(fam.n)))[:size])
+        k, ge = data.draw(st.integers(1, 3)), data.draw(st.booleans())
+        rows.append(cluster, k, ge)
+        inner, outer = _cluster_families(fam, cluster, k=k)
+        expected.append(set((outer if ge else inner).tolist()))
+    among = np.flatnonzero(data.draw(st.lists(st.booleans(), min_size=len(fam), max_size=len(fam))))
+    found, families = rows.members(fam, among)
+    assert set(zip(found.tolist(), families.tolist(), strict=True)) == {
+        (j, f) for j, held in enumerate(expected) for f in among.tolist() if f in held
+    }
+    y = np.array([data.draw(st.floats(-2, 2)) for _ in expected])
+    want = np.zeros(len(fam))
+    for j, held in enumerate(expected):
+        want[list(held)] += y[j]
+    np.testing.assert_allclose(rows.weights(fam, y), want, atol=1e-12)

@@ -10,7 +10,7 @@ about 2 s of CPU to start):
 - ``"astar|solver"``: A* (:mod:`._astar`) beside the solver;
 - ``"solver|solver"``: the solver (SCIP's defaults) beside a second solver that differs
   in its random seed (``seed + 1``) and works on the bound first
-  (:data:`._solver.BOUND_FIRST`: the root's cut loop goes on while it finds cuts, and
+  (:data:`._scip_model.BOUND_FIRST`: the root's cut loop goes on while it finds cuts, and
   separates the most violated clusters by sub-IP too, then the open node with the best
   bound is taken next). Branch and cut's running time
   varies from seed to seed: hailfinder (56 variables, BDeu(1), N = 10000, 3 parents)

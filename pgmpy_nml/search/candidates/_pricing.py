@@ -162,21 +162,83 @@ def _row_weights(start, padded, size, ptr, members, ks, ge, y, n, out):  # pragm
     return out
 
 
-def row_weights(fam: _Families, clusters, y, ks=None, ge=None, out=None) -> np.ndarray:
-    """:func:`_row_weights` of the rows of ``clusters`` (lists of variables) with
-    weights ``y``, each the ``k``-cluster row of ``ks`` (default 1) in its ``>=`` form
-    where ``ge`` (default: every row), added to ``out`` (default: zeros)."""
-    m = len(clusters)
-    out = np.zeros(len(fam)) if out is None else out
-    if not m:
-        return out
-    ptr = np.zeros(m + 1, dtype=np.int64)
-    ptr[1:] = np.cumsum([len(c) for c in clusters])
-    members = np.fromiter((v for c in clusters for v in c), dtype=np.int64, count=ptr[-1])
-    ks = np.ones(m, dtype=np.int64) if ks is None else np.asarray(ks, dtype=np.int64)
-    ge = np.ones(m, dtype=np.bool_) if ge is None else np.asarray(ge, dtype=np.bool_)
-    y = np.asarray(y, dtype=np.float64)
-    return _row_weights(fam.start, fam.padded, fam.size, ptr, members, ks, ge, y, fam.n, out)
+@njit(cache=True)
+def _row_members(child, padded, size, among, ptr, members, ks, ge, n):  # pragma: no cover
+    """``(rows, families)``: every pair of a (``k``-)cluster row (as in
+    :func:`_row_weights`) and a family of ``among`` that is in it. Numba-compiled."""
+    inside = np.zeros(n + 1, np.bool_)  # the last entry: the padding (-1)
+    rows, families = [], []
+    for c in range(ptr.size - 1):
+        for k in range(ptr[c], ptr[c + 1]):
+            inside[members[k]] = True
+        for f in among:
+            if not inside[child[f]]:
+                continue
+            hits = 0
+            for t in range(size[f]):
+                if inside[padded[f, t]]:
+                    hits += 1
+            if (hits < ks[c]) == ge[c]:
+                rows.append(c)
+                families.append(f)
+        for k in range(ptr[c], ptr[c + 1]):
+            inside[members[k]] = False
+    return np.array(rows, dtype=np.int64), np.array(families, dtype=np.int64)
+
+
+class ClusterRows:
+    """(``k``-)cluster rows: each a cluster (list of variables), its ``k`` and whether it
+    is in its ``>=`` form (else ``<=``), kept as arrays for the compiled kernels."""
+
+    def __init__(self, clusters=(), ks=None, ge=None):
+        self.clusters: list[list[int]] = []
+        self.ks: list[int] = []
+        self.ge: list[bool] = []
+        self._arrays = None
+        for j, cluster in enumerate(clusters):
+            self.append(cluster, 1 if ks is None else ks[j], True if ge is None else ge[j])
+
+    def __len__(self) -> int:
+        return len(self.clusters)
+
+    def append(self, cluster, k: int = 1, ge: bool = True) -> None:
+        self.clusters.append([int(v) for v in cluster])
+        self.ks.append(int(k))
+        self.ge.append(bool(ge))
+        self._arrays = None
+
+    def arrays(self):
+        """``(ptr, members, ks, ge)``: the clusters' members ``members[ptr[c]:ptr[c +
+        1]]``, built again after a row is added."""
+        if self._arrays is None:
+            ptr = np.zeros(len(self) + 1, dtype=np.int64)
+            ptr[1:] = np.cumsum([len(c) for c in self.clusters])
+            members = np.fromiter(
+                (v for c in self.clusters for v in c), dtype=np.int64, count=ptr[-1]
+            )
+            ks = np.array(self.ks, dtype=np.int64)
+            self._arrays = (ptr, members, ks, np.array(self.ge, dtype=np.bool_))
+        return self._arrays
+
+    def weights(self, fam: _Families, y, out=None) -> np.ndarray:
+        """``out[f] +=`` the sum of ``y`` over the rows family ``f`` is in
+        (:func:`_row_weights`; ``out`` default: zeros)."""
+        out = np.zeros(len(fam)) if out is None else out
+        if not len(self):
+            return out
+        ptr, members, ks, ge = self.arrays()
+        y = np.asarray(y, dtype=np.float64)
+        return _row_weights(fam.start, fam.padded, fam.size, ptr, members, ks, ge, y, fam.n, out)
+
+    def members(self, fam: _Families, among):
+        """``(rows, families)``: the rows each family of ``among`` is in
+        (:func:`_row_members`)."""
+        among = np.asarray(among, dtype=np.int64)
+        if not len(self) or not among.size:
+            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        ptr, members, ks, ge = self.arrays()
+        args = (ptr, members, ks, ge, fam.n)
+        return _row_members(fam.child, fam.padded, fam.size, among, *args)
 
 
 def _values(fam: _Families) -> np.ndarray:
@@ -191,7 +253,7 @@ def lagrangian(fam: _Families, cuts, y, values=None):
     ``y`` their multipliers (negative ones count as 0); ``values``: :func:`_values`."""
     values = _values(fam) if values is None else values
     y = np.maximum(np.asarray(y, dtype=np.float64), 0.0)
-    adjusted = row_weights(fam, cuts, y, out=np.array(values, dtype=np.float64))
+    adjusted = ClusterRows(cuts).weights(fam, y, out=np.array(values, dtype=np.float64))
     best = np.maximum.reduceat(adjusted, fam.start[:-1])
     return math.fsum(best) - math.fsum(y), adjusted, best
 

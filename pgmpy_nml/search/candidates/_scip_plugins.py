@@ -418,7 +418,7 @@ def _interrupt_if(model, stop) -> bool:
 
 
 def scip_settings(model, time_limit, gap_limit, seed) -> None:
-    """The solver's settings of a new SCIP ``model`` (see :func:`._solver._model`)."""
+    """The solver's settings of a new SCIP ``model`` (see :func:`._scip_model._model`)."""
     model.hideOutput(True)
     model.setIntParam("randomization/randomseedshift", int(seed) % 2**31)  # a C int
     if time_limit is not None:

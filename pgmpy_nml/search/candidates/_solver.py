@@ -34,7 +34,7 @@ a SCIP constraint handler:
   GOBNILP's sub-IP for the most violated cluster of each component
   (:func:`._clusters._most_violated_clusters`), which finds clusters the peeling
   misses: after 600 s andes' gap went from 2.36% to 0.919%, pathfinder's from
-  0.654% to 0.130% (:data:`BOUND_FIRST`). At every node it made hailfinder slower,
+  0.654% to 0.130% (:data:`._scip_model.BOUND_FIRST`). At every node it made hailfinder slower,
   and in SCIP's default search too. Each cut is written in the sparser of its two
   equivalent forms.
 
@@ -220,9 +220,9 @@ def _solve(
 ) -> SearchResult:
     """:func:`solve` with checked settings. The portfolio (:mod:`._portfolio`) also
     passes ``stop`` (a call without arguments, polled at SCIP's events at most every
-    :data:`_STOP_POLL` seconds: when it returns True the search ends like at a time
+    :data:`._scip_model._STOP_POLL` seconds: when it returns True the search ends like at a time
     limit, with status ``"stopped"``), ``bound_first`` (SCIP's settings
-    :data:`BOUND_FIRST`), ``memory_share`` (of the memory available, for SCIP's search;
+    :data:`._scip_model.BOUND_FIRST`), ``memory_share`` (of the memory available, for SCIP's search;
     by default :data:`_SCIP_MEMORY_SHARE`, half of it each when two solvers share the
     machine) and ``label``, the progress lines' name, or ``display``, where to report
     instead of a display of its own (the portfolio's one line for both engines; left
@@ -537,7 +537,7 @@ def _first_network(fam: _Families, candidates: CandidateParentSets, initial):
     slower. On hailfinder (56 variables, BDeu(1), N = 10000) SCIP proved the optimum in
     830 nodes from the greedy network, in 1237 from the order search's (0.004% from
     optimal), and had not proven it after 400 s from the optimal network itself. The
-    bound-first solver (:data:`BOUND_FIRST`), whose root and best-first nodes do not
+    bound-first solver (:data:`._scip_model.BOUND_FIRST`), whose root and best-first nodes do not
     follow the incumbent, starts from the order search's network
     (:data:`FIRST_ORDER_SHARE`).
     """
@@ -547,7 +547,7 @@ def _first_network(fam: _Families, candidates: CandidateParentSets, initial):
     return None if first is None else _improve(fam, first)
 
 
-#: Share of the time limit the bound-first solver (:data:`BOUND_FIRST`) spends on the
+#: Share of the time limit the bound-first solver (:data:`._scip_model.BOUND_FIRST`) spends on the
 #: iterated order search for its first network, and the seconds at most (also with no
 #: time limit). From a better network the root's bound rises faster (likely SCIP's
 #: fixing by reduced cost, which a better incumbent strengthens): on andes (223
