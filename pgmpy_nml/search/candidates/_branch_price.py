@@ -48,6 +48,7 @@ candidates on.
 
 from __future__ import annotations
 
+import math
 import time
 
 import numpy as np
@@ -308,12 +309,11 @@ def branch_and_price(
     ``first`` (global family indices): ``(choice, bound, status, handler, pricer)``, the
     bound and SCIP's status as :func:`._solver._branch_and_cut` reads them. ``memory``:
     SCIP's ``limits/memory`` in MB from its model (None: SCIP's default)."""
-    import math
-
     from pyscipopt import Model
 
     from . import _scip_plugins as plugins
 
+    start = time.perf_counter()
     model = Model("bnsl-priced")
     plugins.scip_settings(model, time_limit, gap_limit, seed)
     arrows = _arrows(fam)
@@ -332,6 +332,9 @@ def branch_and_price(
     sol = model.createSol()
     plugins._set_network(model, sol, first, columns.by_family(), avars, arrows_of)
     model.addSol(sol)
+    if time_limit is not None:  # the limit covers building the model too
+        left = time_limit - (time.perf_counter() - start)
+        model.setRealParam("limits/time", max(left, 1e-3))
     if memory is not None:  # SCIP's memory limit (MB) from its model
         model.setRealParam("limits/memory", memory(model))
     model.optimizeNogil()

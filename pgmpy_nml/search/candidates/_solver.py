@@ -325,9 +325,7 @@ def _branch_and_cut(
     status, choice = _solution(model, fam, xvars, time_limit)
     if status not in ("optimal", "stopped"):  # a better network for the same bound
         # (not when the portfolio's other engine has finished: no time to spend)
-        start = time.perf_counter()
-        choice = _improve(fam, _order_search(fam, choice, seed=seed))
-        timings["order search"] = time.perf_counter() - start
+        choice = _after_search(fam, choice, seed, timings)
     score = fam.total(choice)
     bound = plugins._sound_bound(model.getDualbound(), offset, score, model.infinity())
     result = _network_result(
@@ -390,7 +388,7 @@ def _priced(
         args = (_left(deadline), gap_limit, seed, bar, stop, memory, timings)
         choice, sub_bound, status, sub_cuts = priced_search(fam, priced, first, *args)
         if status not in ("optimal", "stopped"):  # as after _branch_and_cut's search
-            choice = _last_order_search(fam, choice, seed, None, timings)
+            choice = _after_search(fam, choice, seed, timings)
         bound, n_cuts = min(bound, sub_bound), n_cuts + sub_cuts
         engine = f"root pricing, branch and price (scip {_scip_version()})"
     elif out_of_time or limit:
@@ -454,6 +452,15 @@ def _kept_search(
     )
     timings.update({k: t for k, t in (sub.timings or {}).items() if k != "first network"})
     return choice, sub.bound, sub.status, sub.engine, sub.n_cuts or 0
+
+
+def _after_search(fam, choice, seed, timings):
+    """The order search's default rounds, then the local search, from the network a
+    search that a limit stopped ended with (a second or less on andes)."""
+    start = time.perf_counter()
+    choice = _improve(fam, _order_search(fam, choice, seed=seed))
+    timings["order search"] = time.perf_counter() - start
+    return choice
 
 
 def _last_order_search(fam, choice, seed, deadline, timings):
