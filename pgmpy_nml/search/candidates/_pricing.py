@@ -190,13 +190,15 @@ class ClusterRows:
     """(``k``-)cluster rows: each a cluster (list of variables), its ``k`` and whether it
     is in its ``>=`` form (else ``<=``), kept as arrays for the compiled kernels."""
 
-    def __init__(self, clusters=(), ks=None, ge=None):
+    def __init__(self, clusters=()):
+        """``clusters``: rows to start with, each a cluster constraint (``k = 1``, in its
+        ``>=`` form)."""
         self.clusters: list[list[int]] = []
         self.ks: list[int] = []
         self.ge: list[bool] = []
         self._arrays = None
-        for j, cluster in enumerate(clusters):
-            self.append(cluster, 1 if ks is None else ks[j], True if ge is None else ge[j])
+        for cluster in clusters:
+            self.append(cluster)
 
     def __len__(self) -> int:
         return len(self.clusters)
