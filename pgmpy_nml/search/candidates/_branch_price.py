@@ -61,7 +61,7 @@ from pyscipopt import SCIP_PARAMSETTING, SCIP_RESULT, Pricer, quicksum
 from ._clusters import _cluster_row
 from ._families import _Families
 from ._pricing import ClusterRows
-from ._scip_model import _STATUS, _STOP_POLL, BOUND_FIRST, _add_arrows, _arrows
+from ._scip_model import _STATUS, BOUND_FIRST, _add_arrows, _arrows
 from ._scip_plugins import Acyclicity
 
 __all__: list[str] = []
@@ -77,13 +77,14 @@ class Columns:
     pricer and the constraint handler. Holds the original variables and constraints
     until :meth:`transform` (SCIP's transformed problem) replaces them."""
 
-    def __init__(self, fam: _Families, kept, arrow_pairs, arrows_of):
+    def __init__(self, fam: _Families, kept, arrows_of):
         self.fam = fam
         #: families the pricer may add
         self.kept = np.asarray(kept, dtype=bool) & ~fam.out_of_order()
         self.column = np.full(len(fam), -1, dtype=np.int64)  # column of each family
         self.families: list[int] = []  # family of each column
         self.vars: list = []  # variable of each column
+        self.variable: list = [None] * len(fam)  # of each family (None outside the model)
         self.one: list = []  # "one family" row of each variable
         self.arrow_rows: list = []
         self.arrows_of = arrows_of
@@ -92,21 +93,15 @@ class Columns:
         self.arrow_flat = np.fromiter(
             (a for arrows in arrows_of for a in arrows), dtype=np.int64, count=counts.sum()
         )
-        self.n_arrows = len(arrow_pairs)
         self.rows = ClusterRows()  # the cluster rows' clusters, k and forms
         self.conss: list = []  # each a modifiable constraint, or a row (``is_row``)
         self.is_row: list[bool] = []
         self.n_priced = 0  # families added by the pricer
 
-    def by_family(self) -> list:
-        """The variable of each family (None outside the model)."""
-        out: list = [None] * len(self.fam)
-        for f, var in zip(self.families, self.vars, strict=True):
-            out[f] = var
-        return out
-
     def transform(self, model) -> None:
         self.vars = [model.getTransformedVar(v) for v in self.vars]
+        for f, var in zip(self.families, self.vars, strict=True):
+            self.variable[f] = var
         self.one = [model.getTransformedCons(c) for c in self.one]
         self.arrow_rows = [model.getTransformedCons(c) for c in self.arrow_rows]
         self.conss = [model.getTransformedCons(c) for c in self.conss]  # no rows yet
@@ -126,23 +121,24 @@ class Columns:
             )
             model.cacheRowExtensions(row)
             for f in fams.tolist():
-                model.addVarToRow(row, self.vars[self.column[f]], 1.0)
+                model.addVarToRow(row, self.variable[f], 1.0)
             model.flushRowExtensions(row)
             model.addCut(row, forcecut=True)
             self.conss.append(row)
         else:
-            expr = quicksum(self.vars[self.column[f]] for f in fams)
+            expr = quicksum(self.variable[f] for f in fams)
             cons = expr <= rhs if lhs is None else expr >= lhs
             self.conss.append(model.addCons(cons, name=name, modifiable=True, removable=True))
         self.is_row.append(as_cut)
         self.rows.append(cluster, k, lhs is not None)
 
-    def _duals(self, model, farkas: bool) -> np.ndarray:
-        """The cluster rows' duals (Farkas multipliers), 0 for rows outside the LP."""
+    def _duals(self, model, dual, farkas: bool) -> np.ndarray:
+        """The cluster rows' duals (Farkas multipliers), 0 for rows outside the LP;
+        ``dual`` reads a constraint's."""
         out = np.zeros(len(self.conss))
         for j, (cons, is_row) in enumerate(zip(self.conss, self.is_row, strict=True)):
             if not is_row:
-                out[j] = (model.getDualfarkasLinear if farkas else model.getDualsolLinear)(cons)
+                out[j] = dual(cons)
             elif cons.getLPPos() >= 0:
                 out[j] = cons.getDualfarkas() if farkas else model.getRowDualSol(cons)
         return out
@@ -167,6 +163,7 @@ class Columns:
             self.column[f] = len(self.vars)
             self.families.append(f)
             self.vars.append(var)
+            self.variable[f] = var
             new.append(var)
         if not transformed:  # the rows are built from the columns
             return
@@ -177,9 +174,9 @@ class Columns:
         rows, members = self.rows.members(fam, families)
         for j, f in zip(rows.tolist(), members.tolist(), strict=True):
             if self.is_row[j]:
-                model.addVarToRow(self.conss[j], self.vars[self.column[f]], 1.0)
+                model.addVarToRow(self.conss[j], self.variable[f], 1.0)
             else:
-                model.addConsCoeff(self.conss[j], self.vars[self.column[f]], 1.0)
+                model.addConsCoeff(self.conss[j], self.variable[f], 1.0)
         self.n_priced += families.size
 
     def reduced_costs(self, model, farkas: bool) -> np.ndarray:
@@ -189,7 +186,7 @@ class Columns:
         fam = self.fam
         pi = np.array([dual(c) for c in self.one])
         lam = np.array([dual(c) for c in self.arrow_rows])
-        mu = self._duals(model, farkas)
+        mu = self._duals(model, dual, farkas)
         weights = pi[fam.child]
         self.rows.weights(fam, mu, out=weights)
         weights -= np.bincount(self.arrow_owner, weights=lam[self.arrow_flat], minlength=len(fam))
@@ -237,7 +234,7 @@ class FamilyPricer(Pricer):
 
 class PricedAcyclicity(Acyclicity):
     """The acyclicity handler over the model's families only: values of the others are
-    0, and its cluster cuts are modifiable constraints (:meth:`Columns.add_cluster`)."""
+    0, and its cluster cuts are modifiable LP rows (:meth:`Columns.add_cluster`)."""
 
     def __init__(self, columns: Columns, avars, exact_separation=None):
         super().__init__(columns.fam, columns.vars, avars, exact_separation)
@@ -256,7 +253,7 @@ class PricedAcyclicity(Acyclicity):
         return self._spread([v.getLPSol() for v in self.columns.vars])
 
     def _transformed(self):
-        return self.columns.by_family()
+        return self.columns.variable
 
     def available(self) -> np.ndarray:
         out = np.zeros(len(self.fam), dtype=bool)
@@ -292,7 +289,7 @@ def priced_model(model, columns: Columns, families, cuts, arrows) -> list:
     fam = columns.fam
     families = np.unique(np.asarray(families, dtype=np.int64))
     columns.add_families(model, families, transformed=False)
-    xvars = columns.by_family()
+    xvars = columns.variable
     model.setMaximize()
     for v in range(fam.n):
         expr = quicksum(xvars[f] for f in fam.families(v) if xvars[f] is not None)
@@ -321,7 +318,7 @@ def branch_and_price(
     model = Model("bnsl-priced")
     plugins.scip_settings(model, time_limit, gap_limit, seed)
     arrows = _arrows(fam)
-    columns = Columns(fam, kept, arrows[0], arrows[2])
+    columns = Columns(fam, kept, arrows[2])
     avars = priced_model(model, columns, np.union1d(families, first), cuts, arrows)
     arrows_of = arrows[2]
     pricer = FamilyPricer(columns)
@@ -329,13 +326,7 @@ def branch_and_price(
     offset = math.fsum(fam.best)
     conshdlr = PricedAcyclicity(columns, avars, "root")
     plugins.include_plugins(model, fam, None, avars, arrows_of, bar, offset, conshdlr=conshdlr)
-    if stop is not None:
-        model.includeEventhdlr(plugins.Stop(stop, _STOP_POLL), "stop", "the portfolio's stop")
-    for name, value in BOUND_FIRST.items():
-        model.setParam(name, value)
-    sol = model.createSol()
-    plugins._set_network(model, sol, first, columns.by_family(), avars, arrows_of)
-    model.addSol(sol)
+    plugins.start_search(model, stop, BOUND_FIRST, first, columns.variable, avars, arrows_of)
     if time_limit is not None:  # the limit covers building the model too
         left = time_limit - (time.perf_counter() - start)
         model.setRealParam("limits/time", max(left, 1e-3))

@@ -83,10 +83,6 @@ BOUND_FIRST = {
 }
 
 
-#: Seconds between two calls of the portfolio's ``stop``.
-_STOP_POLL = 0.05
-
-
 def _model(fam: _Families, time_limit, gap_limit, seed):
     """SCIP's model of the candidates (see the module notes), without the plugins:
     ``(model, family variables, arrow variables, arrows of each family)``."""

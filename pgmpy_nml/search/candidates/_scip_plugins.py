@@ -436,6 +436,24 @@ def scip_settings(model, time_limit, gap_limit, seed) -> None:
     model.setIntParam("separating/clique/freq", -1)
 
 
+#: Seconds between two calls of the portfolio's ``stop``.
+_STOP_POLL = 0.05
+
+
+def start_search(model, stop, settings, first, xvars, avars, arrows_of) -> None:
+    """What the branch and cut and the branch and price add before SCIP solves: the
+    :class:`Stop` handler for ``stop`` (None: none), SCIP's ``settings`` (a dict) and the
+    network ``first`` as a first solution (None: none)."""
+    if stop is not None:
+        model.includeEventhdlr(Stop(stop, _STOP_POLL), "stop", "the portfolio's stop")
+    for name, value in settings.items():
+        model.setParam(name, value)
+    if first is not None:
+        sol = model.createSol()
+        _set_network(model, sol, first, xvars, avars, arrows_of)
+        model.addSol(sol)
+
+
 def _set_network(model, sol, choice, xvars, avars, arrows_of):
     """Write a network (one family per variable) into ``sol``: its families and arrows."""
     for f in choice:

@@ -116,7 +116,7 @@ from ._families import (
 )
 from ._heuristics import ORDER_ROUNDS, _greedy, _improve, _order_search
 from ._pricing import PRICING_MIN_CANDIDATES, root_pricing
-from ._scip_model import _STATUS, _STOP_POLL, BOUND_FIRST, _model
+from ._scip_model import _STATUS, BOUND_FIRST, _model
 
 if TYPE_CHECKING:
     from .._result import SearchResult
@@ -220,7 +220,7 @@ def _solve(
 ) -> SearchResult:
     """:func:`solve` with checked settings. The portfolio (:mod:`._portfolio`) also
     passes ``stop`` (a call without arguments, polled at SCIP's events at most every
-    :data:`._scip_model._STOP_POLL` seconds: when it returns True the search ends like at a time
+    :data:`._scip_plugins._STOP_POLL` seconds: when it returns True the search ends like at a time
     limit, with status ``"stopped"``), ``bound_first`` (SCIP's settings
     :data:`._scip_model.BOUND_FIRST`), ``memory_share`` (of the memory available, for SCIP's search;
     by default :data:`_SCIP_MEMORY_SHARE`, half of it each when two solvers share the
@@ -304,15 +304,8 @@ def _branch_and_cut(
     conshdlr = plugins.include_plugins(
         model, fam, xvars, avars, arrows_of, bar, offset, "root" if bound_first else None
     )
-    if stop is not None:
-        model.includeEventhdlr(plugins.Stop(stop, _STOP_POLL), "stop", "the portfolio's stop")
-    if bound_first:
-        for name, value in BOUND_FIRST.items():
-            model.setParam(name, value)
-    if first is not None:
-        sol = model.createSol()
-        plugins._set_network(model, sol, first, xvars, avars, arrows_of)
-        model.addSol(sol)
+    settings = BOUND_FIRST if bound_first else {}
+    plugins.start_search(model, stop, settings, first, xvars, avars, arrows_of)
     timings["model"] = time.perf_counter() - start
     if time_limit is not None:  # the limit covers the first network and the model too
         spent = timings["first network"] + timings["model"]
