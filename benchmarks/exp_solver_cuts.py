@@ -165,7 +165,8 @@ def main(argv=None) -> None:
         f"nodes {models[-1][0].getNNodes() if models else 0}; "
         + (
             f"branch and price: {priced[-1].n_priced} families priced in, "
-            f"{len(priced[-1].families)} columns, {pricers[-1].rounds} pricing rounds "
+            f"{len(priced[-1].families)} columns, {priced[-1].n_again} cuts' rows back, "
+            f"{pricers[-1].rounds} pricing rounds "
             f"({pricers[-1].farkas_rounds} Farkas) in {pricers[-1].seconds:.1f} s; "
             if priced
             else ""

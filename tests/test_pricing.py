@@ -216,8 +216,29 @@ def test_the_solver_that_prices_its_root_proves_the_optimum(table, seconds, monk
 def monkeypatch_pricing():
     """The solver prices its root whatever the number of candidates."""
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_solver, "PRICING_MIN_CANDIDATES", 0)
+        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", 0)
         yield
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=symmetric_tables(), above=st.booleans())
+def test_the_bound_first_solver_prices_from_enough_candidates_per_variable(table, above):
+    """With the total's threshold out of reach, the root is priced exactly when the
+    candidates per variable reach :data:`PRICING_MIN_PER_VARIABLE`; the optimum either
+    way."""
+    cands, _, _ = table
+    fam = _checked_families(cands)
+    best, _ = _in_order_bests(cands, fam.classes)
+    best += math.fsum(fam.best)
+    # the largest threshold the table reaches (at least 1: every variable has the empty set)
+    reached = len(fam) // fam.n
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", len(fam) + 1)
+        patch.setattr(_pricing, "PRICING_MIN_PER_VARIABLE", reached if above else reached + 1)
+        assert _pricing.prices_root(len(fam), fam.n) == above
+        result = _solver._solve(cands, None, None, 0.0, 1, False, bound_first=True)
+    assert ("root pricing" in result.timings) == above
+    assert result.optimal and result.score == pytest.approx(best, abs=1e-6)
 
 
 @settings(max_examples=100, deadline=None)
@@ -255,7 +276,7 @@ def test_a_model_too_large_for_the_memory_is_priced_instead(table, kept_too_many
         return "memorylimit" if len(calls) == 1 or kept_too_many else None
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_solver, "PRICING_MIN_CANDIDATES", 0)
+        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", 0)
         patch.setattr(_solver, "_model_limit", limit)
         result = _solver._solve(cands, None, None, 0.0, 1, False, memory_share=None)
     event(f"{result.status}, kept too many: {kept_too_many}")

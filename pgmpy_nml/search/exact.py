@@ -93,11 +93,11 @@ class ExactSearch(_StructureSearch):
       another random seed and a root cut loop that goes on while it finds cuts:
       branch and cut's time varies from seed to seed, and on networks too large to
       prove the deeper root often gives the better bound. From 100,000 candidates
-      on, the second prices its root instead: a Lagrangian bound over every family
-      from an LP over a few thousand of them
-      (:mod:`pgmpy_nml.search.candidates._pricing`). The first solver too when SCIP's
-      model over every candidate would not fit in its share of the memory or in half
-      the time limit (about 8 kB and 35 microseconds per candidate).
+      on, or 100 per variable, the second prices its root instead: a Lagrangian
+      bound over every family from an LP over a few thousand of them
+      (:mod:`pgmpy_nml.search.candidates._pricing`), then branch and price. The first
+      solver too when SCIP's model over every candidate would not fit in its share of
+      the memory or in half the time limit (about 8 kB and 35 microseconds per candidate).
     - ``"order|solver"``: the memetic order search (:class:`~pgmpy_nml.OrderSearch`'s,
       MINOBS style) finds the networks while the solver of ``"solver|solver"`` that
       works on the bound first proves the bound: for very many candidates, where an

@@ -46,8 +46,15 @@ the best network known, against 0.4596% with SCIP's model over every kept family
 root pricing forced on smaller instances, branch and price proved hailfinder BDeu(10), N
 = 5000 (3,573 candidates) in 165.6 s (branch and cut: 175.9 s) and pathfinder qNML
 (60,726) in 61.4 s (188.1 s), but left andes BIC at 1.84% (0.12%), whose pricing did not
-converge: so the solver still prices only from :data:`._pricing.PRICING_MIN_CANDIDATES`
-candidates on.
+converge. With more of the tuning half (one core each, two runs side by side), root
+pricing and branch and price proved pathfinder BIC (12,272 candidates, 113 per variable)
+in 6.2 s against 14.8 s, digits binarized BDeu(1) with 2 parents (21,446; 397) in 198.6
+s against 432.2 s and fNML (28,563; 529) in 235.4 s against 317.9 s, but barley N = 500
+fNML (16,840; 351) in 17.8 s against 7.2 s. Andes BIC has 47 candidates per variable,
+hailfinder 64: so the bound-first solver also prices from
+:data:`._pricing.PRICING_MIN_PER_VARIABLE` (100) candidates per variable on
+(:func:`._pricing.prices_root`). The portfolio's other solver keeps SCIP's model over
+every candidate, so a loss like barley's costs the pair little.
 """
 
 from __future__ import annotations
@@ -96,7 +103,9 @@ class Columns:
         self.rows = ClusterRows()  # the cluster rows' clusters, k and forms
         self.conss: list = []  # each a modifiable constraint, or a row (``is_row``)
         self.is_row: list[bool] = []
+        self.index: dict = {}  # (sorted cluster, k): its position in conss
         self.n_priced = 0  # families added by the pricer
+        self.n_again = 0  # cuts whose row went back to the LP
 
     def transform(self, model) -> None:
         self.vars = [model.getTransformedVar(v) for v in self.vars]
@@ -106,15 +115,28 @@ class Columns:
         self.arrow_rows = [model.getTransformedCons(c) for c in self.arrow_rows]
         self.conss = [model.getTransformedCons(c) for c in self.conss]  # no rows yet
 
-    def add_cluster(self, model, cluster, k=1, as_cut=False) -> None:
+    def add_cluster(self, model, cluster, k=1, as_cut=False) -> bool:
         """The (``k``-)cluster row of ``cluster`` over the model's families, in the sparser
         of its forms: a modifiable constraint, or with ``as_cut`` a modifiable row added
         to the LP as a cut (SCIP prices again after a round of cuts, not after a round
         that added constraints: a node could be cut off on an LP value that was not
-        priced)."""
+        priced). A cut separated again goes back to the LP as the row it was (SCIP's cut
+        pool, which would keep it, takes no modifiable rows), which has learnt the
+        coefficients of the families priced in since. Returns whether the LP gains a
+        row (not when the cut's row is in it already)."""
+        key = (tuple(sorted(int(v) for v in cluster)), k)
+        j = self.index.get(key)
+        if as_cut and j is not None and self.is_row[j]:
+            row = self.conss[j]
+            if row.getLPPos() < 0:
+                model.addCut(row, forcecut=True)
+                self.n_again += 1
+                return True
+            return False
         fams, lhs, rhs = _cluster_row(self.fam, cluster, k)
         fams = fams[self.column[fams] >= 0]
         name = f"cluster{len(self.conss)}"
+        self.index[key] = len(self.conss)
         if as_cut:
             row = model.createEmptyRowUnspec(
                 name=name, lhs=lhs, rhs=rhs, local=False, modifiable=True, removable=True
@@ -131,6 +153,7 @@ class Columns:
             self.conss.append(model.addCons(cons, name=name, modifiable=True, removable=True))
         self.is_row.append(as_cut)
         self.rows.append(cluster, k, lhs is not None)
+        return True
 
     def _duals(self, model, dual, farkas: bool) -> np.ndarray:
         """The cluster rows' duals (Farkas multipliers), 0 for rows outside the LP;
@@ -264,10 +287,9 @@ class PricedAcyclicity(Acyclicity):
         return self._choice(self._values(solution))
 
     def _add_clusters(self, clusters, as_cuts, k=1):
-        for cluster in clusters:
-            self.columns.add_cluster(self.model, cluster, k, as_cut=as_cuts)
-        self.n_cuts += len(clusters)
-        return len(clusters)
+        added = sum(self.columns.add_cluster(self.model, c, k, as_cut=as_cuts) for c in clusters)
+        self.n_cuts += added
+        return added
 
     def consenfolp(self, constraints, nusefulconss, solinfeasible):
         # cuts, not constraints (:meth:`Columns.add_cluster`)

@@ -84,7 +84,12 @@ half (``benchmarks/bench_suite.py``, 600 s, two solvers) left its two instances 
 3.259% (pathfinder BDeu(1), 158,830). Alone on one core for 150 s beside other work (load
 3-4), pricing bounded them 0.75% and 2.6% from the best network, SCIP's model 4.08% and
 4.2%; in the suite with pricing from 100,000 on, 0.101% and 0.427%. The tuning instance
-below them, pathfinder qNML (60,726), is proven by the solver in 383 s.
+below them, pathfinder qNML (60,726), is proven by the solver in 383 s. Once branch and
+price (:mod:`._branch_price`) went on after pricing, it proved such instances sooner
+too, but where a variable has only a few dozen candidates pricing's cut loop did not
+converge (andes BIC): so the solver also prices from :data:`PRICING_MIN_PER_VARIABLE`
+candidates per variable on (:func:`prices_root`; the figures are in
+:mod:`._branch_price`'s notes).
 """
 
 from __future__ import annotations
@@ -104,8 +109,10 @@ from ._families import _Families
 
 __all__: list[str] = []
 
-#: The bound-first solver prices at its root from this many candidates on.
+#: The bound-first solver prices at its root from this many candidates on ...
 PRICING_MIN_CANDIDATES = 100_000
+#: ... and from this many per variable on (:func:`prices_root`).
+PRICING_MIN_PER_VARIABLE = 100
 #: Families of each variable priced into the restricted LP per round, at most.
 TOP = 200
 #: The restricted LP's first families: the best this many of each variable ...
@@ -432,6 +439,16 @@ def _priced_in(fam: _Families, lp: _RestrictedLP, adjusted, top: int) -> np.ndar
     priced = priced[np.lexsort((-reduced[priced], fam.child[priced]))]
     child = fam.child[priced]
     return priced[np.arange(priced.size) - np.searchsorted(child, child) < top]
+
+
+def prices_root(n_candidates: int, n_variables: int) -> bool:
+    """Whether the bound-first solver prices its root: from
+    :data:`PRICING_MIN_CANDIDATES` candidates on, or :data:`PRICING_MIN_PER_VARIABLE` per
+    variable (module notes)."""
+    return (
+        n_candidates >= PRICING_MIN_CANDIDATES
+        or n_candidates >= PRICING_MIN_PER_VARIABLE * n_variables
+    )
 
 
 def root_pricing(

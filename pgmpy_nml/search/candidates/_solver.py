@@ -74,13 +74,14 @@ limit stops it first, an iterated order-based local search
 two) improves the best network found, for the same proven bound.
 
 On very many candidates (:data:`._pricing.PRICING_MIN_CANDIDATES`, a million on
-pathfinder with 3 parents) SCIP's root LP over every family barely moves; there the
-bound-first solver prices its root instead (:mod:`._pricing`): an LP over a few thousand
-families and the clusters separated on it gives multipliers, and from them a Lagrangian
-bound over every family, and the families no network above the first one can take are
-dropped. If the time limit leaves time after that, SCIP's branch and price
-(:mod:`._branch_price`) searches the families kept from the LP's families and cuts, and
-the result's bound is the smaller of the two.
+pathfinder with 3 parents) SCIP's root LP over every family barely moves; there, and
+from :data:`._pricing.PRICING_MIN_PER_VARIABLE` candidates per variable on
+(:func:`._pricing.prices_root`), the bound-first solver prices its root instead
+(:mod:`._pricing`): an LP over a few thousand families and the clusters separated on it
+gives multipliers, and from them a Lagrangian bound over every family, and the families
+no network above the first one can take are dropped. If the time limit leaves time after
+that, SCIP's branch and price (:mod:`._branch_price`) searches the families kept from
+the LP's families and cuts, and the result's bound is the smaller of the two.
 
 Numerics: the objective is handed to SCIP relative to each variable's best
 local score (all coefficients <= 0, the optimum near 0), which keeps SCIP's
@@ -115,7 +116,7 @@ from ._families import (
     show_status,
 )
 from ._heuristics import ORDER_ROUNDS, _greedy, _improve, _order_search
-from ._pricing import PRICING_MIN_CANDIDATES, root_pricing
+from ._pricing import prices_root, root_pricing
 from ._scip_model import _STATUS, BOUND_FIRST, _model
 
 if TYPE_CHECKING:
@@ -267,7 +268,7 @@ def _branch_and_cut(
     clusters=(),
 ) -> SearchResult:
     """:func:`_solve`, showing its progress on ``bar`` (or None). With ``bound_first``
-    and :data:`._pricing.PRICING_MIN_CANDIDATES` candidates or more, the root is priced
+    and enough candidates (:func:`._pricing.prices_root`), the root is priced
     first (:func:`_priced`; not with ``pricing=False``); ``clusters`` are cluster
     constraints the model starts with."""
     from pyscipopt import quicksum
@@ -289,7 +290,7 @@ def _branch_and_cut(
     timings["first network"] = time.perf_counter() - start
     if bar is not None and first is not None:
         show_status(bar, fam.total(first), candidates.upper_bound())
-    if pricing and first is not None and len(fam) >= PRICING_MIN_CANDIDATES:
+    if pricing and first is not None and prices_root(len(fam), fam.n):
         if bound_first or _model_limit(len(fam), time_limit, memory_share):
             args = (time_limit, gap_limit, seed, bar, stop, memory_share, timings)
             return _priced(fam, candidates, first, begin, *args)
