@@ -229,15 +229,15 @@ def test_an_infeasible_node_lp_is_priced_by_farkas(table, data):
     event(f"Farkas rounds {min(pricer.farkas_rounds, 3)}+")
 
 
-@pytest.mark.long
-def test_branch_and_price_matches_the_dp_on_thousands_of_tables():
-    """2,000 random tables of 4-12 variables (up to 8 parent sets each), from a fifth of
-    the families: the proven optimum is the subset DP's, every time."""
+def _against_the_dp(seeds, n_variables):
+    """Branch and price from a fifth of the families of random tables (``n_variables(seed)``
+    variables, up to 8 parent sets each) against the subset DP: the tables checked and
+    how many cuts' rows went back to the LP."""
     from test_solver import dp_optimum, random_candidates
 
-    checked = 0
-    for seed in range(2000):
-        cands = random_candidates(4 + seed % 9, seed, per_var=8)
+    checked = again = 0
+    for seed in seeds:
+        cands = random_candidates(n_variables(seed), seed, per_var=8)
         best = dp_optimum(cands)
         fam = _checked_families(cands)
         first = _greedy(fam)
@@ -245,11 +245,20 @@ def test_branch_and_price_matches_the_dp_on_thousands_of_tables():
             continue
         rng = np.random.default_rng(seed)
         families = np.flatnonzero(rng.random(len(fam)) < 0.2)
-        choice, bound, status, _, _ = _search_plain(fam, first, families, [])
+        choice, bound, status, _, pricer = _search_plain(fam, first, families, [])
         assert _cycle_free(fam, choice) and status == "optimal", seed
         assert fam.total(choice) == pytest.approx(best, rel=1e-9, abs=1e-6), seed
         assert bound >= best - 1e-6 * (1 + abs(best)), seed
+        again += pricer.columns.n_again
         checked += 1
+    return checked, again
+
+
+@pytest.mark.long
+def test_branch_and_price_matches_the_dp_on_thousands_of_tables():
+    """2,000 random tables of 4-12 variables (up to 8 parent sets each), from a fifth of
+    the families: the proven optimum is the subset DP's, every time."""
+    checked, _ = _against_the_dp(range(2000), lambda seed: 4 + seed % 9)
     assert checked > 1500
 
 
@@ -258,8 +267,6 @@ def test_cuts_whose_rows_left_the_lp_go_back_as_those_rows():
     they were, with the coefficients of the families priced in since: the proven optimum
     is still the subset DP's (300 random tables of 6-12 variables, from a fifth of the
     families), and some rows did go back."""
-    from test_solver import dp_optimum, random_candidates
-
     from pgmpy_nml.search.candidates import _scip_plugins
 
     settings_of = _scip_plugins.scip_settings
@@ -268,24 +275,7 @@ def test_cuts_whose_rows_left_the_lp_go_back_as_those_rows():
         settings_of(model, *args)
         model.setIntParam("lp/rowagelimit", 0)
 
-    again = checked = 0
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_scip_plugins, "scip_settings", aging)
-        for seed in range(300):
-            cands = random_candidates(6 + seed % 7, seed, per_var=8)
-            best = dp_optimum(cands)
-            fam = _checked_families(cands)
-            first = _greedy(fam)
-            if not math.isfinite(best) or first is None:
-                continue
-            families = np.flatnonzero(np.random.default_rng(seed).random(len(fam)) < 0.2)
-            kept = np.ones(len(fam), dtype=bool)
-            choice, bound, status, _, pricer = _branch_price.branch_and_price(
-                fam, first, kept, families, [], None, 0.0, 1, None, None, None
-            )
-            assert _cycle_free(fam, choice) and status == "optimal", seed
-            assert fam.total(choice) == pytest.approx(best, rel=1e-9, abs=1e-6), seed
-            assert bound >= best - 1e-6 * (1 + abs(best)), seed
-            again += pricer.columns.n_again
-            checked += 1
+        checked, again = _against_the_dp(range(300), lambda seed: 6 + seed % 7)
     assert checked > 200 and again > 0
