@@ -111,8 +111,13 @@ __all__: list[str] = []
 
 #: The bound-first solver prices at its root from this many candidates on ...
 PRICING_MIN_CANDIDATES = 100_000
-#: ... and from this many per variable on (:func:`prices_root`).
+#: ... and from this many per variable on (:func:`prices_root`) ...
 PRICING_MIN_PER_VARIABLE = 100
+#: ... but above this many variables only from :data:`PRICING_MIN_CANDIDATES_MANY`
+#: candidates on (andes, 223 variables, prices badly; nips, 500, needs it).
+PRICING_MAX_VARIABLES = 150
+#: See :data:`PRICING_MAX_VARIABLES`.
+PRICING_MIN_CANDIDATES_MANY = 400_000
 #: Families of each variable priced into the restricted LP per round, at most.
 TOP = 200
 #: The restricted LP's first families: the best this many of each variable ...
@@ -443,9 +448,12 @@ def _priced_in(fam: _Families, lp: _RestrictedLP, adjusted, top: int) -> np.ndar
 
 def prices_root(n_candidates: int, n_variables: int) -> bool:
     """Whether the bound-first solver prices its root: from
-    :data:`PRICING_MIN_CANDIDATES` candidates on, or :data:`PRICING_MIN_PER_VARIABLE` per
-    variable (module notes)."""
-    return (
+    :data:`PRICING_MIN_CANDIDATES_MANY` candidates on; and, on at most
+    :data:`PRICING_MAX_VARIABLES` variables, from :data:`PRICING_MIN_CANDIDATES` or from
+    :data:`PRICING_MIN_PER_VARIABLE` per variable on (module notes)."""
+    if n_candidates >= PRICING_MIN_CANDIDATES_MANY:
+        return True
+    return n_variables <= PRICING_MAX_VARIABLES and (
         n_candidates >= PRICING_MIN_CANDIDATES
         or n_candidates >= PRICING_MIN_PER_VARIABLE * n_variables
     )

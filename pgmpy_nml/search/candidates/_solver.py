@@ -290,8 +290,9 @@ def _branch_and_cut(
     timings["first network"] = time.perf_counter() - start
     if bar is not None and first is not None:
         show_status(bar, fam.total(first), candidates.upper_bound())
-    if pricing and first is not None and prices_root(len(fam), fam.n):
-        if bound_first or _model_limit(len(fam), time_limit, memory_share):
+    if pricing and first is not None:
+        too_large = _model_limit(len(fam), time_limit, memory_share)
+        if too_large or (bound_first and prices_root(len(fam), fam.n)):
             args = (time_limit, gap_limit, seed, bar, stop, memory_share, timings)
             return _priced(fam, candidates, first, begin, *args)
 
