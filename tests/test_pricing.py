@@ -234,11 +234,51 @@ def test_the_bound_first_solver_prices_from_enough_candidates_per_variable(table
     reached = len(fam) // fam.n
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", len(fam) + 1)
+        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES_MANY", len(fam) + 1)
         patch.setattr(_pricing, "PRICING_MIN_PER_VARIABLE", reached if above else reached + 1)
         assert _pricing.prices_root(len(fam), fam.n) == above
         result = _solver._solve(cands, None, None, 0.0, 1, False, bound_first=True)
     assert ("root pricing" in result.timings) == above
     assert result.optimal and result.score == pytest.approx(best, abs=1e-6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    n_candidates=st.integers(1, 2_000_000),
+    n_variables=st.integers(1, 1_000),
+    thresholds=st.tuples(*(st.integers(1, 1_000_000) for _ in range(4))),
+)
+def test_the_pricing_rule_is_the_documented_one(n_candidates, n_variables, thresholds):
+    """:func:`prices_root` against its definition, spelt out: every candidate count from
+    ``PRICING_MIN_CANDIDATES_MANY`` on; else, on at most ``PRICING_MAX_VARIABLES``
+    variables, from ``PRICING_MIN_CANDIDATES`` or ``PRICING_MIN_PER_VARIABLE`` per
+    variable on."""
+    many, max_variables, total, per_variable = thresholds
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES_MANY", many)
+        patch.setattr(_pricing, "PRICING_MAX_VARIABLES", max_variables)
+        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", total)
+        patch.setattr(_pricing, "PRICING_MIN_PER_VARIABLE", per_variable)
+        got = _pricing.prices_root(n_candidates, n_variables)
+    few_enough = n_variables <= max_variables
+    expected = n_candidates >= many or (
+        few_enough and (n_candidates >= total or n_candidates / n_variables >= per_variable)
+    )
+    assert got == expected
+
+
+def test_the_suites_instances_price_as_measured():
+    """The tuning rows the rule was chosen on (``benchmarks/README.md``): andes (223
+    variables) unpriced at 10,393 and 237,643 candidates, nips (500) priced at 715,899,
+    plants, pathfinder and digits priced, hailfinder N = 5000 BDeu(10) not."""
+    assert not _pricing.prices_root(10_393, 223)
+    assert not _pricing.prices_root(237_643, 223)
+    assert _pricing.prices_root(715_899, 500)
+    assert _pricing.prices_root(147_358, 69)
+    assert _pricing.prices_root(158_830, 109)
+    assert _pricing.prices_root(12_272, 109)
+    assert _pricing.prices_root(28_563, 54)
+    assert not _pricing.prices_root(3_573, 56)
 
 
 @settings(max_examples=100, deadline=None)
@@ -275,8 +315,9 @@ def test_a_model_too_large_for_the_memory_is_priced_instead(table, kept_too_many
         calls.append(n)  # families pricing kept (later calls, maybe all): fit or not
         return "memorylimit" if len(calls) == 1 or kept_too_many else None
 
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", 0)
+    with pytest.MonkeyPatch.context() as patch:  # whatever the pricing rule says
+        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES_MANY", len(fam) + 1)
+        patch.setattr(_pricing, "PRICING_MAX_VARIABLES", 0)
         patch.setattr(_solver, "_model_limit", limit)
         result = _solver._solve(cands, None, None, 0.0, 1, False, memory_share=None)
     event(f"{result.status}, kept too many: {kept_too_many}")

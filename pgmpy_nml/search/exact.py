@@ -93,7 +93,8 @@ class ExactSearch(_StructureSearch):
       another random seed and a root cut loop that goes on while it finds cuts:
       branch and cut's time varies from seed to seed, and on networks too large to
       prove the deeper root often gives the better bound. From 100,000 candidates
-      on, or 100 per variable, the second prices its root instead: a Lagrangian
+      on, or 100 per variable (above 150 variables, only from 400,000 candidates
+      on), the second prices its root instead: a Lagrangian
       bound over every family from an LP over a few thousand of them
       (:mod:`pgmpy_nml.search.candidates._pricing`), then branch and price. The first
       solver too when SCIP's model over every candidate would not fit in its share of

@@ -75,8 +75,10 @@ two) improves the best network found, for the same proven bound.
 
 On very many candidates (:data:`._pricing.PRICING_MIN_CANDIDATES`, a million on
 pathfinder with 3 parents) SCIP's root LP over every family barely moves; there, and
-from :data:`._pricing.PRICING_MIN_PER_VARIABLE` candidates per variable on
-(:func:`._pricing.prices_root`), the bound-first solver prices its root instead
+from :data:`._pricing.PRICING_MIN_PER_VARIABLE` candidates per variable on (above
+:data:`._pricing.PRICING_MAX_VARIABLES` variables, only from
+:data:`._pricing.PRICING_MIN_CANDIDATES_MANY` candidates on:
+:func:`._pricing.prices_root`), the bound-first solver prices its root instead
 (:mod:`._pricing`): an LP over a few thousand families and the clusters separated on it
 gives multipliers, and from them a Lagrangian bound over every family, and the families
 no network above the first one can take are dropped. If the time limit leaves time after
