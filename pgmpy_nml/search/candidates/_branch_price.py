@@ -60,12 +60,11 @@ cores) it proved five rows of the evaluation half sooner (hepar2 BDeu(10) in 394
 proven, 0.749% and 0.481% (were 0.499% and 0.410%): on andes, each pricing round moves
 the LP's solution and the separation finds new clusters (root pricing stopped after 60
 s, branch and price's root took 106,472 cuts and no branching in 235 s on andes BIC).
-Andes BDeu(10) on the tuning half prices badly too (2.92% against 0.61% unpriced, 300 s), at
-1,066 candidates per variable: so above :data:`._pricing.PRICING_MAX_VARIABLES` (150)
-variables the solver prices only from :data:`._pricing.PRICING_MIN_CANDIDATES_MANY`
-(400,000) candidates on, where SCIP's LP over every candidate no longer gets anywhere
-(nips, 500 variables, 715,899 candidates: 0.082% priced, 2.116% unpriced). In the suite
-that gave andes BDeu(10) 0.600% (was 0.786%), qNML 0.496% and fNML 0.421%.
+Andes BDeu(10) on the tuning half prices badly too, at 1,066 candidates per variable, so
+above :data:`._pricing.PRICING_MAX_VARIABLES` variables the solver prices only from
+:data:`._pricing.PRICING_MIN_CANDIDATES_MANY` candidates on (the figures are in
+:mod:`._pricing`'s notes). In the suite that gave andes BDeu(10) 0.600% (was 0.786%),
+qNML 0.496% and fNML 0.421%.
 """
 
 from __future__ import annotations
