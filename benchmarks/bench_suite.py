@@ -225,6 +225,8 @@ def run_one(inst: Instance, time_limit: float, method: str = "auto") -> dict:
         candidates=None if counts is None else int(counts.sum()),
         candidates_max=None if counts is None else int(counts.max()),
         timings={k: float(v) for k, v in search.timings_.items()},
+        # two engines side by side: which found the network and which proved the bound
+        engines=search.engines_,
         # False: the time limit stopped scoring (the bound counts what it left)
         scoring_complete=search.pruning_ is None or search.pruning_.complete,
     )

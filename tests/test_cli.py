@@ -509,6 +509,10 @@ def test_above_the_dp_the_exact_solver_runs_with_a_reported_parent_limit(files, 
     facts = json.loads(summary.read_text())
     assert facts["method"] == "exact" and facts["optimal"] is True and facts["gap"] == 0.0
     assert facts["exact_method"] == engine and facts["max_parents"] == SOLVER_DEFAULT_MAX_PARENTS
+    if "|" in engine:  # each engine's own network and bound
+        engines = facts["engines"]
+        assert set(engines) <= set(engine.split("|")) | {"solver (second)"}
+        assert max(e["score"] for e in engines.values()) == pytest.approx(facts["total_score"])
 
 
 @pytest.mark.long

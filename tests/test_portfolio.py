@@ -163,6 +163,11 @@ def test_combining_two_reports_keeps_the_better_network_and_the_smaller_bound(se
     assert result.bound == pytest.approx(max(bound, max(scores)), rel=1e-12)
     assert result.optimal == (bound <= max(scores))
     assert result.method == "astar|solver"
+    # each engine's own network and bound, as it reported them
+    assert result.engines == {
+        e: dict(score=fam.total(r["choice"]), bound=r["bound"], status="timelimit", engine=e)
+        for e, r in reports.items()
+    }
     # one engine proved: its network, optimal, gap 0
     result = pf._combine(
         fam, cands, {"solver": _report(networks[1], best.score, "optimal", "scip")}
@@ -401,6 +406,13 @@ def test_exact_search_runs_the_portfolio(random_data):
     two = two.fit(data)
     assert two.method_ == "solver|solver" and two.optimal_
     assert two.score_ == pytest.approx(dp.score_, rel=1e-9)
+    for search in (both, two):  # who found the network, who proved it
+        engines = search.engines_
+        assert engines and set(engines) <= set(search.timings_)
+        assert max(e["score"] for e in engines.values()) == search.score_
+        assert all(e["score"] <= e["bound"] + 1e-9 * abs(e["bound"]) for e in engines.values())
+        assert any(e["status"] == "optimal" for e in engines.values())
+    assert dp.engines_ is None
 
 
 @pytest.mark.parametrize("automatic", [True, False])

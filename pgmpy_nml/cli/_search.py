@@ -251,6 +251,8 @@ def run_exact(plan: Plan, score, frame) -> tuple:
     }
     if search.pruning_ is not None:
         info["candidate_parent_sets"] = int(search.pruning_.n_kept.sum())
+    if search.engines_:  # two engines: which found the network, which proved the bound
+        info["engines"] = search.engines_
     if search.interchangeable_:
         info["interchangeable"] = [list(c) for c in search.interchangeable_]
     return search.causal_graph_, proof_text(plan, search), info

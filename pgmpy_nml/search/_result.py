@@ -71,6 +71,13 @@ class SearchResult:
         root pricing alone gave the network and bound, ``"root pricing (scip <version>)"``.
     n_cuts : int or None
         The solver: cluster constraints added during the search (0 for A*).
+    engines : dict or None
+        Two engines side by side (``method="solver|solver"``, ...): per engine (the names
+        of ``timings``), ``{"score": ..., "bound": ..., "status": ..., "engine": ...}``,
+        its own network's score, its proven bound over the candidates, its status and
+        what it ran; which engine found the network and which proved the bound. None for
+        one engine; an engine that had not reported when the other proved its network is
+        absent.
     interchangeable : tuple of tuple or None
         Those engines: the classes of interchangeable variables (names), which swapping
         maps the candidates onto themselves with the same scores, as duplicated data
@@ -117,6 +124,7 @@ class SearchResult:
     status: str | None = None
     engine: str | None = None
     n_cuts: int | None = None
+    engines: dict | None = None
     interchangeable: tuple | None = None
     feature_names: Any = None
 

@@ -236,6 +236,11 @@ class ExactSearch(_StructureSearch):
         Why the search ended: ``"optimal"``, ``"timelimit"``, ``"gaplimit"`` (``gap_limit``
         reached) or ``"memorylimit"`` (A* or SCIP at its memory limit: the best network
         found and a proven bound).
+    engines_ : dict or None
+        Two engines side by side (``method_`` with a ``|``): per engine (the names of
+        ``timings_``), ``{"score", "bound", "status", "engine"}``, its own network's score,
+        its proven bound over ``candidates_``, its status and what it ran, which shows
+        which engine found the network and which proved the bound. None for one engine.
     candidates_ : CandidateParentSets or None
         The solver's candidate parent sets (write them in GOBNILP's format with
         ``candidates_.to_file(path)``).
@@ -361,6 +366,10 @@ class ExactSearch(_StructureSearch):
     )
     optimal_ = property(
         lambda self: self.gap_ == 0.0, doc="bool: whether ``causal_graph_`` is proven optimal."
+    )
+    engines_ = fitted_attribute(
+        "engines",
+        "dict or None: two engines side by side: each one's score, bound, status and engine.",
     )
     candidates_ = fitted_attribute(
         "candidates", "CandidateParentSets or None: the solver's candidate parent sets."

@@ -436,7 +436,8 @@ def _combine(fam, candidates, reports: dict, method: str = "astar|solver") -> Se
     """One result from the engines' reports: the better network, the smaller bound, and
     why the run ended: ``"optimal"`` when a proof holds, else the status of the engine
     that ended it (an engine ``"stopped"`` only because the other one had ended, at its
-    time or memory limit, say)."""
+    time or memory limit, say). ``engines``: each engine's own score, bound, status and
+    engine."""
     best = max(reports.values(), key=lambda r: fam.total(r["choice"]))
     score = fam.total(best["choice"])
     bound = min(r["bound"] for r in reports.values())
@@ -446,6 +447,15 @@ def _combine(fam, candidates, reports: dict, method: str = "astar|solver") -> Se
     else:
         status = ended[0] if ended else best["status"]
     timings = {e: r["seconds"] for e, r in reports.items()}
+    engines = {
+        e: {
+            "score": float(fam.total(r["choice"])),
+            "bound": float(r["bound"]),
+            "status": r["status"],
+            "engine": r["engine"],
+        }
+        for e, r in reports.items()
+    }
     result = _network_result(
         fam,
         candidates,
@@ -457,7 +467,7 @@ def _combine(fam, candidates, reports: dict, method: str = "astar|solver") -> Se
         timings=timings,
         n_cuts=sum(r["n_cuts"] or 0 for r in reports.values()),
     )
-    return result
+    return replace(result, engines=engines)
 
 
 # -- the child ----------------------------------------------------------------------------
