@@ -438,15 +438,6 @@ def _combine(fam, candidates, reports: dict, method: str = "astar|solver") -> Se
     that ended it (an engine ``"stopped"`` only because the other one had ended, at its
     time or memory limit, say). ``engines``: each engine's own score, bound, status and
     engine."""
-    best = max(reports.values(), key=lambda r: fam.total(r["choice"]))
-    score = fam.total(best["choice"])
-    bound = min(r["bound"] for r in reports.values())
-    ended = [r["status"] for r in reports.values() if r["status"] != "stopped"]
-    if best["status"] == "optimal" or bound <= score:
-        status, bound = "optimal", score
-    else:
-        status = ended[0] if ended else best["status"]
-    timings = {e: r["seconds"] for e, r in reports.items()}
     engines = {
         e: {
             "score": float(fam.total(r["choice"])),
@@ -456,6 +447,15 @@ def _combine(fam, candidates, reports: dict, method: str = "astar|solver") -> Se
         }
         for e, r in reports.items()
     }
+    name = max(engines, key=lambda e: engines[e]["score"])  # the better network
+    best, score = reports[name], engines[name]["score"]
+    bound = min(r["bound"] for r in reports.values())
+    ended = [r["status"] for r in reports.values() if r["status"] != "stopped"]
+    if best["status"] == "optimal" or bound <= score:
+        status, bound = "optimal", score
+    else:
+        status = ended[0] if ended else best["status"]
+    timings = {e: r["seconds"] for e, r in reports.items()}
     result = _network_result(
         fam,
         candidates,
