@@ -29,6 +29,7 @@ from scipy.special import gammaln
 
 from .._jit import njit
 from .._validate import as_integer, as_integer_array
+from ._distinct import per_distinct
 
 if TYPE_CHECKING:
     from .._typing import ArrayLike, FloatOrArray
@@ -306,8 +307,7 @@ def log_regret(K: float, n: ArrayLike) -> FloatOrArray:
     flat = np.ascontiguousarray(arr).ravel()
     if flat.size > 64:
         # Count vectors repeat values a lot: evaluate each distinct n once.
-        uniq, inverse = np.unique(flat, return_inverse=True)
-        out = _log_regret_many(Kf, uniq)[inverse]
+        out = per_distinct(flat, lambda ns: _log_regret_many(Kf, ns))
     else:
         out = _log_regret_many(Kf, flat)
     return out.reshape(np.shape(arr))

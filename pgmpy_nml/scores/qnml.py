@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..numerics._distinct import per_distinct
 from ..numerics.regret import log_regret
 from ._base import score_tags
 from .contract import (
@@ -207,5 +208,4 @@ class QNML(StatisticScore):
             if value is None:
                 value = memo[n_configs] = log_regret(n_configs, self.n_samples)
             return value
-        uniq, inverse = np.unique(n_configs, return_inverse=True)
-        return np.array([self._log_c(float(k)) for k in uniq])[inverse].reshape(np.shape(n_configs))
+        return per_distinct(n_configs, lambda ks: np.array([self._log_c(float(k)) for k in ks]))

@@ -58,6 +58,10 @@ __all__ = [
     "learn_exact",
 ]
 
+#: restarts of the hill climbing that gives the engines their first network when the time
+#: limit stops scoring: as many as its share of the time allows (``_climb``)
+_UNTIL_THE_TIME_LIMIT = 10**9
+
 
 class ExactSearch(_StructureSearch):
     r"""Globally optimal DAG for a decomposable score: subset DP, or integer programming.
@@ -200,8 +204,9 @@ class ExactSearch(_StructureSearch):
     random_state : int, numpy Generator or SeedSequence, or None, default 0
         The solver's random seed (SCIP's seed shift, the rule of
         :func:`~pgmpy_nml.search.candidates.solve`: an integer of any size modulo
-        2**31; None: SCIP's default; a Generator: one draw from it). The DP checks it
-        and ignores it.
+        2**31; None: SCIP's default; a Generator: one draw from it), also the
+        perturbations of the hill climbing that runs when the time limit stops scoring.
+        The DP checks it and ignores it.
 
     Attributes
     ----------
@@ -465,8 +470,9 @@ class ExactSearch(_StructureSearch):
 
     def _climb(self, score, settings):
         """``climb(seconds)``: the network of a hill climbing with the same score, parent
-        limit and expert knowledge (the engines' start when the time limit stops
-        scoring, :mod:`pgmpy_nml.search.candidates._seed`)."""
+        limit and expert knowledge, restarted from perturbed networks until ``seconds``
+        have passed (None: one climb); the engines' start when the time limit stops
+        scoring (:mod:`pgmpy_nml.search.candidates._seed`)."""
         from .local import LocalSearch
 
         def climb(seconds: float | None):
@@ -475,6 +481,8 @@ class ExactSearch(_StructureSearch):
                 method="hill",
                 max_parents=settings["max_parents"],
                 expert_knowledge=self.expert_knowledge,
+                restarts=0 if seconds is None else _UNTIL_THE_TIME_LIMIT,
+                random_state=settings["seed"],
                 time_limit=seconds,
                 n_jobs=self.n_jobs,
                 show_progress=False,

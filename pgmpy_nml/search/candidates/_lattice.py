@@ -58,8 +58,9 @@ The bound pruning skips only sets that dominance would drop, so the candidates a
 the same with or without bounds, only found faster (up to the ties of rule 7).
 
 8. *A search stopped early* (its time limit, :func:`passed`) leaves some admissible
-   sets unscored. It stops between levels, or between blocks of the last level, never
-   before the first level (the required parents alone) is scored, and each variable
+   sets unscored. It stops between levels, between the variables of a level, or between
+   blocks of the last level, never before the first level (the required parents
+   alone) is scored, and each variable
    then has :attr:`_Lattice.unscored`, an upper bound on the score of every
    admissible set that was never scored nor shown dominated: the largest superset
    bound of the open sets of the last level recorded (or of the inherited bounds of

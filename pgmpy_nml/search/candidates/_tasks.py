@@ -222,6 +222,9 @@ class _Task:
                     blocks = [block for pair in sets.values() for block in pair]
                     self.store.ensure(blocks, _budget.scoring_bytes(self, active), what)
                     for i in active:
+                        if lattices[i].level and passed(deadline):  # between variables
+                            lattices[i].stop()  # generated, unscored: rule 8
+                            continue
                         scores, bounds, monotone = self.evaluate(i, *sets[i])
                         start = time.perf_counter()
                         lattices[i].record(scores, bounds, monotone)
