@@ -16,8 +16,9 @@ def per_distinct(values, evaluate: Callable[[np.ndarray], np.ndarray]) -> np.nda
     For arrays that repeat a few values many times (counts, numbers of parent
     configurations). Small nonnegative integers (integral floats included) index a
     table directly; other values are told apart by hashing (:func:`pandas.factorize`).
-    Both take linear time, where :func:`numpy.unique` sorts: on 5 million floats of 20
-    integral values, 0.55 s by sorting, 0.04 s by hashing, 0.01 s by the table.
+    Both take linear time, where :func:`numpy.unique` sorts: on 400,000 floats of 20
+    integral values, 12 ms by sorting, 4.4 ms by hashing, 2.2 ms by the table (5
+    million: 431, 72 and 33 ms).
 
     Parameters
     ----------
