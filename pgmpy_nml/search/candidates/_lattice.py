@@ -60,14 +60,13 @@ the same with or without bounds, only found faster (up to the ties of rule 7).
 8. *A search stopped early* (its time limit, :func:`passed`) leaves some admissible
    sets unscored. It stops between levels, between the variables of a level, or between
    blocks of the last level, never before the first level (the required parents
-   alone) is scored, and each variable
-   then has :attr:`_Lattice.unscored`, an upper bound on the score of every
-   admissible set that was never scored nor shown dominated: the largest superset
-   bound of the open sets of the last level recorded (or of the inherited bounds of
-   the sets generated but not yet scored). *Proof:* every such set is a proper
-   superset of an open set of the last level recorded (rules 2-4: a set with a closed
-   subset is dominated), whose bound covers it. Scores without a superset bound
-   leave it infinite.
+   alone) is scored, and each variable then has :attr:`_Lattice.unscored`, an upper
+   bound on the score of every admissible set that was never scored nor shown
+   dominated: the largest superset bound of the open sets of the last level recorded
+   (or of the inherited bounds of the sets generated but not yet scored). *Proof:*
+   every such set is a proper superset of an open set of the last level recorded
+   (rules 2-4: a set with a closed subset is dominated), whose bound covers it. Scores
+   without a superset bound leave it infinite.
 
 :class:`_Lattice` walks the admissible parent sets of one variable level by level
 and applies rules 1-4, 6 and 7 (and the verdict of rule 5, whose optimistic scores

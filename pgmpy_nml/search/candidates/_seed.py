@@ -18,8 +18,8 @@ better still, and so did the engines from it. Tuning half, 60 s, the suite's set
 
 So, then, a hill climbing with restarts runs first (:data:`SEED_SHARE` of the time left;
 the estimator, :class:`~pgmpy_nml.ExactSearch`, gives it as a function of its time
-limit), the families of its network that are not candidates join the candidates with their
-local scores (unless a candidate subset scores at least as well), and the network
+limit), the families of its network that are not candidates join the candidates with
+their local scores (unless a candidate subset scores at least as well), and the network
 is the engines' start. Sound: the added sets are admissible parent sets with their
 own scores, so the best network over the candidates is still a network, and the bound
 over what scoring left (:func:`._pipeline._counting_unscored`) holds over more
