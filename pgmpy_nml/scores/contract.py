@@ -283,11 +283,12 @@ class Supersets:
         ``(log_likelihood_max, n_parent_configs_min)``, each shaped (sets, cases): every
         admissible :math:`P' \supsetneq P` satisfies *both* inequalities of at least one
         case (a case with ``-inf`` holds for no superset). The search gives one case
-        per parent :math:`u` that can be added alone (:math:`\mathrm{LL} \le
-        \min(\mathrm{LL}_{\mathrm{top}}, \mathrm{LL}(P) + N H(u))`, :math:`q' = q(P)\,
-        r_u`) and one per number :math:`k \ge 2` of added parents (the :math:`k` largest
-        gains, the :math:`k` smallest arities), so that a score whose penalty grows
-        with :math:`q'` can pair each gain with its own penalty. None: not known.
+        per arity :math:`r` of the parents that can be added alone (:math:`\mathrm{LL}
+        \le \min(\mathrm{LL}_{\mathrm{top}}, \mathrm{LL}(P) + \max_u N H(u))` over
+        those parents :math:`u` of arity :math:`r`, :math:`q' = q(P)\, r`) and one per
+        number :math:`k \ge 2` of added parents (the :math:`k` largest gains, the
+        :math:`k` smallest arities), so that a score whose penalty grows with
+        :math:`q'` can pair each gain with its own penalty. None: not known.
     """
 
     n_parent_configs_min: FloatOrArray

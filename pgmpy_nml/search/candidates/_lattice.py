@@ -368,44 +368,43 @@ class _Lattice:
 
     def supersets(self, arities, gains, log_likelihood, ll_top) -> Supersets:
         """What bounds the proper supersets of this level's scored sets (see
-        :class:`Supersets`)."""
+        :class:`Supersets`).
+
+        A superset adds parents from outside the set, so each figure is a largest or
+        smallest value over the allowed parents outside it (:func:`_best_outside`). A set
+        has only ``level`` members, so those values are among the first ``k + level``
+        parents of one global order, and no array of sets by allowed parents is formed.
+        The cases pair a parent's gain with its own penalty. Parents of one arity share
+        a penalty, so one case per arity, with the largest gain among its parents, gives
+        the same bound as one case per parent (``tests/test_superset_cases.py``)."""
         sets = self.X if self.to_score.all() else self.X[self.to_score]
-        m, a = sets.shape[0], len(self.allowed)
+        a = len(self.allowed)
         room = min(self.max_extra, a) - self.level  # parents that can still be added
-        q_min, q_max, gain = np.empty(m), np.empty(m), np.empty(m)
-        # the cases (see Supersets.cases): one per parent added alone, one per k >= 2
-        n_cases = a + max(room - 1, 0)
-        ll_cases, q_cases = np.empty((m, n_cases)), np.empty((m, n_cases))
+        every = np.arange(a)
+        ar = arities[self.allowed].astype(np.float64)
+        g = np.asarray(gains, dtype=np.float64)[self.allowed]
+        # exact products (floats: exact below 2**53)
+        q = np.prod(arities[self.required].astype(np.float64)) * np.prod(ar[sets], axis=1)
+        smallest = _best_outside(sets, every, ar, room, largest=False)
+        q_max = q * np.prod(_best_outside(sets, every, ar, room, largest=True), axis=1)
+        top_gains = np.cumsum(_best_outside(sets, every, g, room, largest=True), axis=1)
+        ll = np.asarray(log_likelihood, dtype=np.float64)
         ll_top = float(ll_top)
-        step = max(1, (1 << 20) // max(a, 1))  # rows per block of (rows, allowed) matrices
-        for lo in range(0, m, step):
-            X = sets[lo : lo + step]
-            member = np.zeros((X.shape[0], a), dtype=bool)
-            member[np.arange(X.shape[0])[:, None], X] = True
-            ar = np.where(member, np.nan, arities[self.allowed][None, :].astype(np.float64))
-            # exact products (floats: exact below 2**53)
-            q = np.prod(arities[self.required].astype(np.float64)) * np.prod(
-                arities[self.allowed][X].astype(np.float64), axis=1
-            )
-            q_min[lo : lo + step] = q * np.nanmin(ar, axis=1)
-            top = -np.sort(-np.nan_to_num(ar, nan=1.0), axis=1)[:, :room]
-            q_max[lo : lo + step] = q * np.prod(top, axis=1)
-            g = np.where(member, 0.0, gains[self.allowed][None, :])
-            top_gains = np.cumsum(-np.sort(-g, axis=1)[:, :room], axis=1)
-            gain[lo : lo + step] = top_gains[:, -1]
-            # P + u for each u not in P: its own gain and its own arity
-            ll = log_likelihood[lo : lo + step, None]
-            ll_cases[lo : lo + step, :a] = np.where(member, -np.inf, np.minimum(ll_top, ll + g))
-            q_cases[lo : lo + step, :a] = np.where(
-                member, np.inf, q[:, None] * arities[self.allowed][None, :]
-            )
-            # k >= 2 parents added: the k largest gains, the k smallest arities
-            if room > 1:
-                small = np.cumprod(np.sort(np.nan_to_num(ar, nan=np.inf), axis=1), axis=1)
-                ll_cases[lo : lo + step, a:] = np.minimum(ll_top, ll + top_gains[:, 1:room])
-                q_cases[lo : lo + step, a:] = q[:, None] * small[:, 1:room]
-        ll_max = np.minimum(ll_top, log_likelihood + gain)
-        return Supersets(q_min, q_max, ll_max, (ll_cases, q_cases))
+        # one case per arity r of a parent that can be added alone: its largest gain
+        ll_cases, q_cases = [], []
+        for r in np.unique(ar):
+            of_r = np.flatnonzero(ar == r)
+            best = _best_outside(sets, of_r, g[of_r], 1, largest=True)[:, 0]
+            ll_cases.append(np.where(best > -np.inf, np.minimum(ll_top, ll + best), -np.inf))
+            q_cases.append(q * r)
+        # k >= 2 parents added: the k largest gains, the k smallest arities
+        small = np.cumprod(smallest, axis=1)
+        for k in range(2, room + 1):
+            ll_cases.append(np.minimum(ll_top, ll + top_gains[:, k - 1]))
+            q_cases.append(q * small[:, k - 1])
+        cases = (np.stack(ll_cases, axis=1), np.stack(q_cases, axis=1))
+        ll_max = np.minimum(ll_top, ll + top_gains[:, -1])
+        return Supersets(q * smallest[:, 0], q_max, ll_max, cases)
 
     def result(self) -> dict:
         """The kept sets (``"parent_sets"``: arrays of rows, one width each; the
@@ -420,6 +419,23 @@ class _Lattice:
             "kept": sum(len(b) for b in blocks),
             "unscored": self.unscored,
         }
+
+
+def _best_outside(X, positions, values, k: int, largest: bool) -> np.ndarray:
+    """For each row of ``X`` (positions of a set), the ``k`` largest (``largest``) or
+    smallest of ``values`` (those of the positions ``positions``) outside the set, in
+    that order; ``-inf`` (``inf``) where fewer than ``k`` are outside. Shape (rows,
+    ``min(k, len(positions))``).
+
+    A set has ``X.shape[1]`` members, so the ``k`` best outside it are among the
+    ``k + X.shape[1]`` best of all: only those are compared with the members."""
+    values = np.asarray(values, dtype=np.float64)
+    take = np.argsort(-values if largest else values, kind="stable")[: k + X.shape[1]]
+    inside = (X[:, :, None] == np.asarray(positions)[take][None, None, :]).any(axis=1)
+    fill = -np.inf if largest else np.inf
+    best = np.where(inside, fill, values[take][None, :])
+    best = -np.sort(-best, axis=1) if largest else np.sort(best, axis=1)
+    return best[:, :k]
 
 
 def _lattices(constraints: Constraints, children, position, binom, tol_abs=0.0) -> list:
