@@ -186,12 +186,12 @@ class ExactSearch(_StructureSearch):
         the solver runs until the network is proven optimal. The DP, which
         cannot stop early, checks it and ignores it. Scoring the candidate parent
         sets stops at three quarters of it (baudio, 100 variables, 15,000 rows, 3
-        parents, takes about 86 s to score): the engines then search the candidates
-        found so far, and ``bound_`` counts the parent sets left unscored, through
-        the bound of their scored subsets (``pruning_``'s ``unscored_bound``). The
-        engines' first networks cannot be interrupted: over millions of candidates
-        they can end a few seconds past the limit (baudio with ``time_limit=60``:
-        64 s).
+        parents, takes about 48 s to score on 2 cores): the engines then search the
+        candidates found so far, and ``bound_`` counts the parent sets left unscored,
+        through the bound of their scored subsets (``pruning_``'s ``unscored_bound``).
+        The engines' first networks cannot be interrupted: over millions of
+        candidates they can end a few seconds past the limit (baudio with
+        ``time_limit=60``: 62 s).
     start_dag : pgmpy DAG, networkx DiGraph, dict or list of edges, optional
         A first network for the solver (for instance a local search's result):
         a DAG over the data's variables, ``{child: parents}`` or a list of
