@@ -27,10 +27,14 @@ def levels(draw):
     level = draw(st.integers(0, min(max_extra, a) - 1))  # a level that can grow
     every = list(itertools.combinations(range(a), level))
     picked = draw(st.lists(st.sampled_from(every), min_size=1, max_size=6, unique=True))
-    ll = np.array(draw(st.lists(st.floats(-50, 0), min_size=len(picked), max_size=len(picked))))
+    # the rows scored at this level (the figures are those of these rows alone)
+    to_score = np.array(draw(st.lists(st.booleans(), min_size=len(picked), max_size=len(picked))))
+    to_score[draw(st.integers(0, len(picked) - 1))] = True
+    n = int(to_score.sum())
+    ll = np.array(draw(st.lists(st.floats(-50, 0), min_size=n, max_size=n)))
     return SimpleNamespace(
         X=np.array(picked, dtype=np.int64).reshape(len(picked), level),
-        to_score=np.ones(len(picked), dtype=bool),
+        to_score=to_score,
         allowed=np.arange(2, a + 2),  # positions 0 and 1 are the required parents
         required=np.arange(draw(st.integers(0, 2))),
         max_extra=max_extra,
@@ -42,9 +46,14 @@ def levels(draw):
     )
 
 
+def scored(lat):
+    """The level's sets that were scored (the rows the figures are for)."""
+    return lat.X[lat.to_score]
+
+
 def supersets_of(lat, row):
-    """Every admissible proper superset of ``lat.X[row]``: the parents added (positions)."""
-    outside = [u for u in range(len(lat.allowed)) if u not in set(lat.X[row])]
+    """Every admissible proper superset of scored set ``row``: the parents added (positions)."""
+    outside = [u for u in range(len(lat.allowed)) if u not in set(scored(lat)[row])]
     room = min(lat.max_extra, len(lat.allowed)) - lat.level
     for k in range(1, room + 1):
         yield from itertools.combinations(outside, k)
@@ -56,7 +65,7 @@ def check_figures_are_those_of_the_supersets(lat):
     out = _Lattice.supersets(lat, lat.arities, lat.gains, lat.ll, lat.ll_top)
     ar, g = lat.arities[lat.allowed], lat.gains[lat.allowed]
     base = np.prod(lat.arities[lat.required])
-    for row, members in enumerate(lat.X):
+    for row, members in enumerate(scored(lat)):
         q = base * np.prod(ar[members])
         qs = [q * np.prod(ar[list(added)]) for added in supersets_of(lat, row)]
         lls = [
@@ -73,7 +82,7 @@ def check_every_superset_meets_a_case(lat):
     ll_cases, q_cases = _Lattice.supersets(lat, lat.arities, lat.gains, lat.ll, lat.ll_top).cases
     ar, g = lat.arities[lat.allowed], lat.gains[lat.allowed]
     base = np.prod(lat.arities[lat.required])
-    for row, members in enumerate(lat.X):
+    for row, members in enumerate(scored(lat)):
         q = base * np.prod(ar[members])
         for added in supersets_of(lat, row):
             ll = min(lat.ll_top, lat.ll[row] + g[list(added)].sum())
@@ -88,7 +97,7 @@ def per_parent_bound(lat, penalty):
     base = float(np.prod(lat.arities[lat.required]))
     room = min(lat.max_extra, len(lat.allowed)) - lat.level
     out = []
-    for row, members in enumerate(lat.X):
+    for row, members in enumerate(scored(lat)):
         q = base * np.prod(ar[members])
         outside = [u for u in range(len(lat.allowed)) if u not in set(members)]
         gains = sorted(g[outside], reverse=True)
