@@ -154,7 +154,7 @@ def _lp_reduced_costs(model, variables) -> np.ndarray:
     objective less every LP row's dual times its coefficient there (the rows SCIP has,
     whoever added them). Not ``getVarRedcost``: after some degenerate LPs, all of whose
     duals are 0, SCIP reports 0 there for a column at its bound whose objective is not
-    (seen in 1 of about 10,000 random tables)."""
+    (about 1 random table in a few thousand)."""
     index = {v.name: k for k, v in enumerate(variables)}
     out = np.array([v.getObj() for v in variables])
     for row in model.getLPRowsData():
