@@ -1,4 +1,4 @@
-"""The first network of the exact engines when scoring stopped early (``_seed``).
+"""The first network of the exact engines when scoring stopped early or took long (``_seed``).
 
 ``with_families`` must give the object the constructor gives for the merged lists (the
 same order, scores and rows, which the engines read); ``seeded`` must add only families
@@ -8,15 +8,22 @@ least as good as the hill climbing's network, over candidates that hold it.
 
 import itertools
 import math
+from unittest.mock import patch
 
 import numpy as np
 import pandas as pd
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_scoring_time_limit import _ticking
 
 from pgmpy_nml import FNML, BDeu, ExactSearch, LocalSearch
-from pgmpy_nml.search.candidates import CandidateParentSets, _pipeline, candidate_parent_sets
+from pgmpy_nml.search.candidates import (
+    CandidateParentSets,
+    _pipeline,
+    _seed,
+    candidate_parent_sets,
+)
 from pgmpy_nml.search.candidates._pipeline import _start_network
 from pgmpy_nml.search.candidates._seed import seeded, with_families
 
@@ -159,3 +166,42 @@ def test_an_exact_search_whose_scoring_stopped_is_at_least_its_hill_climbing(see
     if not search.pruning_.complete:
         climb = LocalSearch(score, method="hill", max_parents=2, show_progress=False).fit()
         assert search.score_ >= climb.score_ - 1e-9 * (1 + abs(climb.score_))
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    st.integers(0, 2**31 - 1),
+    st.integers(3, 7),
+    st.sampled_from(["fnml", "bdeu"]),
+    st.sampled_from([None, 30.0]),
+)
+def test_after_a_long_scoring_that_completed_the_climb_runs_and_the_proof_stands(
+    seed, n_vars, kind, time_limit
+):
+    """Scoring that completed but took long (here: any scoring, the least seconds set to
+    0): the hill climbing runs, the network returned scores at least as well as the
+    climb's, and it is still the optimum the subset DP finds."""
+    data = _data(seed, n_vars, 30 + 10 * n_vars)
+    score = FNML(data) if kind == "fnml" else BDeu(data, equivalent_sample_size=1.0)
+    with patch.object(_seed, "CLIMB_MIN_SECONDS", 0.0):
+        search = ExactSearch(
+            score, max_parents=2, method="solver", time_limit=time_limit, show_progress=False
+        ).fit()
+    assert search.pruning_.complete and "hill climbing" in search.timings_
+    climb = LocalSearch(score, method="hill", max_parents=2, show_progress=False).fit()
+    assert search.score_ >= climb.score_ - 1e-9 * (1 + abs(climb.score_))
+    optimum = ExactSearch(score, max_parents=2, method="dp", show_progress=False).fit()
+    assert search.score_ == pytest.approx(optimum.score_, rel=1e-9, abs=1e-9)
+    assert search.status_ == "optimal"
+
+
+def test_the_climb_seconds_rule():
+    """A climb after a scoring that completed gets a tenth of scoring's seconds (bounded
+    by the share of the time left), and none below a second; after a stopped scoring,
+    the share of the time left."""
+    assert _seed.climb_seconds(True, 9.0, None) is None
+    assert _seed.climb_seconds(True, 20.0, None) == pytest.approx(2.0)
+    assert _seed.climb_seconds(True, 20.0, 600.0) == pytest.approx(2.0)
+    assert _seed.climb_seconds(True, 100.0, 110.0) == pytest.approx(3.0)
+    assert _seed.climb_seconds(False, 45.0, 60.0) == pytest.approx(4.5)
+    assert _seed.climb_seconds(False, 61.0, 60.0) == 0.0

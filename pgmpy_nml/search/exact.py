@@ -58,8 +58,8 @@ __all__ = [
     "learn_exact",
 ]
 
-#: restarts of the hill climbing that gives the engines their first network when the time
-#: limit stops scoring: as many as its share of the time allows (``_climb``)
+#: restarts of the hill climbing that gives the engines their first network: as many as
+#: its seconds allow (``_climb``)
 _UNTIL_THE_TIME_LIMIT = 10**9
 
 
@@ -189,9 +189,12 @@ class ExactSearch(_StructureSearch):
         parents, takes about 48 s to score on 2 cores): the engines then search the
         candidates found so far, and ``bound_`` counts the parent sets left unscored,
         through the bound of their scored subsets (``pruning_``'s ``unscored_bound``).
-        The engines' first networks cannot be interrupted: over millions of
-        candidates they can end a few seconds past the limit (baudio with
-        ``time_limit=60``: 62 s).
+        Without ``start_dag`` the engines start from a hill climbing's network (with
+        restarts, ``LocalSearch(method="hill")``): for 30% of the time left when scoring
+        stopped early, and for a tenth of scoring's time when scoring completed in 10 s
+        or more (``timings_["hill climbing"]``). The engines' first networks cannot be
+        interrupted: over millions of candidates they can end a few seconds past the
+        limit (baudio with ``time_limit=60``: 62 s).
     start_dag : pgmpy DAG, networkx DiGraph, dict or list of edges, optional
         A first network for the solver (for instance a local search's result):
         a DAG over the data's variables, ``{child: parents}`` or a list of
@@ -205,7 +208,7 @@ class ExactSearch(_StructureSearch):
         The solver's random seed (SCIP's seed shift, the rule of
         :func:`~pgmpy_nml.search.candidates.solve`: an integer of any size modulo
         2**31; None: SCIP's default; a Generator: one draw from it), also the
-        perturbations of the hill climbing that runs when the time limit stops scoring.
+        perturbations of the hill climbing that gives the engines their first network.
         The DP checks it and ignores it.
 
     Attributes
@@ -471,8 +474,8 @@ class ExactSearch(_StructureSearch):
     def _climb(self, score, settings):
         """``climb(seconds)``: the network of a hill climbing with the same score, parent
         limit and expert knowledge, restarted from perturbed networks until ``seconds``
-        have passed (None: one climb); the engines' start when the time limit stops
-        scoring (:mod:`pgmpy_nml.search.candidates._seed`)."""
+        have passed (None: one climb); the engines' start
+        (:func:`pgmpy_nml.search.candidates._seed.climb_seconds`)."""
         from .local import LocalSearch
 
         def climb(seconds: float | None):

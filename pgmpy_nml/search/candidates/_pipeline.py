@@ -9,8 +9,8 @@ When the method was chosen automatically, a portfolio over very many candidates
 memory branch and cut goes on from A*'s best network (``"astar+solver"``), and the
 smaller of the two proven bounds holds. One time limit covers every stage: scoring
 stops at :data:`SCORING_SHARE` of it, the engines then start from a hill climbing's
-network (:mod:`._seed`), and their bound counts the parent sets scoring left unscored
-(:func:`_counting_unscored`).
+network (:mod:`._seed`; also after a long scoring that completed), and their bound counts
+the parent sets scoring left unscored (:func:`_counting_unscored`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from ._astar import astar
 from ._families import _gap, _last_line
 from ._portfolio import _HALF_SCIP_MEMORY, PORTFOLIOS, portfolio
 from ._pruning import candidate_parent_sets
-from ._seed import candidate_subsets, seeded, spans
+from ._seed import candidate_subsets, climb_seconds, seeded, spans
 from ._solver import solve
 
 if TYPE_CHECKING:
@@ -63,9 +63,9 @@ def search_candidates(
     proven bound; ``hand_over`` (the method was chosen automatically): branch and cut goes
     on when A* runs out of memory, and a portfolio over very many candidates is
     ``"order|solver"`` (:func:`_too_many`); ``climb(seconds)``: a hill climbing's
-    network within ``seconds`` (None: no limit), the engines' start when the time limit
-    stopped scoring and no ``start_dag`` was given (:mod:`._seed`). The settings are
-    checked ones (``ExactSearch._settings``).
+    network within ``seconds``, the engines' start when no ``start_dag`` was given and the
+    time limit stopped scoring or scoring took long (:func:`._seed.climb_seconds`). The
+    settings are checked ones (``ExactSearch._settings``).
 
     The result's ``method`` is the engine that finished (``"astar+solver"`` after a
     hand-over), ``timings`` the seconds of each stage, ``plan`` and ``pruning`` the
@@ -84,9 +84,9 @@ def search_candidates(
     timings["candidate parent sets"] = time.perf_counter() - start
     if show_progress and not report.complete:
         _note("candidate parent sets", report.incomplete_text())
-    if not report.complete and start_dag is None and climb is not None:
-        left = _remaining(time_limit, timings["candidate parent sets"])
-        candidates, start_dag, timings["hill climbing"] = seeded(score, candidates, climb, left)
+    seconds = climb_seconds(report.complete, timings["candidate parent sets"], time_limit)
+    if start_dag is None and climb is not None and seconds is not None:
+        candidates, start_dag, timings["hill climbing"] = seeded(score, candidates, climb, seconds)
         if show_progress:
             _note("hill climbing", f"the engines' first network, {timings['hill climbing']:.1f} s")
     begun = time.perf_counter()
