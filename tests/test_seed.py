@@ -204,4 +204,16 @@ def test_the_climb_seconds_rule():
     assert _seed.climb_seconds(True, 20.0, 600.0) == pytest.approx(2.0)
     assert _seed.climb_seconds(True, 100.0, 110.0) == pytest.approx(3.0)
     assert _seed.climb_seconds(False, 45.0, 60.0) == pytest.approx(4.5)
-    assert _seed.climb_seconds(False, 61.0, 60.0) == 0.0
+    # scoring past the time limit: a climb still gets a positive limit (one descent)
+    assert _seed.climb_seconds(False, 61.0, 60.0) == pytest.approx(_seed.SEED_SHARE * 1e-3)
+    assert _seed.climb_seconds(True, 70.0, 60.0) == pytest.approx(_seed.SEED_SHARE * 1e-3)
+
+
+def test_a_climb_with_the_least_seconds_runs():
+    """What :func:`climb_seconds` gives when nothing is left is a time limit the
+    estimator's climb accepts."""
+    data = _data(0, 4, 60)
+    climb = ExactSearch(FNML(data), max_parents=2, show_progress=False)._climb(
+        FNML(data), {"max_parents": 2, "seed": 0}
+    )
+    assert set(climb(_seed.climb_seconds(False, 61.0, 60.0)).nodes()) == set(data.columns)

@@ -111,7 +111,8 @@ def with_families(candidates: CandidateParentSets, added: dict) -> CandidatePare
 def climb_seconds(complete: bool, scoring: float, time_limit: float | None) -> float | None:
     """The seconds of the hill climbing that gives the engines their first network, after
     ``scoring`` seconds of a candidate search that was ``complete`` or not, within
-    ``time_limit`` (None: none); None: no climb (module notes).
+    ``time_limit`` (None: none; what is left of it counts as a millisecond at least, a
+    time limit the climb accepts); None: no climb (module notes).
 
     - scoring stopped early: :data:`SEED_SHARE` of the time left;
     - scoring completed: :data:`CLIMB_SHARE` of its seconds (at most :data:`SEED_SHARE`
@@ -122,7 +123,7 @@ def climb_seconds(complete: bool, scoring: float, time_limit: float | None) -> f
     >>> climb_seconds(True, 2.0, 600.0) is None, climb_seconds(True, 90.0, 100.0)
     (True, 3.0)
     """
-    left = None if time_limit is None else max(time_limit - scoring, 0.0)
+    left = None if time_limit is None else max(time_limit - scoring, 1e-3)
     if not complete:
         return None if left is None else SEED_SHARE * left
     seconds = CLIMB_SHARE * scoring
