@@ -199,14 +199,19 @@ def test_the_climb_seconds_rule():
     """A climb after a scoring that completed gets a tenth of scoring's seconds (bounded
     by the share of the time left), and none below a second; after a stopped scoring,
     the share of the time left."""
-    assert _seed.climb_seconds(True, 9.0, None) is None
-    assert _seed.climb_seconds(True, 20.0, None) == pytest.approx(2.0)
-    assert _seed.climb_seconds(True, 20.0, 600.0) == pytest.approx(2.0)
-    assert _seed.climb_seconds(True, 100.0, 110.0) == pytest.approx(3.0)
-    assert _seed.climb_seconds(False, 45.0, 60.0) == pytest.approx(4.5)
+
+    def rule(complete, scoring, time_limit):
+        left = _pipeline._remaining(time_limit, scoring)
+        return _seed.climb_seconds(complete, scoring, left)
+
+    assert rule(True, 9.0, None) is None
+    assert rule(True, 20.0, None) == pytest.approx(2.0)
+    assert rule(True, 20.0, 600.0) == pytest.approx(2.0)
+    assert rule(True, 100.0, 110.0) == pytest.approx(3.0)
+    assert rule(False, 45.0, 60.0) == pytest.approx(4.5)
     # scoring past the time limit: a climb still gets a positive limit (one descent)
-    assert _seed.climb_seconds(False, 61.0, 60.0) == pytest.approx(_seed.SEED_SHARE * 1e-3)
-    assert _seed.climb_seconds(True, 70.0, 60.0) == pytest.approx(_seed.SEED_SHARE * 1e-3)
+    assert rule(False, 61.0, 60.0) == pytest.approx(_seed.SEED_SHARE * 1e-3)
+    assert rule(True, 70.0, 60.0) == pytest.approx(_seed.SEED_SHARE * 1e-3)
 
 
 def test_a_climb_with_the_least_seconds_runs():
@@ -216,4 +221,5 @@ def test_a_climb_with_the_least_seconds_runs():
     climb = ExactSearch(FNML(data), max_parents=2, show_progress=False)._climb(
         FNML(data), {"max_parents": 2, "seed": 0}
     )
-    assert set(climb(_seed.climb_seconds(False, 61.0, 60.0)).nodes()) == set(data.columns)
+    seconds = _seed.climb_seconds(False, 61.0, _pipeline._remaining(60.0, 61.0))
+    assert set(climb(seconds).nodes()) == set(data.columns)

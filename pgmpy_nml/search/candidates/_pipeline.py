@@ -84,7 +84,8 @@ def search_candidates(
     timings["candidate parent sets"] = time.perf_counter() - start
     if show_progress and not report.complete:
         _note("candidate parent sets", report.incomplete_text())
-    seconds = climb_seconds(report.complete, timings["candidate parent sets"], time_limit)
+    scoring = timings["candidate parent sets"]
+    seconds = climb_seconds(report.complete, scoring, _remaining(time_limit, scoring))
     if start_dag is None and climb is not None and seconds is not None:
         candidates, start_dag, timings["hill climbing"] = seeded(score, candidates, climb, seconds)
         if show_progress:

@@ -108,22 +108,21 @@ def with_families(candidates: CandidateParentSets, added: dict) -> CandidatePare
     return out
 
 
-def climb_seconds(complete: bool, scoring: float, time_limit: float | None) -> float | None:
+def climb_seconds(complete: bool, scoring: float, left: float | None) -> float | None:
     """The seconds of the hill climbing that gives the engines their first network, after
-    ``scoring`` seconds of a candidate search that was ``complete`` or not, within
-    ``time_limit`` (None: none; what is left of it counts as a millisecond at least, a
-    time limit the climb accepts); None: no climb (module notes).
+    ``scoring`` seconds of a candidate search that was ``complete`` or not, with ``left``
+    seconds of the time limit left (``_pipeline._remaining``; None: no limit); None: no
+    climb (module notes).
 
     - scoring stopped early: :data:`SEED_SHARE` of the time left;
     - scoring completed: :data:`CLIMB_SHARE` of its seconds (at most :data:`SEED_SHARE`
       of the time left), if that is at least :data:`CLIMB_MIN_SECONDS`.
 
-    >>> climb_seconds(False, 45.0, 60.0), climb_seconds(True, 90.0, 600.0)
+    >>> climb_seconds(False, 45.0, 15.0), climb_seconds(True, 90.0, 510.0)
     (4.5, 9.0)
-    >>> climb_seconds(True, 2.0, 600.0) is None, climb_seconds(True, 90.0, 100.0)
+    >>> climb_seconds(True, 2.0, 598.0) is None, climb_seconds(True, 90.0, 10.0)
     (True, 3.0)
     """
-    left = None if time_limit is None else max(time_limit - scoring, 1e-3)
     if not complete:
         return None if left is None else SEED_SHARE * left
     seconds = CLIMB_SHARE * scoring
