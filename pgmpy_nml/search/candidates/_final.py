@@ -12,9 +12,10 @@ rules, compiled: a set is generated when every subset one smaller is open, and
 dropped, unscored, when the smallest bound of those subsets is at most the best of
 them, rule 4 of :mod:`._lattice`). Each generated set :math:`P` is counted with its
 family :math:`P + v` in one pass: the configurations of the family are those of the
-child and the base set :math:`B` (counted once per base) refined by the added
-variable :math:`x`, and the parents' configurations are their sums over the
-child's states. For few configurations the rows of each configuration of the child
+child and the base set :math:`B` (counted once per base by refining those of its
+parents but the last, computed once for the consecutive bases that share them) refined
+by the added variable :math:`x`, and the parents' configurations are their sums over
+the child's states. For few configurations the rows of each configuration of the child
 and the base are a bitset and a count is a popcount of an ``and``; otherwise the
 rows are walked, except those alone in their configuration of the base, which are
 alone in every configuration of a superset and count as one each.
@@ -113,8 +114,9 @@ def bitsets_bytes(problem) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _refine(ids, column, arity, n_rows, lookup, stamp, generation):
-    """Dense ids of the configurations of the rows refined by ``column``; how many."""
+def _refine(ids, column, arity, n_rows, lookup, stamp, generation, out):
+    """Dense ids of the configurations of the rows ``ids`` refined by ``column``, into
+    ``out`` (may be ``ids``); how many."""
     n_new = 0
     for t in range(n_rows):
         key = ids[t] * arity + column[t]
@@ -122,7 +124,7 @@ def _refine(ids, column, arity, n_rows, lookup, stamp, generation):
             stamp[key] = generation
             lookup[key] = n_new
             n_new += 1
-        ids[t] = lookup[key]
+        out[t] = lookup[key]
     return n_new
 
 
@@ -141,20 +143,41 @@ def _find(rank, keys, key_order):
 
 
 @njit(cache=True, nogil=True)
-def _configurations(child, parents, codes, arities, joint, par, par_of, lookup, stamp, gen):
+def _prefix(child, parents, codes, arities, joint, par, lookup, stamp, gen):
     """Dense configurations of the rows for ``child + parents`` (``joint``) and for
-    ``parents`` alone (``par``), the parents' configuration of each joint one
-    (``par_of``); returns ``(n_joint, n_par)``. Uses ``2 len(parents)`` generations
-    of ``stamp`` from ``gen`` on."""
+    ``parents`` alone (``par``); returns ``(n_joint, n_par)``. Uses ``2 len(parents)``
+    generations of ``stamp`` from ``gen`` on."""
     n_rows = codes.shape[1]
     for t in range(n_rows):
         joint[t] = codes[child, t]
         par[t] = 0
     n_joint, n_par = arities[child], 1
     for u in parents:
-        n_joint = _refine(joint, codes[u], arities[u], n_rows, lookup, stamp, gen)
-        n_par = _refine(par, codes[u], arities[u], n_rows, lookup, stamp, gen + 1)
+        n_joint = _refine(joint, codes[u], arities[u], n_rows, lookup, stamp, gen, joint)
+        n_par = _refine(par, codes[u], arities[u], n_rows, lookup, stamp, gen + 1, par)
         gen += 2
+    return n_joint, n_par
+
+
+@njit(cache=True, nogil=True)
+def _configurations(last, codes, arities, prefix, n_prefix, joint, par, par_of, lookup, stamp, gen):
+    """Dense configurations of the rows for ``child + base`` (``joint``) and for the
+    base alone (``par``), the base's configuration of each joint one (``par_of``);
+    returns ``(n_joint, n_par)``. The base is the parents of ``prefix`` (its
+    configurations ``(prefix_joint, prefix_par)``, ``n_prefix`` how many of each, from
+    :func:`_prefix`) and ``last`` (-1: none). Uses 2 generations of ``stamp`` at
+    ``gen``."""
+    prefix_joint, prefix_par = prefix
+    n_rows = codes.shape[1]
+    if last < 0:
+        n_joint, n_par = n_prefix
+        for t in range(n_rows):
+            joint[t] = prefix_joint[t]
+            par[t] = prefix_par[t]
+    else:
+        column, arity = codes[last], arities[last]
+        n_joint = _refine(prefix_joint, column, arity, n_rows, lookup, stamp, gen, joint)
+        n_par = _refine(prefix_par, column, arity, n_rows, lookup, stamp, gen + 1, par)
     for t in range(n_rows):
         par_of[joint[t]] = par[t]
     return n_joint, n_par
@@ -326,15 +349,28 @@ def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, cach
     rows_of = np.zeros((0, words), dtype=np.uint64)
     walked, par_size = np.arange(n_rows), np.zeros(n_ids + 1, dtype=np.int64)
     cand = np.zeros(level + 1, dtype=np.int64)
+    # the configurations of the base's first parents (all but its last), shared by the
+    # consecutive bases that have them (the rows of X are sorted)
+    prefix = (np.zeros(n_rows, dtype=np.int64), np.zeros(n_rows, dtype=np.int64))
+    n_first = max(level - 1, 0)
+    first = np.full(n_first, -1, dtype=np.int64)
+    n_prefix = (0, 0)
     generation = 0
     n_out = 0
     for b in range(bases.shape[0]):
         row = bases[b]
         parents = allowed[X[row]]
+        if b == 0 or not np.array_equal(X[row, :n_first], first):
+            first[:] = X[row, :n_first]
+            n_prefix = _prefix(
+                child, parents[:n_first], codes, arities, *prefix, lookup, stamp, generation
+            )
+            generation += 2 * n_first
+        last = parents[level - 1] if level else -1
         n_joint, n_par = _configurations(
-            child, parents, codes, arities, joint, par, space[1], lookup, stamp, generation
+            last, codes, arities, prefix, n_prefix, joint, par, space[1], lookup, stamp, generation
         )
-        generation += 2 * level
+        generation += 2
         log_q = 0.0
         for u in parents:
             log_q += log_arities[u]
