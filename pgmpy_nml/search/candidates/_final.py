@@ -225,19 +225,20 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
     one smaller all open, their bounds not showing it dominated: rule 4), counted with
     its family and written to ``out`` from column ``n_out``; returns the next column.
 
-    ``base = (child, allowed, n_joint, n_par, log_q, use_bits, bit_cost, tie, tol_abs,
-    rows, singles)``: the child, its allowed parents, how many configurations
+    ``base = (child, allowed, n_joint, n_par, log_q, use_bits, all_bits, bit_cost, tie,
+    tol_abs, rows, singles)``: the child, its allowed parents, how many configurations
     ``child + base`` and ``base`` have (in ``space``) and the log of the base's;
-    whether ``rows_of`` holds the bitsets of the joint configurations, and the
-    :data:`BIT_COST` that decides, for each added variable, whether to count by them;
-    the rules' tolerances; and, to count by walking, the rows that share their
+    whether ``rows_of`` holds the bitsets of the joint configurations, whether every
+    added variable counts by them (else the :data:`BIT_COST` decides, for each); the
+    rules' tolerances; and, to count by walking, the rows that share their
     configuration of the base with another row (``singles`` more are alone in theirs,
     so in every configuration of a superset: each counts as one).
     """
     is_open, best, bound, slot, keys, key_order, binom = lattice
     codes, arities, log_arities, tables, masses, weights, bits = data
     joint, par_of, cells, par_cells, nonzero, joint_size, hist, rising = space
-    child, allowed, n_joint, n_par, log_q, use_bits, bit_cost, tie, tol_abs, rows, singles = base
+    child, allowed, n_joint, n_par, log_q, use_bits, all_bits, bit_cost, tie, tol_abs = base[:10]
+    rows, singles = base[10:]
     words = rows_of.shape[1]
     out_x, out_best, out_family, out_par = out
     level = cand.shape[0] - 1
@@ -265,7 +266,9 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
         u = allowed[x]
         r_u = arities[u]
         # bitsets when a few configurations cost less than a walk over the rows
-        by_bits = use_bits and n_joint * (r_u - 1) * (words + 1) < bit_cost * rows.shape[0]
+        by_bits = all_bits or (
+            use_bits and n_joint * (r_u - 1) * (words + 1) < bit_cost * rows.shape[0]
+        )
         alone = 0 if by_bits else singles  # the bitsets count every row
         if by_bits:
             for g in range(n_joint):
@@ -348,6 +351,9 @@ def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, cach
     words = bits.shape[2]
     rows_of = np.zeros((0, words), dtype=np.uint64)
     walked, par_size = np.arange(n_rows), np.zeros(n_ids + 1, dtype=np.int64)
+    max_allowed = 1
+    for u in allowed:
+        max_allowed = max(max_allowed, arities[u])
     cand = np.zeros(level + 1, dtype=np.int64)
     # the configurations of the base's first parents (all but its last), shared by the
     # consecutive bases that have them (the rows of X are sorted)
@@ -385,11 +391,17 @@ def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, cach
             if rows_of.shape[0] < n_joint:
                 rows_of = np.zeros((n_joint, words), dtype=np.uint64)
             _fill_bits(n_joint, joint, rows_of, space[5])
-        n_walked = _shared_rows(par, n_par, weights, walked, par_size)
+        # every added variable counts by the bitsets when it would with the fewest rows
+        # to walk (a row alone in its configuration of the base is not walked: at most
+        # n_par are), so the rows to walk are not needed
+        all_bits = use_bits and n_joint * (max_allowed - 1) * (words + 1) < bit_cost * (
+            n_rows - n_par
+        )
+        n_walked = n_rows if all_bits else _shared_rows(par, n_par, weights, walked, par_size)
         singles = n_rows - n_walked
         cand[:level] = X[row]
         rows = walked[:n_walked]
-        settings = (use_bits, bit_cost, tie, tol_abs, rows, singles)
+        settings = (use_bits, all_bits, bit_cost, tie, tol_abs, rows, singles)
         base = (child, allowed, n_joint, n_par, log_q, *settings)
         n_out = _extend(cand, row, lattice, data, space, rows_of, base, out, n_out)
     return n_out
