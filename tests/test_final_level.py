@@ -8,7 +8,8 @@ counted data, and each way of counting (bitsets, walks over the rows):
   optimistic screen leaves out as ties, which must be ties;
 - every candidate's score equals the score's own ``local_score``.
 
-The popcount and the bitsets are checked against their definitions.
+The popcount, the bitsets and a base's configurations from its prefix's bitsets are
+checked against their definitions.
 """
 
 import math
@@ -82,6 +83,59 @@ def test_bitsets_mark_each_rows_state(n_rows):
             assert rows == np.flatnonzero(codes[u] == s).tolist()
         # no bit beyond the last row
         assert not any(int(bits[u, s, -1]) >> (n_rows % 64 or 64) for s in range(5))
+
+
+def _rows_of(words, n_rows):
+    return frozenset(t for t in range(n_rows) if (int(words[t // 64]) >> (t % 64)) & 1)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    n_rows=st.sampled_from([1, 2, 5, 63, 64, 65, 200]),
+    n_first=st.integers(0, 2),
+)
+def test_a_bases_configurations_by_bitsets_are_those_of_its_rows(seed, n_rows, n_first):
+    """``_bits_by`` (a base's configurations from its prefix's bitsets, without the
+    rows) against their definition: the distinct (child, parents) values of the rows
+    and, for each, its rows and the distinct parents' value it has."""
+    rng = np.random.default_rng(seed)
+    n_vars = n_first + 2
+    arities = rng.integers(1, 5, n_vars).astype(np.int64)
+    codes = np.stack([rng.integers(0, r, n_rows) for r in arities]).astype(np.int32)
+    child, first, last = 0, np.arange(1, n_first + 1), n_first + 1
+    n_ids = max(n_rows, int(arities.max()))
+    n_cells = n_ids * int(arities.max()) + 1
+    lookup, stamp = np.zeros(n_cells, np.int64), np.full(n_cells, -1, np.int64)
+    prefix = (np.zeros(n_rows, np.int64), np.zeros(n_rows, np.int64))
+    n_prefix = _final._prefix(child, first, codes, arities, *prefix, lookup, stamp, 0)
+    empty = np.zeros((0, (n_rows + 63) // 64), np.uint64)
+    sizes = np.zeros(n_ids + 1, np.int64)
+    prefix_bits = _final._prefix_bits(
+        prefix, n_prefix, (empty, empty, np.zeros(n_ids + 1, np.int64)), sizes
+    )
+    arity = int(arities[last])
+    rows_of = np.zeros((n_prefix[0] * arity, empty.shape[1]), np.uint64)
+    joint_size, par_of = np.zeros(n_ids + 1, np.int64), np.zeros(n_ids + 1, np.int64)
+    index = np.zeros(n_cells, np.int64)
+    bits = _final.bitsets(codes, arities)
+    n_joint, n_par = _final._bits_by(
+        last, arity, bits, prefix_bits, n_prefix, rows_of, joint_size, par_of, index
+    )
+    values = [tuple(codes[[child, *first, last], t]) for t in range(n_rows)]
+    expected = {v: frozenset(t for t in range(n_rows) if values[t] == v) for v in set(values)}
+    assert (n_joint, n_par) == (len(expected), len({v[1:] for v in expected}))
+    found = {_rows_of(rows_of[g], n_rows): g for g in range(n_joint)}
+    assert set(found) == set(expected.values())
+    assert [joint_size[found[rows]] for rows in expected.values()] == [
+        len(rows) for rows in expected.values()
+    ]
+    # two configurations have the same parents' configuration iff the same parents' value
+    parents_of = {v: par_of[found[rows]] for v, rows in expected.items()}
+    for v in expected:
+        for w in expected:
+            assert (parents_of[v] == parents_of[w]) == (v[1:] == w[1:])
+    assert set(parents_of.values()) == set(range(n_par))
 
 
 @st.composite
@@ -159,7 +213,7 @@ def test_last_level_keeps_what_the_level_by_level_search_keeps(case):
                 assert value <= best + 1e-9 * (1 + abs(best)), (v, parents, value, best)
 
 
-@pytest.mark.parametrize("bit_cost", [0.0, math.inf])
+@pytest.mark.parametrize("bit_cost", [0.0, 1.0, math.inf])
 def test_andes_like_last_level_is_compiled(bit_cost, monkeypatch, random_data):
     """Binary columns, few configurations: the case the bitsets are for, both ways."""
     data = random_data(500, [2] * 8, seed=3)

@@ -217,6 +217,63 @@ def _fill_bits(n_joint, joint, rows_of, joint_size):
         joint_size[joint[t]] += 1
 
 
+@njit(cache=True, nogil=True)
+def _prefix_bits(prefix, n_prefix, prefix_bits, sizes):
+    """The rows of each joint and parent configuration of the prefix (``prefix``,
+    ``n_prefix`` from :func:`_prefix`) as bitsets, and the parent configuration of each
+    joint one, in ``prefix_bits`` (grown if needed, returned); ``sizes``: a buffer of
+    ``n_prefix[0]`` or more."""
+    joint_bits, par_bits, prefix_par_of = prefix_bits
+    (prefix_joint, prefix_par), (n_joint, n_par) = prefix, n_prefix
+    words = joint_bits.shape[1]
+    if joint_bits.shape[0] < n_joint:
+        joint_bits = np.zeros((n_joint, words), dtype=np.uint64)
+    if par_bits.shape[0] < n_par:
+        par_bits = np.zeros((n_par, words), dtype=np.uint64)
+    _fill_bits(n_joint, prefix_joint, joint_bits, sizes)
+    _fill_bits(n_par, prefix_par, par_bits, sizes)
+    for t in range(prefix_joint.shape[0]):
+        prefix_par_of[prefix_joint[t]] = prefix_par[t]
+    return joint_bits, par_bits, prefix_par_of
+
+
+@njit(cache=True, nogil=True)
+def _bits_by(last, arity, bits, prefix_bits, n_prefix, rows_of, joint_size, par_of, index):
+    """:func:`_configurations` and :func:`_fill_bits` by bitsets, without walking the
+    rows: each configuration of the prefix (``prefix_bits = (joint_bits, par_bits,
+    prefix_par_of)``, the rows of each of its joint and parent configurations and the
+    parent configuration of each joint one; ``n_prefix`` how many of each) and each
+    of the ``arity`` states of ``last`` that share a row are a configuration of the base.
+    Returns ``(n_joint, n_par)``; ``index`` is a buffer of ``n_prefix[1] * arity`` or
+    more. The configurations are numbered in another order than
+    :func:`_configurations`'s, which the statistics do not depend on."""
+    joint_bits, par_bits, prefix_par_of = prefix_bits
+    n_prefix_joint, n_prefix_par = n_prefix
+    words = bits.shape[2]
+    n_par = 0
+    for g in range(n_prefix_par):
+        for s in range(arity):
+            index[g * arity + s] = -1
+            for w in range(words):
+                if par_bits[g, w] & bits[last, s, w]:
+                    index[g * arity + s] = n_par
+                    n_par += 1
+                    break
+    n_joint = 0
+    for g in range(n_prefix_joint):
+        for s in range(arity):
+            c = 0
+            for w in range(words):
+                both = joint_bits[g, w] & bits[last, s, w]
+                rows_of[n_joint, w] = both
+                c += _ctpop(both)  # type: ignore[call-arg]
+            if c:
+                joint_size[n_joint] = c
+                par_of[n_joint] = index[prefix_par_of[g] * arity + s]
+                n_joint += 1
+    return n_joint, n_par
+
+
 # size: the loop over one base's extensions is one function, so that no call (which
 # takes a reference to each array it is passed) runs per parent set
 @njit(cache=True, nogil=True)
@@ -315,6 +372,54 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
 
 
 @njit(cache=True, nogil=True)
+def _all_bits(n_joint, n_par, max_arity, words, bit_cost, n_rows):
+    """Whether every added variable (of ``max_arity`` states or fewer) counts by the
+    bitsets (:func:`_extend`'s rule) however many rows would be walked: at least
+    ``n_rows - n_par`` (a row alone in its configuration of the base is not walked, and
+    at most ``n_par`` are)."""
+    return n_joint * (max_arity - 1) * (words + 1) < bit_cost * (n_rows - n_par)
+
+
+@njit(cache=True, nogil=True)
+def _base(last, arity, data, configurations, work, space, rows_of, limits, gen):
+    """The configurations of a base: its prefix's (``configurations = (prefix,
+    n_prefix, prefix_bits)``, :func:`_prefix` and :func:`_prefix_bits`) refined by the
+    ``arity`` states of ``last`` (-1: none), as bitsets from the prefix's when they are
+    there (``limits[3]``) and every added variable would count by them, else by the
+    rows (``joint`` and ``par``); ``rows_of`` grown if needed. Returns ``(rows_of,
+    n_joint, n_par, use_bits, all_bits)``: whether ``rows_of`` holds the bitsets, and
+    whether every added variable counts by them (:func:`_all_bits`)."""
+    codes, arities, _, _, _, _, bits = data
+    prefix, n_prefix, prefix_bits = configurations
+    joint, par, lookup, stamp, index = work
+    has_bits, max_allowed, bit_cost, by_prefix = limits
+    n_rows, words = codes.shape[1], bits.shape[2]
+    if by_prefix and n_prefix[0] * arity * (words + 1) < bit_cost * n_rows:
+        if rows_of.shape[0] < n_prefix[0] * arity:
+            rows_of = np.zeros((n_prefix[0] * arity, words), dtype=np.uint64)
+        n_joint, n_par = _bits_by(
+            last, arity, bits, prefix_bits, n_prefix, rows_of, space[5], space[1], index
+        )
+        if n_joint * (words + 1) < bit_cost * n_rows and _all_bits(
+            n_joint, n_par, max_allowed, words, bit_cost, n_rows
+        ):
+            return rows_of, n_joint, n_par, True, True
+    # the rows' configurations, and the bitsets if a binary variable added would count
+    # faster by them (and the data's are there: not for counted data, nor where they
+    # would not fit)
+    n_joint, n_par = _configurations(
+        last, codes, arities, prefix, n_prefix, joint, par, space[1], lookup, stamp, gen
+    )
+    use_bits = has_bits and n_joint * (words + 1) < bit_cost * n_rows
+    if use_bits:
+        if rows_of.shape[0] < n_joint:
+            rows_of = np.zeros((n_joint, words), dtype=np.uint64)
+        _fill_bits(n_joint, joint, rows_of, space[5])
+    all_bits = use_bits and _all_bits(n_joint, n_par, max_allowed, words, bit_cost, n_rows)
+    return rows_of, n_joint, n_par, use_bits, all_bits
+
+
+@njit(cache=True, nogil=True)
 def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, cached, out):
     """The last level generated from the open rows ``bases`` of ``X`` (positions into
     ``allowed``, level ``L``), each set counted with its family; returns how many.
@@ -356,11 +461,17 @@ def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, cach
         max_allowed = max(max_allowed, arities[u])
     cand = np.zeros(level + 1, dtype=np.int64)
     # the configurations of the base's first parents (all but its last), shared by the
-    # consecutive bases that have them (the rows of X are sorted)
+    # consecutive bases that have them (the rows of X are sorted); as bitsets too, when
+    # the bases' would count by them (then theirs come from these, without the rows)
     prefix = (np.zeros(n_rows, dtype=np.int64), np.zeros(n_rows, dtype=np.int64))
+    empty = np.zeros((0, words), dtype=np.uint64)
+    prefix_bits = (empty, empty, np.zeros(n_ids + 1, dtype=np.int64))
+    work = (joint, par, lookup, stamp, np.zeros(n_cells, dtype=np.int64))  # index
+    has_bits = bits.shape[0] > 0 and weights.shape[0] == 0  # not for counted data
     n_first = max(level - 1, 0)
     first = np.full(n_first, -1, dtype=np.int64)
     n_prefix = (0, 0)
+    by_prefix = False
     generation = 0
     n_out = 0
     for b in range(bases.shape[0]):
@@ -372,31 +483,22 @@ def _block(X, lattice, allowed, child, bases, data, tie, tol_abs, bit_cost, cach
                 child, parents[:n_first], codes, arities, *prefix, lookup, stamp, generation
             )
             generation += 2 * n_first
+            # (a base has at least the prefix's n_prefix[0] joint configurations)
+            by_prefix = level > 0 and has_bits
+            by_prefix &= n_prefix[0] * max(max_allowed - 1, 1) * (words + 1) < bit_cost * n_rows
+            if by_prefix:
+                prefix_bits = _prefix_bits(prefix, n_prefix, prefix_bits, par_size)
         last = parents[level - 1] if level else -1
-        n_joint, n_par = _configurations(
-            last, codes, arities, prefix, n_prefix, joint, par, space[1], lookup, stamp, generation
-        )
-        generation += 2
         log_q = 0.0
         for u in parents:
             log_q += log_arities[u]
-        # the bitsets, if a binary variable added would count faster by them (and the
-        # data's are there: not for counted data, nor where they would not fit)
-        use_bits = (
-            bits.shape[0] > 0
-            and weights.shape[0] == 0
-            and n_joint * (words + 1) < bit_cost * n_rows
+        arity = arities[last] if level else 1
+        limits = (has_bits, max_allowed, bit_cost, by_prefix)
+        configurations = (prefix, n_prefix, prefix_bits)
+        rows_of, n_joint, n_par, use_bits, all_bits = _base(
+            last, arity, data, configurations, work, space, rows_of, limits, generation
         )
-        if use_bits:
-            if rows_of.shape[0] < n_joint:
-                rows_of = np.zeros((n_joint, words), dtype=np.uint64)
-            _fill_bits(n_joint, joint, rows_of, space[5])
-        # every added variable counts by the bitsets when it would with the fewest rows
-        # to walk (a row alone in its configuration of the base is not walked: at most
-        # n_par are), so the rows to walk are not needed
-        all_bits = use_bits and n_joint * (max_allowed - 1) * (words + 1) < bit_cost * (
-            n_rows - n_par
-        )
+        generation += 2
         n_walked = n_rows if all_bits else _shared_rows(par, n_par, weights, walked, par_size)
         singles = n_rows - n_walked
         cand[:level] = X[row]
@@ -473,7 +575,12 @@ def block_bytes(task, n_sets: int) -> int:
     n_ids = max(n_rows, max_r)
     width = max(lat.level for lat in task.lattices) + 1
     per_set = 8 * (width + 1 + 2 * k) + 8 * (2 * width + 2 * k + _budget.FORMULA_ARRAYS + 2)
-    workspace = 8 * (5 * n_rows + 4 * n_ids + 5 * (n_ids * max_r + 1)) + rising_bytes(n_rows)
+    n_cells = n_ids * max_r + 1
+    # the three bitsets (rows_of and the prefix's): at most BIT_COST words a row each
+    # (_block's rules), and at most a bitset a cell
+    bit_words = min(max(1.0, float(BIT_COST)) * n_rows, n_cells * ((n_rows + 63) // 64))
+    arrays = 7 * n_rows + 5 * n_ids + 6 * n_cells + 3 * int(bit_words)
+    workspace = 8 * arrays + rising_bytes(n_rows)
     return n_sets * per_set + workspace + _budget.STEP_OVERHEAD
 
 
