@@ -18,7 +18,9 @@ by the added variable :math:`x`, and the parents' configurations are their sums 
 the child's states. For few configurations the rows of each configuration of the child
 and the base are a bitset and a count is a popcount of an ``and``; otherwise the
 rows are walked, except those alone in their configuration of the base, which are
-alone in every configuration of a superset and count as one each.
+alone in every configuration of a superset and count as one each. When every added
+variable counts by bitsets (binary data), the base's own configurations are found by
+bitsets too, from those of its parents but the last, without a pass over the rows.
 The statistics are those :func:`~pgmpy_nml._counting.subsets.listed_subset_statistics`
 gives (the same sums over the same configurations; ``tests/test_final_level.py``
 compares them, and the whole search with the level-by-level one).
