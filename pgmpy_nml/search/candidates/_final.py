@@ -374,12 +374,16 @@ def _extend(cand, row, lattice, data, space, rows_of, base, out, n_out):
 
 
 @njit(cache=True, nogil=True)
-def _all_bits(n_joint, n_par, max_arity, words, bit_cost, n_rows):
-    """Whether every added variable (of ``max_arity`` states or fewer) counts by the
-    bitsets (:func:`_extend`'s rule) however many rows would be walked: at least
-    ``n_rows - n_par`` (a row alone in its configuration of the base is not walked, and
-    at most ``n_par`` are)."""
-    return n_joint * (max_arity - 1) * (words + 1) < bit_cost * (n_rows - n_par)
+def _bit_rules(n_joint, n_par, max_arity, words, bit_cost, n_rows):
+    """For a base of ``n_joint`` and ``n_par`` configurations: whether its bitsets are
+    worth building (a binary variable added would count faster by them), and whether
+    every added variable (of ``max_arity`` states or fewer) then counts by them
+    (:func:`_extend`'s rule) however many rows would be walked: at least ``n_rows -
+    n_par`` (a row alone in its configuration of the base is not walked, and at most
+    ``n_par`` are)."""
+    use_bits = n_joint * (words + 1) < bit_cost * n_rows
+    every = n_joint * (max_arity - 1) * (words + 1) < bit_cost * (n_rows - n_par)
+    return use_bits, use_bits and every
 
 
 @njit(cache=True, nogil=True)
@@ -390,7 +394,7 @@ def _base(last, arity, data, configurations, work, space, rows_of, limits, gen):
     there (``limits[3]``) and every added variable would count by them, else by the
     rows (``joint`` and ``par``); ``rows_of`` grown if needed. Returns ``(rows_of,
     n_joint, n_par, use_bits, all_bits)``: whether ``rows_of`` holds the bitsets, and
-    whether every added variable counts by them (:func:`_all_bits`)."""
+    whether every added variable counts by them (:func:`_bit_rules`)."""
     codes, arities, _, _, _, _, bits = data
     prefix, n_prefix, prefix_bits = configurations
     joint, par, lookup, stamp, index = work
@@ -402,9 +406,7 @@ def _base(last, arity, data, configurations, work, space, rows_of, limits, gen):
         n_joint, n_par = _bits_by(
             last, arity, bits, prefix_bits, n_prefix, rows_of, space[5], space[1], index
         )
-        if n_joint * (words + 1) < bit_cost * n_rows and _all_bits(
-            n_joint, n_par, max_allowed, words, bit_cost, n_rows
-        ):
+        if _bit_rules(n_joint, n_par, max_allowed, words, bit_cost, n_rows)[1]:
             return rows_of, n_joint, n_par, True, True
     # the rows' configurations, and the bitsets if a binary variable added would count
     # faster by them (and the data's are there: not for counted data, nor where they
@@ -412,12 +414,13 @@ def _base(last, arity, data, configurations, work, space, rows_of, limits, gen):
     n_joint, n_par = _configurations(
         last, codes, arities, prefix, n_prefix, joint, par, space[1], lookup, stamp, gen
     )
-    use_bits = has_bits and n_joint * (words + 1) < bit_cost * n_rows
+    use_bits, all_bits = _bit_rules(n_joint, n_par, max_allowed, words, bit_cost, n_rows)
+    if not has_bits:
+        return rows_of, n_joint, n_par, False, False
     if use_bits:
         if rows_of.shape[0] < n_joint:
             rows_of = np.zeros((n_joint, words), dtype=np.uint64)
         _fill_bits(n_joint, joint, rows_of, space[5])
-    all_bits = use_bits and _all_bits(n_joint, n_par, max_allowed, words, bit_cost, n_rows)
     return rows_of, n_joint, n_par, use_bits, all_bits
 
 
