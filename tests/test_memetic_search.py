@@ -4,6 +4,7 @@ above the optimum (brute force over the orders), and on small cases the optimum.
 
 import math
 import time
+import types
 
 import numpy as np
 import pytest
@@ -218,3 +219,26 @@ def test_order_search_runs_inside_the_study_tools_and_structural_em(asia):
     holes = asia.mask(np.random.default_rng(0).random(asia.shape) < 0.1)
     em = StructuralEM("fnml", method=search, max_iter=2, show_progress=False).fit(holes)
     assert set(em.causal_graph_.nodes()) == set(asia.columns)
+
+
+def test_memetic_search_begins_no_local_search_it_expects_to_end_past_the_deadline(monkeypatch):
+    """On a clock where each local search takes one second, a deadline 3.5 s away allows
+    three: the fourth would end at 4 s (it used to begin at 3 s and end past the deadline,
+    1.7 s past it on baudio's 9.6 million candidates)."""
+    from pgmpy_nml.search.candidates import _memetic
+
+    candidates = CandidateParentSets.from_dict(
+        {"a": {(): -1.0}, "b": {(): -2.0, ("a",): -1.0}, "c": {(): -3.0, ("b",): -2.0}}
+    )
+    fam = _checked_families(candidates, symmetry=False)
+    clock = [100.0]
+    kernel = _memetic._order_kernel
+
+    def one_second(*args):
+        clock[0] += 1.0
+        return kernel(*args)
+
+    monkeypatch.setattr(_memetic, "_order_kernel", one_second)
+    monkeypatch.setattr(_memetic, "time", types.SimpleNamespace(perf_counter=lambda: clock[0]))
+    run = memetic_search(fam, seed=0, deadline=103.5)
+    assert run.local_searches == 3 and clock[0] <= 103.5

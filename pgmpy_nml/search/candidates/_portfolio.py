@@ -54,6 +54,7 @@ that while the folder exists a process exists to remove it.
 from __future__ import annotations
 
 import contextlib
+import gc
 import math
 import os
 import pickle
@@ -126,6 +127,10 @@ PORTFOLIOS = {
 }
 #: The statuses that end the portfolio at once.
 PROOFS = ("optimal", "gaplimit")
+#: From this many candidates on, a full garbage collection runs before the engines start
+#: (:func:`._pipeline.search_candidates`; in the solver process, once it has read them).
+GC_MIN_CANDIDATES = 100_000
+
 #: Seconds a child may take beyond the time limit to report: its start (Python, numpy,
 #: numba's cached kernels: 2 s of CPU, 5-10 s on a loaded machine), its last batch of work
 #: and its report. A child that is not done by then is killed.
@@ -530,10 +535,14 @@ def _child_main(engine: str, task: str, out: str, parent: str) -> int:
     watch = threading.Thread(target=_orphan_watch, args=(int(parent), shared), daemon=True)
     watch.start()
     sys.stderr = _Lines(sys.stderr)
+    import pgmpy.base  # noqa: F401  # now, not after the deadline (_pipeline.search_candidates)
+
     try:
         with open(task, "rb") as stream:
             candidates, settings = pickle.load(stream)
         os.unlink(task)  # read: nothing of it is needed on disk any more
+        if int(candidates.n_candidates().sum()) >= GC_MIN_CANDIDATES:
+            gc.collect()  # now, not after the deadline (_pipeline.search_candidates)
         try:
             report = _run_solver(candidates, settings)
         except Exception as error:  # handed to the parent, which raises it

@@ -111,7 +111,7 @@ def with_families(candidates: CandidateParentSets, added: dict) -> CandidatePare
 def climb_seconds(complete: bool, scoring: float, left: float | None) -> float | None:
     """The seconds of the hill climbing that gives the engines their first network, after
     ``scoring`` seconds of a candidate search that was ``complete`` or not, with ``left``
-    seconds of the time limit left (``_pipeline._remaining``; None: no limit); None: no
+    seconds of the time limit left (``_solver._left``; None: no limit); None: no
     climb (module notes).
 
     - scoring stopped early: :data:`SEED_SHARE` of the time left;
