@@ -103,12 +103,13 @@ def search_candidates(
         gc.collect()
 
     begun = time.perf_counter()
+    initial = None if start_dag is None else _start_network(candidates, start_dag)
     result = _engines(
         candidates,
         report,
         method,
-        time_limit=_left(deadline),
-        initial=None if start_dag is None else _start_network(candidates, start_dag),
+        time_limit=_left(deadline),  # after the start network, also counted
+        initial=initial,
         show_progress=show_progress,
         gap_limit=gap_limit,
         seed=seed,
