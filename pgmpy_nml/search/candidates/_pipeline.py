@@ -15,7 +15,6 @@ the parent sets scoring left unscored (:func:`_counting_unscored`).
 
 from __future__ import annotations
 
-import gc
 import math
 import time
 from dataclasses import replace
@@ -27,7 +26,7 @@ from ..._progress import PeriodicLines, nested_desc
 from . import _solver
 from ._astar import astar
 from ._families import _gap, _last_line
-from ._portfolio import _HALF_SCIP_MEMORY, GC_MIN_CANDIDATES, PORTFOLIOS, portfolio
+from ._portfolio import _HALF_SCIP_MEMORY, PORTFOLIOS, portfolio, settle
 from ._pruning import candidate_parent_sets
 from ._seed import candidate_subsets, climb_seconds, seeded, spans
 from ._solver import _left, solve
@@ -92,16 +91,7 @@ def search_candidates(
         candidates, start_dag, timings["hill climbing"] = seeded(score, candidates, climb, seconds)
         if show_progress:
             _note("hill climbing", f"the engines' first network, {timings['hill climbing']:.1f} s")
-    # Two costs the result would otherwise pay after the engines' deadline, paid now within
-    # the time limit: pgmpy's graphs for its DAG (1.8 s to import in a fresh process), and
-    # the first full garbage collection after the parent sets were built, which visits
-    # each of them (0.4-1.2 s on baudio's 9.6 million; it then leaves them untracked;
-    # below GC_MIN_CANDIDATES it takes milliseconds wherever it falls).
-    import pgmpy.base  # noqa: F401
-
-    if int(candidates.n_candidates().sum()) >= GC_MIN_CANDIDATES:
-        gc.collect()
-
+    settle(candidates)  # within the time limit, not after the engines' deadline
     begun = time.perf_counter()
     initial = None if start_dag is None else _start_network(candidates, start_dag)
     result = _engines(
