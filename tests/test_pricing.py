@@ -194,30 +194,24 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
 @pytest.mark.parametrize("seconds", [None, 0.0])
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(table=symmetric_tables())
-def test_the_solver_that_prices_its_root_proves_the_optimum(table, seconds, monkeypatch_pricing):
+def test_the_solver_that_prices_its_root_proves_the_optimum(table, seconds):
     """All candidates priced (the threshold at 0): with no time limit the optimum and its
     proof; with no time at all for pricing, a sound bound."""
     cands, _, _ = table
     fam = _checked_families(cands)
     best, _ = _in_order_bests(cands, fam.classes)
     best += math.fsum(fam.best)
-    result = _solver._solve(
-        cands, None, seconds, 0.0, 1, False, bound_first=True, memory_share=None
-    )
+    with pytest.MonkeyPatch.context() as patch:  # not beyond this test
+        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", 0)
+        result = _solver._solve(
+            cands, None, seconds, 0.0, 1, False, bound_first=True, memory_share=None
+        )
     assert result.bound >= best - 1e-6
     assert result.score <= best + 1e-6
     assert result.bound >= result.score
     if seconds is None:
         assert result.optimal and result.score == pytest.approx(best, abs=1e-6)
         assert "root pricing" in result.timings
-
-
-@pytest.fixture(scope="module")
-def monkeypatch_pricing():
-    """The solver prices its root whatever the number of candidates."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", 0)
-        yield
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

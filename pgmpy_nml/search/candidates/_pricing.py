@@ -120,7 +120,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..._jit import njit
+from ._cluster_rows import ClusterRows
 from ._clusters import _cluster_families, _most_violated_clusters, _separated_clusters
 from ._families import _Families
 
@@ -161,115 +161,6 @@ PURGE_TIMES = 3
 _PRICE_EPS = 1e-9
 
 _NO_ROWS = np.zeros(0, dtype=np.int64)
-
-
-@njit(cache=True)
-def _row_weights(start, padded, size, ptr, members, ks, ge, y, n, out):  # pragma: no cover
-    """``out[f] += y[c]`` for every (``k``-)cluster row ``c`` with ``y[c] != 0`` that
-    family ``f`` is in: its child is in the cluster (``members[ptr[c]:ptr[c + 1]]``) and
-    its preds (``padded``, ``size``) have fewer than ``ks[c]`` members of it (``ge[c]``:
-    the row's ``>=`` form) or at least ``ks[c]`` (its ``<=`` form). Numba-compiled."""
-    inside = np.zeros(n + 1, np.bool_)  # the last entry: the padding (-1)
-    for c in range(y.size):
-        if y[c] == 0:
-            continue
-        for k in range(ptr[c], ptr[c + 1]):
-            inside[members[k]] = True
-        for k in range(ptr[c], ptr[c + 1]):
-            v = members[k]
-            for f in range(start[v], start[v + 1]):
-                hits = 0
-                for t in range(size[f]):
-                    if inside[padded[f, t]]:
-                        hits += 1
-                        if hits >= ks[c]:
-                            break
-                if (hits < ks[c]) == ge[c]:
-                    out[f] += y[c]
-        for k in range(ptr[c], ptr[c + 1]):
-            inside[members[k]] = False
-    return out
-
-
-@njit(cache=True)
-def _row_members(child, padded, size, among, ptr, members, ks, ge, n):  # pragma: no cover
-    """``(rows, families)``: every pair of a (``k``-)cluster row (as in
-    :func:`_row_weights`) and a family of ``among`` that is in it. Numba-compiled."""
-    inside = np.zeros(n + 1, np.bool_)  # the last entry: the padding (-1)
-    rows, families = [], []
-    for c in range(ptr.size - 1):
-        for k in range(ptr[c], ptr[c + 1]):
-            inside[members[k]] = True
-        for f in among:
-            if not inside[child[f]]:
-                continue
-            hits = 0
-            for t in range(size[f]):
-                if inside[padded[f, t]]:
-                    hits += 1
-            if (hits < ks[c]) == ge[c]:
-                rows.append(c)
-                families.append(f)
-        for k in range(ptr[c], ptr[c + 1]):
-            inside[members[k]] = False
-    return np.array(rows, dtype=np.int64), np.array(families, dtype=np.int64)
-
-
-class ClusterRows:
-    """(``k``-)cluster rows: each a cluster (list of variables), its ``k`` and whether it
-    is in its ``>=`` form (else ``<=``), kept as arrays for the compiled kernels."""
-
-    def __init__(self, clusters=()):
-        """``clusters``: rows to start with, each a cluster constraint (``k = 1``, in its
-        ``>=`` form)."""
-        self.clusters: list[list[int]] = []
-        self.ks: list[int] = []
-        self.ge: list[bool] = []
-        self._arrays = None
-        for cluster in clusters:
-            self.append(cluster)
-
-    def __len__(self) -> int:
-        return len(self.clusters)
-
-    def append(self, cluster, k: int = 1, ge: bool = True) -> None:
-        self.clusters.append([int(v) for v in cluster])
-        self.ks.append(int(k))
-        self.ge.append(bool(ge))
-        self._arrays = None
-
-    def arrays(self):
-        """``(ptr, members, ks, ge)``: the clusters' members ``members[ptr[c]:ptr[c +
-        1]]``, built again after a row is added."""
-        if self._arrays is None:
-            ptr = np.zeros(len(self) + 1, dtype=np.int64)
-            ptr[1:] = np.cumsum([len(c) for c in self.clusters])
-            members = np.fromiter(
-                (v for c in self.clusters for v in c), dtype=np.int64, count=ptr[-1]
-            )
-            ks = np.array(self.ks, dtype=np.int64)
-            self._arrays = (ptr, members, ks, np.array(self.ge, dtype=np.bool_))
-        return self._arrays
-
-    def weights(self, fam: _Families, y, out=None) -> np.ndarray:
-        """``out[f] +=`` the sum of ``y`` over the rows family ``f`` is in
-        (:func:`_row_weights`; ``out`` default: zeros)."""
-        out = np.zeros(len(fam)) if out is None else out
-        if not len(self):
-            return out
-        ptr, members, ks, ge = self.arrays()
-        y = np.asarray(y, dtype=np.float64)
-        return _row_weights(fam.start, fam.padded, fam.size, ptr, members, ks, ge, y, fam.n, out)
-
-    def members(self, fam: _Families, among):
-        """``(rows, families)``: the rows each family of ``among`` is in
-        (:func:`_row_members`)."""
-        among = np.asarray(among, dtype=np.int64)
-        if not len(self) or not among.size:
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-        ptr, members, ks, ge = self.arrays()
-        args = (ptr, members, ks, ge, fam.n)
-        return _row_members(fam.child, fam.padded, fam.size, among, *args)
 
 
 def _values(fam: _Families) -> np.ndarray:
@@ -507,6 +398,7 @@ def root_pricing(
     known: set[tuple[int, ...]] = set()
     # the best multipliers and their clusters (y = 0: the trivial bound)
     best_bound, best_y, best_cuts = 0.0, np.zeros(0), []
+    best_arrays = None  # (adjusted, top) of the best multipliers, once evaluated
     rounds = pricings = n_cuts = 0
     seconds = _Seconds(lp=0.0, separation=0.0, bound=0.0, pricing=0.0, cuts=0.0)
     converged = False
@@ -533,7 +425,7 @@ def root_pricing(
         if not new or out_of_time() or time.perf_counter() - evaluated >= every:
             # the bound from this LP's multipliers (of lp.cuts, without the new ones)
             t = time.perf_counter()
-            bound, adjusted, _ = lagrangian(fam, lp.cuts, y, values)
+            bound, adjusted, top_values = lagrangian(fam, lp.cuts, y, values)
             evaluated = time.perf_counter()
             seconds["bound"] += evaluated - t
             every = max(evaluate_every, 10 * (evaluated - t))
@@ -542,6 +434,7 @@ def root_pricing(
                 positive = y > 0
                 best_bound, best_y = bound, y[positive]
                 best_cuts = [c for c, p in zip(lp.cuts, positive, strict=True) if p]
+                best_arrays = (adjusted, top_values)
                 if report is not None:
                     report(min(best_bound + _margin(fam), 0.0))
             if best_bound <= incumbent:
@@ -564,7 +457,10 @@ def root_pricing(
             with seconds("cuts"):
                 lp.add_cuts(new)
             n_cuts += len(new)
-    bound, adjusted, best = lagrangian(fam, best_cuts, best_y, values)
+    if best_arrays is None:
+        bound, adjusted, best = lagrangian(fam, best_cuts, best_y, values)
+    else:  # the rows whose multiplier is 0 add nothing: the same sums
+        bound, (adjusted, best) = best_bound, best_arrays
     kept = family_bounds(fam, bound, adjusted, best) >= incumbent - 2 * _margin(fam)
     bound = min(bound + _margin(fam), 0.0)  # never above the trivial bound
     kept[first] = True
