@@ -194,8 +194,8 @@ class ExactSearch(_StructureSearch):
         stopped early, and for a tenth of scoring's time when scoring completed in 10 s
         or more (``timings_["hill climbing"]``). The engines' first networks cannot be
         interrupted, nor can root pricing's evaluation of its bound over every family:
-        over millions of candidates they can end a few seconds past the limit (baudio,
-        9.6 million candidates, with ``time_limit=60``: 62.6-66.4 s).
+        over millions of candidates the fit can end a second or so past the limit
+        (baudio, 9.6 million candidates, with ``time_limit=60``: 60.8-61.2 s).
     start_dag : pgmpy DAG, networkx DiGraph, dict or list of edges, optional
         A first network for the solver (for instance a local search's result):
         a DAG over the data's variables, ``{child: parents}`` or a list of
