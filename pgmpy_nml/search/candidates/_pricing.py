@@ -319,6 +319,15 @@ class _Seconds(dict[str, float]):
             self[step] = self.get(step, 0.0) + time.perf_counter() - start
 
 
+def _fixing(fam: _Families, first, incumbent: float, bound: float, adjusted, best):
+    """``(bound, kept)``: the bound with its rounding allowance (never above the trivial
+    one), and whether each family may be in a network above ``incumbent`` (the first
+    network's families always are), from an evaluation (:func:`lagrangian`)."""
+    kept = family_bounds(fam, bound, adjusted, best) >= incumbent - 2 * _margin(fam)
+    kept[first] = True
+    return min(bound + _margin(fam), 0.0), kept
+
+
 def _seconds_left(deadline: float | None) -> float | None:
     """Seconds until ``deadline`` (``time.perf_counter()``), None for none."""
     return None if deadline is None else deadline - time.perf_counter()
@@ -396,9 +405,8 @@ def root_pricing(
     lp = _RestrictedLP(fam)
     lp.add_families(_first_columns(fam, first, values, first_top, small))
     known: set[tuple[int, ...]] = set()
-    # the best multipliers and their clusters (y = 0: the trivial bound)
-    best_bound, best_y, best_cuts = 0.0, np.zeros(0), []
-    best_arrays = None  # (adjusted, top) of the best multipliers, once evaluated
+    # the best multipliers, their clusters and evaluation (y = 0: the trivial bound)
+    best_bound, best_y, best_cuts, best_arrays = 0.0, np.zeros(0), [], None
     rounds = pricings = n_cuts = 0
     seconds = _Seconds(lp=0.0, separation=0.0, bound=0.0, pricing=0.0, cuts=0.0)
     converged = False
@@ -457,13 +465,9 @@ def root_pricing(
             with seconds("cuts"):
                 lp.add_cuts(new)
             n_cuts += len(new)
-    if best_arrays is None:
-        bound, adjusted, best = lagrangian(fam, best_cuts, best_y, values)
-    else:  # the rows whose multiplier is 0 add nothing: the same sums
-        bound, (adjusted, best) = best_bound, best_arrays
-    kept = family_bounds(fam, bound, adjusted, best) >= incumbent - 2 * _margin(fam)
-    bound = min(bound + _margin(fam), 0.0)  # never above the trivial bound
-    kept[first] = True
+    if best_arrays is None:  # no evaluation improved on the trivial bound
+        best_bound, *best_arrays = lagrangian(fam, best_cuts, best_y, values)
+    bound, kept = _fixing(fam, first, incumbent, best_bound, *best_arrays)
     return PricedRoot(
         bound=max(bound, incumbent),
         kept=kept,
