@@ -19,7 +19,7 @@ A family's reduced cost comes from the duals of the rows it would be in,
     \mu_C + \sum_{u \in P,\, (u, v) \text{ an arrow}} \lambda_{u \to v}
 
 in SCIP's minimization of the negated score: :math:`\pi_v` of "one family per
-variable", :math:`\mu_C` of the (``k``-)cluster rows (:class:`._pricing.ClusterRows`
+variable", :math:`\mu_C` of the (``k``-)cluster rows (:class:`._cluster_rows.ClusterRows`
 says which families a row holds) and :math:`\lambda` of the arrow rows :math:`a_{u \to
 v} - \sum_{P \ni u} x_{v,P} = 0`. The families with :math:`\bar c < 0` (the :data:`TOP`
 most negative of each variable) join the LP; when none is left, the LP's optimum is
@@ -75,9 +75,9 @@ import time
 import numpy as np
 from pyscipopt import SCIP_PARAMSETTING, SCIP_RESULT, Pricer, quicksum
 
+from ._cluster_rows import ClusterRows
 from ._clusters import _cluster_row
 from ._families import _Families
-from ._pricing import ClusterRows
 from ._scip_model import _STATUS, BOUND_FIRST, _add_arrows, _arrows
 from ._scip_plugins import Acyclicity
 
