@@ -8,7 +8,7 @@ when :math:`v \in C` and :math:`h = |P \cap C|` (``P`` the family's ``preds``) i
 *weight* :math:`w(v, P) = \sum_{C \ni v} y_C\, \varphi_C(|P \cap C|)`, with
 :math:`\varphi_C(h) = [(h < k_C) = \text{ge}_C]`, over millions of families at a time.
 
-Row by row, that is one test per row and family of each member (:func:`_direct`): 2.9-6.6
+Row by row, that is one test per row and family of each member (:func:`_direct`): 2.8-7.0
 s per evaluation on baudio with 3 parents (9.6 million families, 386-481 rows with a
 positive multiplier, 12-18 members on average). Grouped by variable instead, a function
 of :math:`|P \cap C|` is a sum over the subsets of :math:`P \cap C` (Möbius inversion on
@@ -20,14 +20,14 @@ the subsets of :math:`P`):
     \alpha_{C,t} = \sum_{i=0}^{t} (-1)^{t-i} \binom{t}{i} \varphi_C(i),
 
 so :math:`w(v, P) = \sum_{S \subseteq P} G_v(S)` with :math:`G_v(S) = \sum_{C \ni v,\, S
-\subseteq C} y_C\, \alpha_{C,|S|}`. For each variable the terms of :math:`S` of at most two
-members are tables (a number, a vector and a matrix over the variables, built from the
-rows at :math:`\sum_C |C|^2` cost), and those of three members and more come from bitsets
-of the variable's rows (:math:`S`'s rows are the ``and`` of its members'; a family's
-preds are rarely all in one row). On the same evaluations: 0.46-0.63 s. A variable whose
-rows would cost more in tables than row by row (few families, large clusters), families
-of five preds and more, and more than :data:`TABLE_MAX_VARIABLES` variables are counted
-row by row.
+\subseteq C} y_C\, \alpha_{C,|S|}`. For each variable the terms of :math:`S` of at most
+two members are tables (a number, a vector and a matrix over the variables, built from
+the rows at :math:`\sum_C |C|^2` cost), and those of three members and more come from
+bitsets of the variable's rows (:math:`S`'s rows are the ``and`` of its members'). On
+the same evaluations: 0.6-0.8 s, the same weights to 3.4e-12. A variable whose rows
+would cost more in tables than row by row (few families, large clusters), families of
+five preds and more, and more than :data:`TABLE_MAX_VARIABLES` variables are counted row
+by row.
 """
 
 from __future__ import annotations
