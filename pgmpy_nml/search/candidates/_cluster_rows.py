@@ -208,9 +208,11 @@ def _row_weights(  # pragma: no cover
             continue
         g0 = _tables(mine, ptr, members, ya, g1, g2, bits, local, True)
         used = (mine.size + 63) // 64
+        large = False  # a family with more preds than the tables take
         for f in range(start[v], start[v + 1]):
             s = size[f]
             if s > TABLE_MAX_PREDS:
+                large = True
                 continue
             w = g0
             for t in range(s):
@@ -223,7 +225,7 @@ def _row_weights(  # pragma: no cover
                 w += _subset_terms(padded[f], s, used, bits, local)
             out[f] += w
         _tables(mine, ptr, members, ya, g1, g2, bits, local, False)
-        if np.any(size[start[v] : start[v + 1]] > TABLE_MAX_PREDS):
+        if large:
             args = (ptr, members, ks, ge, y, mine, inside, out, TABLE_MAX_PREDS + 1)
             _direct(v, start, padded, size, *args)
     return out
