@@ -287,6 +287,19 @@ SUB_IP_SHARE = 0.25
 
 #: Seconds a sub-IP of the exact separation (:class:`Acyclicity`) may take at most; on
 #: andes (223 variables, 17,148 candidates) one took 32 ms on average.
+#:
+#: In branch and price over 100,000+ candidates every sub-IP reaches it: on plants fNML
+#: p2 (tuning half, 147,358 candidates) one component of 67-68 variables and 485-498
+#: families of the support, 2-4 nodes, 1.5 of the 2 s in strong branching; the sub-IPs
+#: took 76-85 of 150 s of branch and price. Branching by inference instead (reliability
+#: and pseudo-cost branching off) searches 100-200 nodes and finds clusters 4-5 times
+#: as violated (on 12 recorded LP solutions: 0.23-0.33 for the most violated on average,
+#: against 0.06-0.07), but the bound does not follow. Branch and price for 150 s from
+#: the same root pricing, seeds 1 and 2, as the bound's distance above the best network
+#: known: plants 0.0481% and 0.0502% as it is, 0.0610% and 0.0687% by inference (at 1 s:
+#: 0.0613% as it is, 0.0710% by inference); bnetflix fNML p2 (303,107 candidates)
+#: 0.0385% and 0.0387% as it is, 0.0346% and 0.0337% by inference (at 1 s: 0.0340% and
+#: 0.0293%). One row each way, so neither changed.
 EXACT_SECONDS = 2.0
 
 
