@@ -50,6 +50,17 @@ TABLE_MAX_PREDS = 4
 #: :func:`_row_weights`' methods: each variable's rows by the cheaper way, by tables
 #: wherever possible, or row by row (the tests compare them).
 AUTO, TABLES, ROWS = 0, 1, 2
+#: How much more a (row, family) test costs, row by row, than a pair of members in the
+#: tables: :data:`AUTO` counts a variable's rows in tables when the sum of their squared
+#: sizes is below this many times its rows times its families. Measured
+#: (``benchmarks/exp_cluster_rows.py``: 100 variables, 480 random rows of 20 or 60
+#: members, families of up to 2 preds, the median of 5): the two ways cross between 3.6
+#: times (230 ms in tables, 280 row by row) and 4 times (10.3 and 6.9 ms). At 1, branch
+#: and price on bnetflix fNML p2 (303,107 families, 625-667 rows of 28 members on
+#: average, the sum 1.3 times the product) counted every variable row by row: 0.27-0.34 s
+#: per evaluation, against 0.11-0.17 s at 3 (eight evaluations recorded from its search,
+#: two runs).
+ROW_COST = 3
 
 
 @intrinsic
@@ -203,7 +214,8 @@ def _row_weights(  # pragma: no cover
         square = 0
         for c in mine:
             square += (ptr[c + 1] - ptr[c]) ** 2
-        if not tables or (method == AUTO and square >= mine.size * (start[v + 1] - start[v])):
+        direct = ROW_COST * mine.size * (start[v + 1] - start[v])
+        if not tables or (method == AUTO and square >= direct):
             _direct(v, start, padded, size, ptr, members, ks, ge, y, mine, inside, out, 0)
             continue
         g0 = _tables(mine, ptr, members, ya, g1, g2, bits, local, True)
