@@ -73,12 +73,16 @@ better network: dropped from pricing, or fixed at 0 in the tree by a propagator)
 tried and left out. It was sound on 291 random tables against the subset DP, and on
 plants fNML with 2 parents (tuning half; branch and price from one recorded root
 pricing, two runs side by side) it dropped 63,000-81,000 of the 93,978 kept families and
-fixed 5,700-9,500 columns, but the bound ended further from the best network known: after
+fixed 5,700-9,500 columns, but the bound ended no nearer the best network known: after
 150 s 0.0739% and 0.1105% against 0.0509% and 0.0612% (seeds 1, 2; fixing only before
-the node LPs 0.0490%, dropping only 0.0589%), after 450 s 0.0328% against 0.0208%. There
-the search is the root's cut loop: 1 node after 150 s, 8-11 after 450 s, 30% of the time
-in the cluster sub-IPs; fixing does not raise the root LP's value, and changes which
-solutions the cuts are separated on.
+the node LPs 0.0490%, dropping only 0.0589%), after 450 s 0.0328% against 0.0208% and
+0.0307% (two runs as it is). There the search is the root's cut loop: 1 node after 150
+s, 5-11 after 450 s, 30% of the time in the cluster sub-IPs; fixing does not raise the
+root LP's value, and changes which solutions the cuts are separated on. Ending that loop
+sooner is worse: with SCIP's stall limit of 10 rounds at the root (its default), 0.0913%
+after 450 s (25 nodes); 30 rounds, 0.0826%. :data:`._scip_plugins.SUB_IP_SHARE` 0.5
+instead of 0.25 left it at 0.0292% (the sub-IPs took 121 s against 131 s: the share
+did not bind).
 """
 
 from __future__ import annotations
