@@ -71,6 +71,13 @@ on baudio and pathfinder BDeu(10) and ended their bounds further from the best n
 (0.435% against 0.409%, 4.443% against 4.220%), nearer only on pathfinder fNML (0.069%
 against 0.137%) (``benchmarks/README.md``, "The tuning half's largest rows").
 
+Fewer families per pricing round helped on one tuning row of a million candidates and
+hurt on the other (root pricing alone, 300 s, two runs side by side; the bound's distance
+from the first network): :data:`TOP` 50 left pathfinder BDeu(10) (1,539,826 candidates)
+991 nats away against 1,221 with 200, pathfinder fNML (1,166,739) 42.2 nats and not
+converged against 20.5 and converged; so it stays at 200. There SoPlex takes most of the
+time: 276 of the 300 s on pathfinder BDeu(10).
+
 The restricted LP starts from the top :data:`FIRST_TOP` families of each variable, the
 first network and every family with at most :data:`SMALL` parents. Without the small
 families the duals are useless: the LP puts large multipliers on clusters that families
