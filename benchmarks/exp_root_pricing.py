@@ -79,6 +79,9 @@ def main(argv=None):
     parser.add_argument("--purge-age", type=int, default=_pricing.PURGE_AGE)
     parser.add_argument("--purge-times", type=int, default=_pricing.PURGE_TIMES)
     parser.add_argument(
+        "--purge-columns", type=int, default=_pricing.PURGE_COLUMNS, help="0: keep every column"
+    )
+    parser.add_argument(
         "--no-stall-pricing", action="store_true", help="price only by --price-ratio"
     )
     args = parser.parse_args(argv)
@@ -140,6 +143,7 @@ def main(argv=None):
         purge_every=args.purge_every,
         purge_age=args.purge_age,
         purge_times=args.purge_times,
+        purge_columns=args.purge_columns,
         price_on_stall=not args.no_stall_pricing,
     )
     gap = (priced.bound - network) / abs(network + offset)
@@ -149,7 +153,8 @@ def main(argv=None):
         f"{priced.rounds} LPs, {priced.pricings} pricings; seconds "
         + ", ".join(f"{step} {s:.0f}" for step, s in priced.seconds.items())
         + "; "
-        f"{priced.columns.size} families in the last LP, {priced.n_cuts} cuts added; "
+        f"{priced.columns.size} families in the last LP ({priced.columns_dropped} purged), "
+        f"{priced.n_cuts} cuts added; "
         f"{int(priced.kept.sum())} of "
         f"{len(fam)} families kept; peak {peak_rss_mb():.0f} MB; load {os.getloadavg()}",
         flush=True,
