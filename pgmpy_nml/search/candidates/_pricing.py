@@ -254,7 +254,6 @@ class _RestrictedLP:
         self.x = np.zeros(0)  # the columns' values at the last optimal solve
         self.idle_cols = np.zeros(0, dtype=np.int64)  # checks in a row each column was 0
         self.cols_left: dict[int, int] = {}  # times each family left the LP
-        self.n_dropped = 0  # columns dropped so far (a family dropped again counts again)
 
     def add_families(self, families) -> None:
         fam = self.fam
@@ -324,7 +323,10 @@ class _RestrictedLP:
             return
         m = self.x.size
         self.idle_cols[:m] = np.where(self.x > _PRICE_EPS, 0, self.idle_cols[:m] + 1)
+        self.x = np.zeros(0)  # counted once: nothing more to count until the next solve
         drop = np.flatnonzero(self.idle_cols[:m] >= age)
+        if not drop.size:
+            return
         families = self.cols[drop]
         basic = np.asarray(self.lp.getBasisInds(), dtype=np.int64)
         parents = self.fam.parents
@@ -334,7 +336,6 @@ class _RestrictedLP:
             dtype=bool,
         )
         drop, families = drop[ok], families[ok]
-        self.x = np.zeros(0)  # the columns move: nothing to count until the next solve
         if not drop.size:
             return
         for f in families.tolist():
@@ -347,7 +348,6 @@ class _RestrictedLP:
         self.cols = self.cols[keep]
         self.column[self.cols] = np.arange(self.cols.size)
         self.idle_cols = self.idle_cols[keep]
-        self.n_dropped += int(drop.size)
 
     def solve(self, seconds: float | None):
         """``(optimal, value, x over every family, y)``; ``y`` are the cut multipliers
@@ -563,6 +563,6 @@ def root_pricing(
         pricings=pricings,
         n_cuts=n_cuts,
         columns=lp.cols.copy(),
-        columns_dropped=lp.n_dropped,
+        columns_dropped=sum(lp.cols_left.values()),
         seconds=dict(seconds),
     )
