@@ -300,7 +300,7 @@ def test_a_stopped_engine_reports_why_the_other_ended(ended):
 @pytest.mark.long
 def test_a_first_proof_by_the_second_solver_stops_the_first(monkeypatch):
     """``"solver|solver"``: the other process reports first; the calling process's solver
-    stops at its next SCIP event, long before its own proof (about 110 s alone)."""
+    (the bound-first one) stops at its next SCIP event, long before its own proof."""
     import pgmpy_nml.search.candidates._solver as solver_module
 
     cands = _hard(0, n=80, k=200)
@@ -353,27 +353,34 @@ def test_the_solver_stopped_returns_its_network_and_a_sound_bound():
 
 @pytest.mark.long
 def test_the_second_solver_has_another_seed_and_works_on_the_bound_first(monkeypatch):
+    """``"solver|solver"``: the bound-first solver, seeded ``seed + 1``, in the calling
+    process (it notices the other's proof soonest: root pricing asks at every round), SCIP's
+    defaults with ``seed`` in the other; each with half of SCIP's memory share."""
     import pickle
 
-    from pgmpy_nml.search.candidates._solver import _SCIP_MEMORY_SHARE
+    import pgmpy_nml.search.candidates._solver as solver_module
 
     settings = []
-    launch = pf._launch
+    launch, solve = pf._launch, solver_module._solve
 
     def recording(engine, task, out):
         with open(task, "rb") as stream:
             settings.append(pickle.load(stream)[1])
         return launch(engine, task, out)
 
+    def solving(candidates, initial, time_limit, gap_limit, seed, *args, **kwargs):
+        settings.append(dict(kwargs, seed=seed, mine=True))
+        return solve(candidates, initial, time_limit, gap_limit, seed, *args, **kwargs)
+
     monkeypatch.setattr(pf, "_launch", recording)
+    monkeypatch.setattr(solver_module, "_solve", solving)
     cands = _hard(1)
-    pf.portfolio(cands, method="solver|solver", show_progress=False, seed=4)
+    result = pf.portfolio(cands, method="solver|solver", show_progress=False, seed=4)
+    assert set(result.timings) <= {"solver", "solver (second)", "portfolio"}
     pf.portfolio(cands, method="astar|solver", show_progress=False, seed=4)
-    share = pytest.approx(0.5 * _SCIP_MEMORY_SHARE)  # two solvers share SCIP's memory
-    assert [(s["seed"], s["bound_first"], s["memory_share"]) for s in settings] == [
-        (5, True, share),
-        (4, False, None),
-    ]
+    share = pytest.approx(0.5 * solver_module._SCIP_MEMORY_SHARE)  # two solvers share it
+    facts = [(s["seed"], s["bound_first"], s["memory_share"], "mine" in s) for s in settings]
+    assert facts == [(4, False, share, False), (5, True, share, True), (4, False, None, False)]
 
 
 def test_an_error_in_a_child_reaches_the_caller(launched):

@@ -8,11 +8,17 @@ that holds numba's threads, no re-import of the caller's ``__main__``; it takes
 about 2 s of CPU to start):
 
 - ``"astar|solver"``: A* (:mod:`._astar`) beside the solver;
-- ``"solver|solver"``: the solver (SCIP's defaults) beside a second solver that differs
-  in its random seed (``seed + 1``) and works on the bound first
-  (:data:`._scip_model.BOUND_FIRST`: the root's cut loop goes on while it finds cuts, and
-  separates the most violated clusters by sub-IP too, then the open node with the best
-  bound is taken next). Branch and cut's running time
+- ``"solver|solver"``: the solver (SCIP's defaults, in the other process) beside a
+  second solver, in the calling process, that differs in its random seed (``seed + 1``)
+  and works on the bound first (:data:`._scip_model.BOUND_FIRST`: the root's cut loop
+  goes on while it finds cuts, and separates the most violated clusters by sub-IP too,
+  then the open node with the best bound is taken next; from many candidates per
+  variable its root is priced, :mod:`._pricing`). The bound-first solver is the calling
+  process's because it notices the other's proof soonest: root pricing asks at every
+  round, a few seconds at most, while SCIP's defaults ask only at SCIP's events, which
+  a large root LP or heuristic can hold off for minutes (barley, N = 100, fNML,
+  3 parents: the priced solver, then in the other process, proved after 29.9 s and the
+  result came at 413 s). Branch and cut's running time
   varies from seed to seed: hailfinder (56 variables, BDeu(1), N = 10000, 3 parents)
   took 86.7, 156 and 124 s of CPU with seeds 0, 1 and 2; a race takes the faster. Where
   the default search branches too early the second gives the better bound (hailfinder,
@@ -22,18 +28,18 @@ about 2 s of CPU to start):
   proves nothing: its bound is every variable's best candidate) beside the solver that
   works on the bound first, with the whole memory share (the order search holds little
   beyond the families). For very many candidates, where SCIP's model over every one is
-  too large to build in the time or memory (the first solver of ``"solver|solver"``
-  would price its root then too: twice the same work); ``method="auto"`` runs it there
+  too large to build in the time or memory (both solvers of ``"solver|solver"`` would
+  price their root then: twice the same work); ``method="auto"`` runs it there
   (:func:`._pipeline._too_many`, with the measurements that chose it).
 
 When the calling process's engine proves its network optimal (or reaches
 ``gap_limit``) the other process is killed, so an instance proven in a fraction of a
 second costs no more than one engine alone; when the other process finishes first,
 the calling process's engine stops at its next batch of expansions (A*: a tenth of a
-second), SCIP event (the solver: its next node, incumbent or better bound, within
-one LP) or local search (the order search). When the time limit runs out first, the
-result is *anytime honest*: the better of the two networks, and the smaller of the two
-bounds.
+second), round of root pricing or SCIP event (the solver: its next node, incumbent
+or better bound, within one LP) or local search (the order search). When the time
+limit runs out first, the result is *anytime honest*: the better of the two networks,
+and the smaller of the two bounds.
 
 Soundness of the combined bound: each engine's bound is a proven upper bound on
 the best score over the same candidates (:func:`~pgmpy_nml.search.candidates.solve`,
@@ -86,16 +92,18 @@ class _Pair:
     """One portfolio: the engine in the calling process and how each side's solver runs
     (:func:`._solver._solve`'s ``bound_first`` and ``memory_share``)."""
 
-    #: The calling process's engine, ``"astar"`` or ``"solver"``.
+    #: The calling process's engine, ``"astar"``, ``"order"`` or ``"solver"``.
     mine: str
     #: The progress line's name for the two.
     both: str
     #: The solver process's name in the result's ``timings``.
     theirs: str
+    #: The calling process's name there (None: ``mine``).
+    my_key: str | None = None
     #: The two engines' names on the progress line (the calling process's first).
     names: tuple[str, str] = ("A*", "solver")
-    #: Added to ``seed`` for the solver process.
-    seed_shift: int = 0
+    #: Added to ``seed`` for the calling process's solver (``mine == "solver"``).
+    my_seed_shift: int = 0
     #: The calling process's solver settings (``mine == "solver"``).
     my_solver: dict = field(default_factory=dict)
     #: The solver process's settings.
@@ -111,11 +119,12 @@ PORTFOLIOS = {
     "solver|solver": _Pair(
         "solver",
         "two solvers",
-        "solver (second)",
-        names=("solver 1", "solver 2"),
-        seed_shift=1,
-        my_solver={"memory_share": _HALF_SCIP_MEMORY},
-        their_solver={"bound_first": True, "memory_share": _HALF_SCIP_MEMORY},
+        "solver",
+        my_key="solver (second)",
+        names=("solver 2", "solver 1"),
+        my_seed_shift=1,
+        my_solver={"bound_first": True, "memory_share": _HALF_SCIP_MEMORY},
+        their_solver={"bound_first": False, "memory_share": _HALF_SCIP_MEMORY},
     ),
     "order|solver": _Pair(
         "order",
@@ -171,9 +180,10 @@ def portfolio(
     The settings are checked ones, as the engines take them; ``max_memory`` caps
     A*'s tables (by default half the memory available, the other half left to the
     solver). The result's ``method`` is ``method``, ``engine`` the engine whose
-    network it is, ``timings`` each engine's seconds (``"astar"`` or ``"solver"``
-    for the calling process's, ``"solver (second)"`` for the other's) and
-    ``"portfolio"`` (the whole). Progress is one line for the two (:class:`_Race`).
+    network it is, ``timings`` each engine's seconds (``"astar"``, ``"order"`` or
+    ``"solver (second)"``, the bound-first solver of ``"solver|solver"``, for the calling
+    process's, ``"solver"`` for the other's) and ``"portfolio"`` (the whole). Progress
+    is one line for the two (:class:`_Race`).
     """
     pair = PORTFOLIOS[method]
     begin = time.perf_counter()
@@ -183,7 +193,7 @@ def portfolio(
         "initial": initial,
         "show_progress": show_progress,
         "gap_limit": gap_limit,
-        "seed": seed + pair.seed_shift,
+        "seed": seed,
         **pair.their_solver,
     }
     with tempfile.TemporaryDirectory(prefix="pgmpy-nml-portfolio-") as folder:
@@ -199,7 +209,7 @@ def portfolio(
             fam = _checked_families(candidates)  # while the other process starts and reads
             with keep_alive(race):
                 mine = _my_engine(pair, candidates, race, child, out, seed, max_memory, settings)
-                reports = {pair.mine: _report(fam, mine)}
+                reports = {pair.my_key or pair.mine: _report(fam, mine)}
                 if mine.status not in PROOFS:  # the other's turn: finished, or its deadline
                     theirs = _wait(child, out, deadline)
                     if theirs is not None:
@@ -249,7 +259,7 @@ def _my_engine(pair, candidates, race, child, out, seed, max_memory, settings):
         settings["initial"],
         time_limit,
         settings["gap_limit"],
-        seed,
+        seed + pair.my_seed_shift,
         False,
         stop=lambda: _finished(child, out),
         display=race,
