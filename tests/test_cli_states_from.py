@@ -6,6 +6,7 @@ import json
 
 import numpy as np
 import pandas as pd
+import pytest
 from pgmpy.readwrite import BIFReader
 
 from pgmpy_nml import FSNMLEstimator, log_loss
@@ -24,6 +25,7 @@ def _files(tmp_path):
     return train, test, paths
 
 
+@pytest.mark.long  # four runs of the console script
 def test_learn_declares_the_test_states_and_evaluate_scores_them(tmp_path, cli):
     train, test, (train_csv, test_csv) = _files(tmp_path)
     model_path, summary = tmp_path / "m.bif", tmp_path / "m.json"

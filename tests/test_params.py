@@ -332,7 +332,8 @@ def _cases():
         for name, spec in cls._parameter_specs.items():
             for bad in _bad_values(spec):
                 for method in methods if name != "method" else (methods[0],):
-                    case = f"{cls.__name__}-{name}-{bad!r}-{method}"
+                    shown = re.sub(r" at 0x[0-9a-f]+", "", repr(bad))  # the same in each run
+                    case = f"{cls.__name__}-{name}-{shown}-{method}"
                     yield pytest.param(cls, name, bad, method, id=case)
 
 
