@@ -298,7 +298,7 @@ def test_a_stopped_engine_reports_why_the_other_ended(ended):
 
 
 @pytest.mark.long
-def test_a_first_proof_by_the_second_solver_stops_the_first(monkeypatch):
+def test_a_first_proof_in_the_other_process_stops_the_calling_process_solver(monkeypatch):
     """``"solver|solver"``: the other process reports first; the calling process's solver
     (the bound-first one) stops at its next SCIP event, long before its own proof."""
     import pgmpy_nml.search.candidates._solver as solver_module
