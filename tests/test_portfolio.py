@@ -461,6 +461,41 @@ def test_very_many_candidates_take_the_order_search_beside_the_solver(
     assert not _too_many(many, None) and _too_many(many, 6.0)  # 3.6 s: over half of 6 s
 
 
+def _per_variable(n_variables, each):
+    """``n_variables`` variables with ``each`` candidates apiece: the empty set and
+    ``each - 1`` sets of one or two of the others."""
+    from itertools import chain, combinations, islice
+
+    names = [f"X{i}" for i in range(n_variables)]
+    local = {}
+    for child in names:
+        others = [v for v in names if v != child]
+        sets = islice(chain(combinations(others, 1), combinations(others, 2)), each - 1)
+        local[child] = {(): -1.0, **{s: -1.0 + 1e-4 * (k + 1) for k, s in enumerate(sets)}}
+    return CandidateParentSets.from_dict(local)
+
+
+def test_two_solvers_over_many_priced_candidates_become_the_order_search(monkeypatch):
+    """The automatic ``"solver|solver"`` is ``"order|solver"`` from
+    ``ORDER_MIN_CANDIDATES`` candidates on, where the bound-first solver prices its
+    root; below either threshold, and for ``"astar|solver"``, it stays."""
+    from pgmpy_nml.search.candidates import _pipeline
+    from pgmpy_nml.search.candidates._pricing import PRICING_MIN_PER_VARIABLE
+
+    monkeypatch.setattr(_pipeline, "ORDER_MIN_CANDIDATES", 1_500)
+    each = PRICING_MIN_PER_VARIABLE  # 20 x 100 = 2,000: the solver prices (per variable)
+    priced, unpriced = _per_variable(20, each), _per_variable(20, each - 1)
+    assert int(priced.n_candidates().sum()) == 2_000
+    assert _pipeline._order_instead(priced, "solver|solver", 600.0)
+    assert not _pipeline._order_instead(priced, "astar|solver", 600.0)
+    assert not _pipeline._order_instead(priced, "solver", 600.0)
+    assert not _pipeline._order_instead(unpriced, "solver|solver", 600.0)  # 1,980: no pricing
+    monkeypatch.setattr(_pipeline, "ORDER_MIN_CANDIDATES", 2_001)
+    assert not _pipeline._order_instead(priced, "solver|solver", 600.0)
+    monkeypatch.setattr(_pipeline, "_too_many", lambda *args: True)
+    assert _pipeline._order_instead(unpriced, "astar|solver", 600.0)
+
+
 def _alive(pid):
     """Whether process ``pid`` runs (a zombie counts as gone)."""
     try:

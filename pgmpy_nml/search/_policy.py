@@ -118,7 +118,9 @@ def choose_search(
       :mod:`~pgmpy_nml.search.candidates._portfolio`) instead of one. This is
       ``ExactSearch(method="auto")``, which, once the candidates are known, runs the
       order search beside the bound-first solver (``"order|solver"``) when SCIP's model
-      over every candidate would not fit in the memory or the time.
+      over every candidate would not fit in the memory or the time, and in place of
+      two solvers from 100,000 candidates on where the bound-first solver prices its
+      root.
     - ``method="auto"``: that exact choice up to 64 variables
       (:data:`~pgmpy_nml._limits.AUTO_SOLVER_MAX_VARIABLES`, the range of the field's
       benchmark instances) and hill climbing above (the command line adds

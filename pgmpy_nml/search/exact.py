@@ -105,10 +105,9 @@ class ExactSearch(_StructureSearch):
       the memory or in half the time limit (about 8 kB and 35 microseconds per candidate).
     - ``"order|solver"``: the memetic order search (:class:`~pgmpy_nml.OrderSearch`'s,
       MINOBS style) finds the networks while the solver of ``"solver|solver"`` that
-      works on the bound first proves the bound: for very many candidates, where an
-      order search finds better networks than branch and cut and SCIP's model over
-      every candidate would be too large (baudio, 100 variables, 3 parents: 9,597,500
-      candidates).
+      works on the bound first proves the bound: for many candidates, where an
+      order search finds better networks than branch and cut and the bound comes
+      from the second solver's pricing.
     - ``"auto"`` (default): the DP up to 15 variables, and up to 20 without a
       parent limit; up to 40 variables ``"astar|solver"`` with two cores or more
       (``n_jobs``; neither engine wins on every data set there) and A* alone on
@@ -118,7 +117,9 @@ class ExactSearch(_StructureSearch):
       rule too: :func:`~pgmpy_nml.search.choose_search`). Whichever portfolio it
       chose, it runs ``"order|solver"`` instead when the first solver's model over
       every candidate would not fit in half the solver's share of the memory or in half
-      the time limit (on 24 GB, about a million candidates).
+      the time limit (on 24 GB, about a million candidates), and in place of
+      ``"solver|solver"`` from 100,000 candidates on where the second solver prices its
+      root (there the first never gave the bound on the benchmark suite's tuning half).
 
     For every score with a contract (:mod:`pgmpy_nml.scores.contract`: this
     package's FNML, QNML, BDeu and BDConstant, and pgmpy's BDeu, K2, BIC, AIC and

@@ -5,7 +5,8 @@ then the best network over them: A* (``method="astar"``), SCIP's branch and cut
 (``"solver"``) or two engines side by side on two cores, the first proof winning
 (``"astar|solver"``, ``"solver|solver"`` and ``"order|solver"``, :mod:`._portfolio`).
 When the method was chosen automatically, a portfolio over very many candidates
-(:func:`_too_many`) is ``"order|solver"``, and when A* runs out of
+(:func:`_too_many`), and two solvers where the bound-first one prices its root over
+many candidates (:func:`_order_instead`), are ``"order|solver"``, and when A* runs out of
 memory branch and cut goes on from A*'s best network (``"astar+solver"``), and the
 smaller of the two proven bounds holds. One time limit covers every stage: scoring
 stops at :data:`SCORING_SHARE` of it, the engines then start from a hill climbing's
@@ -27,6 +28,7 @@ from . import _solver
 from ._astar import astar
 from ._families import _gap, _last_line
 from ._portfolio import _HALF_SCIP_MEMORY, PORTFOLIOS, portfolio, settle
+from ._pricing import prices_root
 from ._pruning import candidate_parent_sets
 from ._seed import candidate_subsets, climb_seconds, seeded, spans
 from ._solver import _left, solve
@@ -40,6 +42,10 @@ __all__ = ["search_candidates"]
 #: share of the time limit the candidate search may take; the rest is the engines'
 #: (which always find a network, however little is left)
 SCORING_SHARE = 0.75
+
+#: From this many candidates on, where the bound-first solver prices its root, the
+#: automatic ``"solver|solver"`` is ``"order|solver"`` (:func:`_order_instead`).
+ORDER_MIN_CANDIDATES = 100_000
 
 
 def search_candidates(
@@ -140,7 +146,7 @@ def _engines(
     """The best network over ``candidates`` by ``method`` with the settings of
     :func:`search_candidates` (``time_limit``: what scoring left of it)."""
     first = None
-    if hand_over and method in PORTFOLIOS and _too_many(candidates, time_limit):
+    if hand_over and _order_instead(candidates, method, time_limit):
         method = "order|solver"
     if method in PORTFOLIOS:
         start = time.perf_counter()
@@ -193,6 +199,36 @@ def _engines(
     return result
 
 
+def _order_instead(candidates: CandidateParentSets, method: str, time_limit) -> bool:
+    """Whether the automatic ``method`` over ``candidates`` becomes ``"order|solver"``:
+    any portfolio over too many candidates for SCIP's model (:func:`_too_many`), and
+    ``"solver|solver"`` from :data:`ORDER_MIN_CANDIDATES` candidates on where the
+    bound-first solver prices its root (:func:`._pricing.prices_root`).
+
+    There the first solver, SCIP over every candidate, never gave the final bound on
+    the suite's tuning half (``benchmarks/bench_suite.py``, 600 s, both cores; eight
+    such rows, 147,358-1,166,739 candidates): branch and price's was the tighter on
+    all eight. With the order search in its place the final gap fell on all seven
+    unproven rows (hailfinder N=100 qNML p3 0.503% to 0.420%, pathfinder N=1000
+    BDeu(1) p3 0.334% to 0.303%, nips 0.089% to 0.076%, baudio BDeu(1) 0.036% to
+    0.016%, bnetflix fNML 0.025% to 0.008%, BDeu(1) 0.014% to 0.011%, plants 0.060% to
+    0.006%; fNML at 2 parents unless said), the network at 60 s was as close to the best
+    known or closer on six of seven (nips 0.017% against 0.015%), and pathfinder fNML
+    p3 stayed proven (500.4 s against 430.8 s). Andes (223 variables) does not price
+    its root and keeps two solvers.
+    """
+    if method not in PORTFOLIOS:
+        return False
+    if _too_many(candidates, time_limit):
+        return True
+    n = int(candidates.n_candidates().sum())
+    return (
+        method == "solver|solver"
+        and n >= ORDER_MIN_CANDIDATES
+        and prices_root(n, candidates.n_variables)
+    )
+
+
 def _too_many(candidates: CandidateParentSets, time_limit: float | None) -> bool:
     """Whether the automatic portfolio over ``candidates`` is ``"order|solver"``: when
     SCIP's model over every candidate would not fit in the memory share or half the time
@@ -200,15 +236,9 @@ def _too_many(candidates: CandidateParentSets, time_limit: float | None) -> bool
     would then price its root as the second does, twice the same work. The memetic order
     search (:mod:`._memetic`) then finds the networks beside the bound-first solver.
 
-    Not from fewer candidates, where the model fits: on the suite's tuning half
-    (``benchmarks/bench_suite.py``, 600 s, fNML or BDeu(1), 2 parents; plants, bnetflix,
-    baudio, nips with 147,358-715,899 candidates) ``"order|solver"`` found the better
-    network on all four (by 0.003-0.114%) but ``"solver|solver"`` the tighter bound on
-    all four, and the smaller gap on two (plants 0.886% against 0.974%, nips 0.140%
-    against 0.157%; bnetflix 0.043% against 0.021%, baudio 0.046% against 0.040%).
     On baudio with 3 parents (9,597,500 candidates) the first solver's model passed
     18 GB unfinished after 120 s; ``"order|solver"`` ended at its limit, 0.370% from
-    proven.
+    proven. Below this size, :func:`_order_instead` decides.
     """
     n = int(candidates.n_candidates().sum())
     return _solver._model_limit(n, time_limit, _HALF_SCIP_MEMORY) is not None
