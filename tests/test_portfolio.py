@@ -478,7 +478,8 @@ def _per_variable(n_variables, each):
 def test_two_solvers_over_many_priced_candidates_become_the_order_search(monkeypatch):
     """The automatic ``"solver|solver"`` is ``"order|solver"`` from
     ``ORDER_MIN_CANDIDATES`` candidates on, where the bound-first solver prices its
-    root; below either threshold, and for ``"astar|solver"``, it stays."""
+    root or has too many candidates for SCIP's model; below either threshold, and for
+    ``"astar|solver"`` whatever the candidates (its solver prices by itself), it stays."""
     from pgmpy_nml.search.candidates import _pipeline
     from pgmpy_nml.search.candidates._pricing import PRICING_MIN_PER_VARIABLE
 
@@ -493,7 +494,9 @@ def test_two_solvers_over_many_priced_candidates_become_the_order_search(monkeyp
     monkeypatch.setattr(_pipeline, "ORDER_MIN_CANDIDATES", 2_001)
     assert not _pipeline._order_instead(priced, "solver|solver", 600.0)
     monkeypatch.setattr(_pipeline, "_too_many", lambda *args: True)
-    assert _pipeline._order_instead(unpriced, "astar|solver", 600.0)
+    assert _pipeline._order_instead(unpriced, "solver|solver", 600.0)
+    assert not _pipeline._order_instead(unpriced, "astar|solver", 600.0)
+    assert not _pipeline._order_instead(unpriced, "solver", 600.0)
 
 
 def _alive(pid):

@@ -30,7 +30,7 @@ about 2 s of CPU to start):
   beyond the families). For very many candidates, where SCIP's model over every one is
   too large to build in the time or memory (both solvers of ``"solver|solver"`` would
   price their root then: twice the same work); ``method="auto"`` runs it there
-  (:func:`._pipeline._too_many`, with the measurements that chose it).
+  (:func:`._pipeline._order_instead`, with the measurements that chose it).
 
 When the calling process's engine proves its network optimal (or reaches
 ``gap_limit``) the other process is killed, so an instance proven in a fraction of a
