@@ -114,12 +114,13 @@ class ExactSearch(_StructureSearch):
       one core (branch and cut goes on from its best network if A* runs out of
       memory); and the solver beyond (``"solver|solver"`` on two cores), by default with
       at most 3 parents per variable (``max_parents="auto"``, the command line's
-      rule too: :func:`~pgmpy_nml.search.choose_search`). Whichever portfolio it
-      chose, it runs ``"order|solver"`` instead when the first solver's model over
-      every candidate would not fit in half the solver's share of the memory or in half
-      the time limit (on 24 GB, about a million candidates), and in place of
-      ``"solver|solver"`` from 100,000 candidates on where the second solver prices its
-      root (there the first never gave the bound on the benchmark suite's tuning half).
+      rule too: :func:`~pgmpy_nml.search.choose_search`). It runs ``"order|solver"``
+      in place of ``"solver|solver"`` when the first solver's model over every
+      candidate would not fit in half the solver's share of the memory or in half the
+      time limit (on 24 GB, about a million candidates), and from 100,000 candidates
+      on where the second solver prices its root (there the first never gave the
+      bound on the benchmark suite's tuning half); ``"astar|solver"`` stays (its
+      solver prices its root by itself over that many candidates).
 
     For every score with a contract (:mod:`pgmpy_nml.scores.contract`: this
     package's FNML, QNML, BDeu and BDConstant, and pgmpy's BDeu, K2, BIC, AIC and
@@ -152,7 +153,8 @@ class ExactSearch(_StructureSearch):
         ran. With ``max_parents="auto"``, ``"auto"`` takes the DP up to 20 variables, A*
         (beside the solver, on two cores or more) up to 40 and the solver (two, on two
         cores or more) beyond (:func:`~pgmpy_nml.search.choose_search`), and the
-        order search beside the solver when SCIP's model would not fit.
+        order search beside the solver in place of two solvers when SCIP's model
+        would not fit.
     max_parents : int, None or "auto", default "auto"
         Largest parent set considered; ``None`` for no limit. ``"auto"`` (the
         command line's default too): no limit when the subset DP runs, and
