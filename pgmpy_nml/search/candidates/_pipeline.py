@@ -234,8 +234,9 @@ def _too_many(candidates: CandidateParentSets, time_limit: float | None) -> bool
     """Whether the automatic ``"solver|solver"`` over ``candidates`` is
     ``"order|solver"``: when SCIP's model over every candidate would not fit in the
     memory share or half the time of its first solver (:func:`._solver._model_limit`),
-    which would then price its root as the second does, twice the same work. The memetic order
-    search (:mod:`._memetic`) then finds the networks beside the bound-first solver.
+    which would then price its root as the second does, twice the same work. The
+    memetic order search (:mod:`._memetic`) then finds the networks beside the
+    bound-first solver.
 
     On baudio with 3 parents (9,597,500 candidates) the first solver's model passed
     18 GB unfinished after 120 s; ``"order|solver"`` ended at its limit, 0.370% from
