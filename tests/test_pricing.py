@@ -19,6 +19,8 @@ variable order enumerated:
 
 import itertools
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -193,11 +195,11 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
     value = _lp_value(fam, priced.cuts)
     assert value <= priced.bound + TOL  # weak duality, whatever the cuts
     if priced.converged and not (purge_every and purge_age < NEVER):
-        # and equal to it, up to SoPlex's tolerances (its duals' reduced costs): 1.4e-6 at
-        # most over 1,500 random tables, on values of 10-100 (with cuts purged, the best
-        # multipliers may be those of an earlier LP, whose cuts were not all the last's;
-        # the last row purges columns at every round and cuts never: the bound is the LP's
-        # over every family whatever columns left)
+        # and equal to it, up to the LP solver's tolerances (its duals' reduced costs):
+        # with SoPlex, 1.4e-6 at most over 1,500 random tables, on values of 10-100 (with
+        # cuts purged, the best multipliers may be those of an earlier LP, whose cuts were
+        # not all the last's; the last row purges columns at every round and cuts never:
+        # the bound is the LP's over every family whatever columns left)
         assert priced.bound - _pricing._margin(fam) <= value + 1e-6 * (1 + abs(value))
 
 
@@ -205,7 +207,7 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
 @given(table=symmetric_tables(), data=st.data())
 def test_purging_columns_keeps_the_optimum_and_the_lp_feasible(table, data):
     """Columns at 0 outside the basis leave the restricted LP: its optimum is unchanged,
-    its column bookkeeping matches SoPlex's, and with the families without parents kept,
+    its column bookkeeping matches HiGHS's, and with the families without parents kept,
     it stays feasible whatever clusters are added after."""
     cands, _, _ = table
     fam = _checked_families(cands)
@@ -219,7 +221,7 @@ def test_purging_columns_keeps_the_optimum_and_the_lp_feasible(table, data):
     lp.purge_columns(age=1, times=3)
     dropped = np.setdiff1d(before, lp.cols)
     event(f"dropped: {min(dropped.size, 1)}")
-    assert lp.lp.ncols() == lp.cols.size
+    assert lp.lp.getNumCol() == lp.cols.size
     assert np.array_equal(lp.column[lp.cols], np.arange(lp.cols.size))
     assert np.all(lp.column[dropped] == -1)
     assert np.all(x[dropped] == 0.0)
@@ -235,7 +237,7 @@ def test_purging_columns_keeps_the_optimum_and_the_lp_feasible(table, data):
         _, avoiding = _pricing._cluster_families(fam, cluster)
         assert avoiding.size == 0 or x[avoiding].sum() >= 1 - 1e-6
     lp.add_families(dropped)  # they come back, each at the end
-    assert lp.lp.ncols() == lp.cols.size == before.size
+    assert lp.lp.getNumCol() == lp.cols.size == before.size
 
 
 @pytest.mark.long
@@ -260,6 +262,29 @@ def test_the_solver_that_prices_its_root_proves_the_optimum(table, seconds):
     if seconds is None:
         assert result.optimal and result.score == pytest.approx(best, abs=1e-6)
         assert "root pricing" in result.timings
+
+
+def test_root_pricing_writes_nothing_to_the_terminal():
+    """HiGHS, which solves the restricted LP, writes its banner to the C stdout the
+    first time a process logs with output on; root pricing keeps it off from the start.
+    A fresh process, since the banner is written once per process."""
+    code = """
+import numpy as np
+from pgmpy_nml import FNML
+from pgmpy_nml.search.candidates import candidate_parent_sets
+from pgmpy_nml.search.candidates._families import _checked_families
+from pgmpy_nml.search.candidates._heuristics import _greedy, _improve
+from pgmpy_nml.search.candidates._pricing import root_pricing
+import pandas as pd
+rng = np.random.default_rng(0)
+data = pd.DataFrame(rng.integers(0, 2, size=(200, 6)), columns=list("abcdef"))
+fam = _checked_families(candidate_parent_sets(FNML(data), max_parents=2)[0])
+priced = root_pricing(fam, _improve(fam, _greedy(fam)))
+assert priced.rounds > 0
+"""
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "" and result.stderr == ""
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -35,7 +35,7 @@ the ``preds``; some optimal network is among them (:mod:`._symmetry`).
 
 The bound holds for every :math:`y \ge 0`; the work is in finding a good one. ``y`` are
 the cut duals of a *restricted LP*: the LP relaxation over a subset of the families and
-the clusters found so far, solved warm by SoPlex (PySCIPOpt's ``LP``). Clusters are
+the clusters found so far, solved warm by HiGHS's simplex (``highspy``). Clusters are
 separated on its solution (the package's peeling and shortest cycles, then its sub-IP,
 :mod:`._clusters`) and the LP is solved again by the dual simplex. Every
 :data:`EVALUATE_SECONDS` the bound is evaluated from the LP's multipliers
@@ -44,9 +44,21 @@ separated on its solution (the package's peeling and shortest cycles, then its s
 violated or the LP's value is closer to the first network than :data:`PRICE_RATIO` times
 its distance to the bound (the families outside the LP then matter more than the cuts
 still missing). The best :data:`TOP` of each variable with a positive reduced cost join
-the LP, which is solved next by the primal simplex (its basis stays primal feasible).
+the LP, which is solved next from the same basis.
 With no cut violated and no family priced in, the restricted LP's optimum is the LP
 relaxation's over every family and those cuts, and equals :math:`L(y)`.
+
+The LP solver was SoPlex (PySCIPOpt's ``LP``) until 2026-12-04. With every operation of
+root pricing mirrored on HiGHS, the two solved the same LPs to the same values (to
+1.5e-6), HiGHS in 22.3 s of CPU where SoPlex took 66.9 s over plants fNML p2's 385 LPs
+(147,358 candidates), and in 45.3 s against 205.8 s over baudio fNML p3's 113 (9.6
+million; 5.9 s against 0.9 s for one LP of 1,142 rows and 15,935 columns). Root pricing
+alone, the two side by side on the two cores (tuning half, ``benchmarks/README.md``, "Root
+pricing's LP by HiGHS"), the bound above the best network known: baudio fNML p3 after 300
+s 0.112% (238 LPs) against 0.279% (107); pathfinder BDeu(10) p3 after 300 s 0.567%
+against 2.460%; plants fNML p2 after 150 s 0.112% against 0.312%; hailfinder N = 100
+qNML p3 converged to the same bound after 113 s against 143 s. The rules below were
+measured with SoPlex.
 
 Two rules keep the loop moving (measured on the suite's tuning half, two runs at a time on
 the two cores, 150 s each: the bound after 150 s, from the best network known). *Purging*:
@@ -195,6 +207,13 @@ PURGE_COLUMNS = 5
 _PRICE_EPS = 1e-9
 
 _NO_ROWS = np.zeros(0, dtype=np.int64)
+#: HiGHS's settings for the restricted LP: silent, no presolve (each solve starts from
+#: the last basis), the simplex.
+_HIGHS_OPTIONS: dict[str, bool | str] = {
+    "output_flag": False,
+    "presolve": "off",
+    "solver": "simplex",
+}
 
 
 def _values(fam: _Families) -> np.ndarray:
@@ -226,34 +245,48 @@ def _margin(fam: _Families) -> float:
     return 1e-9 * (1.0 + float(np.abs(fam.best).sum()))
 
 
-def _runs(drop) -> list[tuple[int, int]]:
-    """The contiguous runs ``(first, last)`` of the increasing indices ``drop``, the last
-    run first: deleted in that order, the rows (columns) after a run move up without
-    moving another run."""
-    ends = np.flatnonzero(np.diff(drop) != 1)
-    firsts, lasts = drop[np.r_[0, ends + 1]], drop[np.r_[ends, drop.size - 1]]
-    return [(int(a), int(b)) for a, b in zip(firsts[::-1], lasts[::-1], strict=True)]
-
-
 class _RestrictedLP:
     """The LP relaxation over some families (columns) and the clusters found so far
-    (rows, ``>= 1`` form), maximized by SoPlex, warm from one solve to the next."""
+    (rows, ``>= 1`` form), maximized by HiGHS's simplex, warm from one solve to the next
+    (module notes: 3.0 and 4.5 times SoPlex's speed on these LPs)."""
 
     def __init__(self, fam: _Families):
-        from pyscipopt import LP
+        import highspy
+        from highspy._core import _Highs
 
         self.fam = fam
-        self.lp = LP("restricted", sense="maximize")
-        self.lp.addRows([[] for _ in range(fam.n)], lhss=[1.0] * fam.n, rhss=[1.0] * fam.n)
+        # highspy.Highs() writes HiGHS's banner to the C stdout, whatever the options, by
+        # setting up its Python callbacks; the class under it writes nothing while
+        # output_flag is off (set before anything can log)
+        self.lp = _Highs()
+        for option, value in _HIGHS_OPTIONS.items():
+            self.lp.setOptionValue(option, value)
+        self.lp.changeObjectiveSense(highspy.ObjSense.kMaximize)
+        self._basic = highspy.HighsBasisStatus.kBasic
+        self._optimal = highspy.HighsModelStatus.kOptimal
+        self._add_rows([[] for _ in range(fam.n)], lower=1.0, upper=1.0)
         self.cols = np.zeros(0, dtype=np.int64)  # family of each column
         self.column = np.full(len(fam), -1, dtype=np.int64)  # column of each family, or -1
         self.cuts: list[list[int]] = []
         self.idle = np.zeros(0, dtype=np.int64)  # checks in a row each cut's dual was 0
         self.left: dict[tuple[int, ...], int] = {}  # times each cluster left the LP
-        self.primal = True
         self.x = np.zeros(0)  # the columns' values at the last optimal solve
         self.idle_cols = np.zeros(0, dtype=np.int64)  # checks in a row each column was 0
         self.cols_left: dict[int, int] = {}  # times each family left the LP
+
+    @staticmethod
+    def _packed(vectors: list[list[int]]):
+        """``vectors`` (each a list of indices, coefficients 1) as HiGHS's packed arrays."""
+        sizes = np.fromiter(map(len, vectors), dtype=np.int32, count=len(vectors))
+        starts = np.zeros(len(vectors), dtype=np.int32)
+        np.cumsum(sizes[:-1], out=starts[1:])
+        index = np.fromiter(itertools.chain.from_iterable(vectors), dtype=np.int32)
+        return starts, index, np.ones(index.size)
+
+    def _add_rows(self, rows: list[list[int]], lower: float, upper: float) -> None:
+        starts, index, ones = self._packed(rows)
+        m = len(rows)
+        self.lp.addRows(m, np.full(m, lower), np.full(m, upper), index.size, starts, index, ones)
 
     def add_families(self, families) -> None:
         fam = self.fam
@@ -262,29 +295,29 @@ class _RestrictedLP:
         if not families.size:
             return
         position = {int(f): j for j, f in enumerate(families)}
-        entries = [[(int(fam.child[f]), 1.0)] for f in families]
+        entries = [[int(fam.child[f])] for f in families]
         for k, cluster in enumerate(self.cuts):
             _, avoiding = _cluster_families(fam, cluster, among=families)
             for f in avoiding:
-                entries[position[int(f)]].append((fam.n + k, 1.0))
+                entries[position[int(f)]].append(fam.n + k)
+        starts, index, ones = self._packed(entries)
         m = families.size
-        self.lp.addCols(entries, objs=fam.loss[families].tolist(), lbs=[0.0] * m, ubs=[1.0] * m)
+        self.lp.addCols(
+            m, fam.loss[families], np.zeros(m), np.ones(m), index.size, starts, index, ones
+        )
         self.column[families] = np.arange(self.cols.size, self.cols.size + m)
         self.cols = np.concatenate([self.cols, families])
         self.idle_cols = np.concatenate([self.idle_cols, np.zeros(m, dtype=np.int64)])
-        self.primal = True  # the basis stays primal feasible
 
     def add_cuts(self, clusters) -> None:
         among = np.sort(self.cols)
         rows = []
         for cluster in clusters:
             _, avoiding = _cluster_families(self.fam, cluster, among=among)
-            rows.append([(int(self.column[f]), 1.0) for f in avoiding])
-        m = len(rows)
-        self.lp.addRows(rows, lhss=[1.0] * m, rhss=[self.lp.infinity()] * m)
+            rows.append(self.column[avoiding].tolist())
+        self._add_rows(rows, lower=1.0, upper=math.inf)
         self.cuts.extend(list(map(int, c)) for c in clusters)
-        self.idle = np.concatenate([self.idle, np.zeros(m, dtype=np.int64)])
-        self.primal = False  # the basis stays dual feasible
+        self.idle = np.concatenate([self.idle, np.zeros(len(rows), dtype=np.int64)])
 
     def purge(self, y, age: int, times: int, columns: int = 0) -> list[list[int]]:
         """Counts the cuts whose multiplier ``y`` (of the last solve) is 0, and removes
@@ -301,8 +334,8 @@ class _RestrictedLP:
             return []
         for key in itertools.compress(keys, below):
             self.left[key] = self.left.get(key, 0) + 1
-        for first, last in _runs(drop):
-            self.lp.delRows(self.fam.n + first, self.fam.n + last)
+        rows = (self.fam.n + drop).astype(np.int32)
+        self.lp.deleteRows(rows.size, rows)
         keep = np.ones(len(self.cuts), dtype=bool)
         keep[drop] = False
         dropped = [self.cuts[k] for k in drop]
@@ -328,9 +361,9 @@ class _RestrictedLP:
         if not drop.size:
             return
         families = self.cols[drop]
-        basic = np.asarray(self.lp.getBasisInds(), dtype=np.int64)
+        status = self.lp.getBasis().col_status
         parents = self.fam.parents
-        ok = ~np.isin(drop, basic[basic >= 0])
+        ok = np.array([status[j] != self._basic for j in drop.tolist()], dtype=bool)
         ok &= np.array(
             [len(parents[f]) > 0 and self.cols_left.get(f, 0) < times for f in families.tolist()],
             dtype=bool,
@@ -340,8 +373,7 @@ class _RestrictedLP:
             return
         for f in families.tolist():
             self.cols_left[f] = self.cols_left.get(f, 0) + 1
-        for first, last in _runs(drop):
-            self.lp.delCols(first, last)
+        self.lp.deleteCols(drop.size, drop.astype(np.int32))
         keep = np.ones(self.cols.size, dtype=bool)
         keep[drop] = False
         self.column[families] = -1
@@ -351,19 +383,21 @@ class _RestrictedLP:
 
     def solve(self, seconds: float | None):
         """``(optimal, value, x over every family, y)``; ``y`` are the cut multipliers
-        (SoPlex's duals of ``>=`` rows of a maximization are at most 0)."""
-        from pyscipopt import SCIP_LPPARAM
-
-        if seconds is not None:
-            self.lp.setRealParam(SCIP_LPPARAM.LPTILIM, max(float(seconds), 1e-3))
-        value = self.lp.solve(dual=not self.primal)
-        if not self.lp.isOptimal():
-            return False, value, None, None
-        self.x = np.array(self.lp.getPrimal())
+        (HiGHS's duals of ``>=`` rows of a maximization are at most 0). HiGHS's dual
+        simplex, its default, from the last basis, also after families joined."""
+        lp = self.lp
+        # HiGHS's time limit counts from the object's creation, not from this solve
+        limit = math.inf if seconds is None else lp.getRunTime() + max(float(seconds), 1e-3)
+        lp.setOptionValue("time_limit", limit)
+        lp.run()
+        if lp.getModelStatus() != self._optimal:
+            return False, lp.getInfo().objective_function_value, None, None
+        solution = lp.getSolution()
+        self.x = np.array(solution.col_value)
         x = np.zeros(len(self.fam))
         x[self.cols] = self.x
-        y = np.maximum(-np.array(self.lp.getDual())[self.fam.n :], 0.0)
-        return True, value, x, y
+        y = np.maximum(-np.array(solution.row_dual)[self.fam.n :], 0.0)
+        return True, lp.getInfo().objective_function_value, x, y
 
 
 @dataclass
@@ -389,7 +423,7 @@ class PricedRoot:
     columns: np.ndarray
     #: Columns purged from the restricted LP (a family purged again counts again).
     columns_dropped: int
-    #: Wall seconds per step: ``"lp"`` (SoPlex), ``"separation"``, ``"bound"`` (the
+    #: Wall seconds per step: ``"lp"`` (HiGHS), ``"separation"``, ``"bound"`` (the
     #: Lagrangian evaluations), ``"pricing"`` (choosing the families and adding them),
     #: ``"cuts"`` (adding and purging them, and purging columns).
     seconds: dict[str, float]
@@ -511,7 +545,7 @@ def root_pricing(
         with seconds("lp"):
             optimal, lp_value, x, y = lp.solve(_seconds_left(deadline))
         rounds += 1
-        if not optimal:  # SoPlex's time limit (the deadline)
+        if not optimal:  # HiGHS's time limit (the deadline)
             break
         with seconds("separation"):
             new = _new_clusters(fam, x, known)
