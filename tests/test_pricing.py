@@ -282,7 +282,9 @@ fam = _checked_families(candidate_parent_sets(FNML(data), max_parents=2)[0])
 priced = root_pricing(fam, _improve(fam, _greedy(fam)))
 assert priced.rounds > 0
 """
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout == "" and result.stderr == ""
 

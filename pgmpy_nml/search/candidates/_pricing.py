@@ -52,7 +52,7 @@ The LP solver was SoPlex (PySCIPOpt's ``LP``) until 2026-12-04. With every opera
 root pricing mirrored on HiGHS, the two solved the same LPs to the same values (to
 1.5e-6), HiGHS in 22.3 s of CPU where SoPlex took 66.9 s over plants fNML p2's 385 LPs
 (147,358 candidates), and in 45.3 s against 205.8 s over baudio fNML p3's 113 (9.6
-million; 5.9 s against 0.9 s for one LP of 1,142 rows and 15,935 columns). Root pricing
+million; one LP of 1,142 rows and 15,935 columns: 0.9 s against 5.9 s). Root pricing
 alone, the two side by side on the two cores (tuning half, ``benchmarks/README.md``, "Root
 pricing's LP by HiGHS"), the bound above the best network known: baudio fNML p3 after 300
 s 0.112% (238 LPs) against 0.279% (107); pathfinder BDeu(10) p3 after 300 s 0.567%
