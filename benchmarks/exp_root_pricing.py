@@ -84,6 +84,13 @@ def main(argv=None):
     parser.add_argument(
         "--no-stall-pricing", action="store_true", help="price only by --price-ratio"
     )
+    parser.add_argument(
+        "--sub-ip-seconds",
+        type=float,
+        default=_pricing.SUB_IP_SECONDS,
+        help="a component's cluster sub-IP",
+    )
+
     args = parser.parse_args(argv)
 
     from pgmpy_nml.search.candidates._heuristics import (
@@ -145,6 +152,7 @@ def main(argv=None):
         purge_times=args.purge_times,
         purge_columns=args.purge_columns,
         price_on_stall=not args.no_stall_pricing,
+        sub_ip_seconds=args.sub_ip_seconds,
     )
     gap = (priced.bound - network) / abs(network + offset)
     print(

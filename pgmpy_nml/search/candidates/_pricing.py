@@ -203,6 +203,9 @@ PURGE_TIMES = 3
 #: of the last this many such checks leave the restricted LP too, if not basic and not a
 #: family without parents (:meth:`_RestrictedLP.purge_columns`; 0: never).
 PURGE_COLUMNS = 5
+#: Seconds of a component's cluster sub-IP (:func:`._clusters._most_violated_clusters`),
+#: the separation tried when the peeling and the short cycles find no new cut.
+SUB_IP_SECONDS = 0.25
 #: Reduced cost above which a family is priced in.
 _PRICE_EPS = 1e-9
 
@@ -455,11 +458,14 @@ def _seconds_left(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - time.perf_counter()
 
 
-def _new_clusters(fam: _Families, x, known) -> list:
+def _new_clusters(fam: _Families, x, known, sub_ip_seconds: float) -> list:
     """Clusters violated by the LP solution ``x`` and not in ``known``: those separated,
-    else the most violated."""
+    else the most violated (each component's sub-IP for ``sub_ip_seconds``)."""
     new = [c for c in _separated_clusters(fam, x) if tuple(c) not in known]
-    return new or [c for c in _most_violated_clusters(fam, x) if tuple(c) not in known]
+    if new:
+        return new
+    found = _most_violated_clusters(fam, x, time_limit=sub_ip_seconds)
+    return [c for c in found if tuple(c) not in known]
 
 
 def _first_columns(fam: _Families, first, values, first_top: int, small: int) -> np.ndarray:
@@ -515,6 +521,7 @@ def root_pricing(
     purge_times: int = PURGE_TIMES,
     purge_columns: int = PURGE_COLUMNS,
     price_on_stall: bool = PRICE_ON_STALL,
+    sub_ip_seconds: float = SUB_IP_SECONDS,
 ) -> PricedRoot:
     """The Lagrangian bound by row and column generation (module notes), from the first
     network ``first`` (global family indices) until the LP over every family is solved,
@@ -548,7 +555,7 @@ def root_pricing(
         if not optimal:  # HiGHS's time limit (the deadline)
             break
         with seconds("separation"):
-            new = _new_clusters(fam, x, known)
+            new = _new_clusters(fam, x, known, sub_ip_seconds)
         if not new or out_of_time() or time.perf_counter() - evaluated >= every:
             # the bound from this LP's multipliers (of lp.cuts, without the new ones)
             t = time.perf_counter()
