@@ -90,7 +90,6 @@ def main(argv=None):
         default=_pricing.SUB_IP_SECONDS,
         help="a component's cluster sub-IP",
     )
-
     args = parser.parse_args(argv)
 
     from pgmpy_nml.search.candidates._heuristics import (
