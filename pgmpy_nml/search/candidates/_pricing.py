@@ -159,12 +159,11 @@ candidates: BDeu(10), 237,643 candidates, the bound-first solver alone for 300 s
 candidate (in 150 s of root pricing: 426 LPs, 17,575 cuts, only 6 pricing rounds, and
 the bound 2,862 nats from the first network's score; with HiGHS and the 0.25 s sub-IP,
 the whole solver for 600 s ended 0.620% above the best network priced, 0.550% with SCIP's
-model). Nips (500 variables, 715,899
-candidates, 600 s) the other way: 0.082% priced, 2.116% unpriced, whose root LP over
-every candidate was not solved. So above :data:`PRICING_MAX_VARIABLES` (150) variables
-the solver prices only from :data:`PRICING_MIN_CANDIDATES_MANY` (400,000) candidates on,
-between andes and nips; no other instance of the tuning half has more than 109
-variables.
+model). Nips (500 variables, 715,899 candidates, 600 s) the other way: 0.082% priced,
+2.116% unpriced, whose root LP over every candidate was not solved. So above
+:data:`PRICING_MAX_VARIABLES` (150) variables the solver prices only from
+:data:`PRICING_MIN_CANDIDATES_MANY` (400,000) candidates on, between andes and nips; no
+other instance of the tuning half has more than 109 variables.
 """
 
 from __future__ import annotations
