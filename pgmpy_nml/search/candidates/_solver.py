@@ -119,7 +119,7 @@ from ._families import (
 )
 from ._heuristics import ORDER_ROUNDS, _greedy, _improve, _order_search
 from ._pricing import prices_root, root_pricing
-from ._scip_model import _STATUS, BOUND_FIRST, _model
+from ._scip_model import _STATUS, BOUND_FIRST, ROOT_ZEROHALF, _model
 
 if TYPE_CHECKING:
     from .._result import SearchResult
@@ -308,7 +308,7 @@ def _branch_and_cut(
     conshdlr = plugins.include_plugins(
         model, fam, xvars, avars, arrows_of, bar, offset, "root" if bound_first else None
     )
-    settings = BOUND_FIRST if bound_first else {}
+    settings = {**BOUND_FIRST, **ROOT_ZEROHALF} if bound_first else {}
     plugins.start_search(model, stop, settings, first, xvars, avars, arrows_of)
     timings["model"] = time.perf_counter() - start
     if time_limit is not None:  # the limit covers the first network and the model too
