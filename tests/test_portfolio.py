@@ -106,9 +106,8 @@ def test_the_bound_first_solver_finds_the_brute_force_optimum(local):
     assert result.bound == result.score
     assert candidates.score(result.parents) == pytest.approx(result.score, rel=1e-12)
     (model,) = models
-    assert {name: model.getParam(name) for name in solver_module.BOUND_FIRST} == (
-        solver_module.BOUND_FIRST
-    )
+    wanted = {**solver_module.BOUND_FIRST, **solver_module.ROOT_ZEROHALF}
+    assert {name: model.getParam(name) for name in wanted} == wanted
     assert [h.exact for h in handlers] == ["root"]  # the sub-IP separation at its root
 
 

@@ -184,6 +184,61 @@ def test_the_solver_keeps_the_optimum_with_2_cluster_cuts_alone(monkeypatch):
     assert sum(h.n_k_cuts for h in handlers) > 50
 
 
+def _applied_cuts(model, separator, path) -> int:
+    """How many cuts of SCIP's ``separator`` entered the LP (SCIP's statistics)."""
+    model.writeStatistics(str(path))
+    lines = path.read_text().splitlines()
+    header = next(line for line in lines if line.startswith("Separators"))
+    row = next(line for line in lines if line.split(":")[0].strip() == separator)
+    return int(row.split(":")[1].split()[header.split(":")[1].split().index("Applied")])
+
+
+def _zerohalf_everywhere(monkeypatch, tmp_path, seeds) -> int:
+    """The bound-first solver with SCIP's {0, 1/2}-cuts at every round of every node, on
+    the random tables of ``seeds``: each result checked against the DP; how many of
+    those cuts SCIP applied in all."""
+    from pgmpy_nml.search.candidates import _scip_plugins as plugins
+    from pgmpy_nml.search.candidates import _solver
+
+    everywhere = {
+        "separating/zerohalf/freq": 1,
+        "separating/zerohalf/maxrounds": -1,
+        "separating/zerohalf/maxsepacuts": 1000,
+    }
+    models = []
+    real = plugins.start_search
+
+    def recording(model, stop, settings, *rest):
+        assert settings.items() >= _solver.ROOT_ZEROHALF.items()
+        models.append(model)
+        real(model, stop, {**settings, **everywhere}, *rest)
+
+    monkeypatch.setattr(plugins, "start_search", recording)
+    applied = 0
+    for seed in seeds:
+        cands = random_candidates(10 + seed % 5, seed, per_var=20)
+        result = _solver._solve(cands, None, None, 0.0, 1, False, bound_first=True)
+        check(result, cands)
+        assert result.optimal
+        assert result.score == pytest.approx(dp_optimum(cands), rel=1e-12, abs=1e-9)
+        applied += _applied_cuts(models[-1], "zerohalf", tmp_path / f"{seed}.txt")
+    assert len(models) == len(seeds)
+    return applied
+
+
+def test_zerohalf_cuts_at_every_node_keep_the_optimum(monkeypatch, tmp_path):
+    """SCIP's {0, 1/2}-cuts (the bound-first solver's root has them at every round,
+    ``_scip_model.ROOT_ZEROHALF``) are valid for every network: with them at every round
+    of every node, the bound-first solver still proves the DP's optimum on random tables,
+    and SCIP applied some of them."""
+    assert _zerohalf_everywhere(monkeypatch, tmp_path, range(12)) >= 5
+
+
+@pytest.mark.long
+def test_zerohalf_cuts_at_every_node_keep_the_optimum_many(monkeypatch, tmp_path):
+    assert _zerohalf_everywhere(monkeypatch, tmp_path, range(12, 112)) >= 50
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_random_instances_match_dp(seed):
     n = 3 + seed % 10

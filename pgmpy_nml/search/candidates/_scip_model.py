@@ -83,21 +83,27 @@ BOUND_FIRST = {
 }
 
 
-#: SCIP settings the bound-first solver adds in branch and cut (not in branch and price,
-#: :mod:`._branch_price`, whose priced columns no SCIP cut is known to stay valid for):
-#: SCIP's {0, 1/2}-Chvátal-Gomory separator (zerohalf; Caprara and Fischetti 1996) runs
-#: at every round of the root's cut loop, not only the first 20, and adds up to 1,000
-#: cuts a round, not 100. It combines the set-packing, arrow and cluster rows into cuts
-#: that no cluster constraint gives. Measured with ``benchmarks/exp_zerohalf.py``, the
-#: bound-first solver alone in branch and cut, 300 s on one core (seed 1), two runs side
-#: by side, as the bound's distance above the best network known:
+#: SCIP settings the bound-first solver adds in branch and cut: SCIP's {0,
+#: 1/2}-Chvátal-Gomory separator (zerohalf; Caprara and Fischetti 1996) runs at every
+#: round of the root's cut loop, not only the first 20, and adds up to 1,000 cuts a
+#: round, not 100. It combines the rows (one family per variable, set packing, the
+#: arrows, the cluster cuts) into cuts that no cluster constraint gives. Not in branch
+#: and price (:mod:`._branch_price`): a Chvátal-Gomory cut computed before a priced
+#: family joins may not hold for it (an arrow row gives it a negative coefficient).
+#: Measured with ``benchmarks/exp_zerohalf.py``: the bound-first solver alone in branch
+#: and cut, 300 s on one core (seed 1), two runs side by side, as the bound's distance
+#: above the best network known (tuning half, N = 1000 or 500, 3 parents):
 #:
-#: - andes BIC (tuning half; 223 variables, 10,393 candidates, N = 1000, 3 parents), still
-#:   in its root after 300 s both ways: **0.046%** against 0.122% (root 0.164%, left at
-#:   191 s), 93 sub-IPs against 100;
-#: - barley qNML (tuning; 48 variables, 22,938 candidates, N = 500, 3 parents), which the
-#:   portfolio prices (so unchanged there): root 0.202% against 0.220%, 0.182% against
-#:   0.192% after 300 s; with SCIP's Gomory cuts at every root round too, 0.188%.
+#: - andes BIC (223 variables, 10,393 candidates): **0.046%**, still in its root, against
+#:   0.122% (the root left at 191 s at 0.163%);
+#: - andes BDeu(10) (237,643 candidates; both in the root): 0.760% against 0.764%;
+#: - barley qNML (48 variables, 22,938 candidates), which the portfolio prices (so
+#:   unchanged there): root 0.202% against 0.220%, 0.182% against 0.192% after 300 s;
+#:   with SCIP's Gomory cuts at every root round too, 0.188%.
+#:
+#: In the suite (600 s, both cores; ``benchmarks/README.md``): andes BIC 0.101% ->
+#: 0.047%, andes BDeu(10) 0.557% -> 0.686% (one run; its records spread 0.09 points), the
+#: proven rows within what a run spreads.
 ROOT_ZEROHALF = {
     "separating/zerohalf/maxroundsroot": -1,
     "separating/zerohalf/maxsepacutsroot": 1000,
