@@ -8,10 +8,10 @@ Run::
 The bound-first solver (the portfolio's second, ``_scip_model.BOUND_FIRST``) alone, in
 branch and cut (never root pricing) on one core, over the candidates of one instance of
 ``bench_suite.py``; ``--without`` leaves out ``_scip_model.ROOT_ZEROHALF``, ``--set
-name=value`` adds SCIP settings. Prints the bound every 15 s or so (at SCIP's events),
-when the root ends and at the end: the bound's distance above the network, the root's
-bound, the nodes and the cluster cuts. Run two side by side for a comparison under the
-same load.
+name=value`` adds SCIP settings. Prints the nodes, the bound and the network every 15 s
+or so (at SCIP's events), the root's bound when the root is left, and at the end the
+status, the wall and CPU time, the network, the bound and its distance above the network.
+Run two side by side for a comparison under the same load.
 """
 
 from __future__ import annotations

@@ -102,8 +102,8 @@ BOUND_FIRST = {
 #:   with SCIP's Gomory cuts at every root round too, 0.188%.
 #:
 #: In the suite (600 s, both cores; ``benchmarks/README.md``): andes BIC 0.101% ->
-#: 0.047%, andes BDeu(10) 0.557% -> 0.686% (one run; its records spread 0.09 points), the
-#: proven rows within what a run spreads.
+#: 0.047%, andes BDeu(10) 0.557% -> 0.686% (one run; its records since ea7471a
+#: 0.557-0.648%), the proven rows within what a run spreads.
 ROOT_ZEROHALF = {
     "separating/zerohalf/maxroundsroot": -1,
     "separating/zerohalf/maxsepacutsroot": 1000,
