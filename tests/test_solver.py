@@ -186,13 +186,14 @@ def test_the_solver_keeps_the_optimum_with_2_cluster_cuts_alone(monkeypatch):
     assert sum(h.n_k_cuts for h in handlers) > 50
 
 
-def _applied_cuts(model, separator, path) -> int:
-    """How many cuts of SCIP's ``separator`` entered the LP (SCIP's statistics)."""
+def _applied_cuts(model, separator, path, column="Applied") -> int:
+    """How many cuts of SCIP's ``separator`` entered the LP (SCIP's statistics; another
+    ``column`` of its table, e.g. ``"FoundCuts"``, for the cuts it found)."""
     model.writeStatistics(str(path))
     lines = path.read_text().splitlines()
     header = next(line for line in lines if line.startswith("Separators"))
     row = next(line for line in lines if line.split(":")[0].strip() == separator)
-    return int(row.split(":")[1].split()[header.split(":")[1].split().index("Applied")])
+    return int(row.split(":")[1].split()[header.split(":")[1].split().index(column)])
 
 
 def _zerohalf_everywhere(monkeypatch, tmp_path, seeds) -> int:

@@ -88,8 +88,9 @@ BOUND_FIRST = {
 #: round of the root's cut loop, not only the first 20, and adds up to 1,000 cuts a
 #: round, not 100. It combines the rows (one family per variable, set packing, the
 #: arrows, the cluster cuts) into cuts that no cluster constraint gives. Not in branch
-#: and price (:mod:`._branch_price`): a Chvátal-Gomory cut computed before a priced
-#: family joins may not hold for it (an arrow row gives it a negative coefficient).
+#: and price (:mod:`._branch_price`), where it would find nothing: SCIP's zerohalf
+#: separator skips modifiable rows, and every row a priced family can join is one (a
+#: Chvátal-Gomory cut computed before a family joins may not hold for it).
 #: Measured with ``benchmarks/exp_zerohalf.py``: the bound-first solver alone in branch
 #: and cut, 300 s on one core (seed 1), two runs side by side, as the bound's distance
 #: above the best network known (tuning half, N = 1000 or 500, 3 parents):
