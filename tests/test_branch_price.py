@@ -307,7 +307,7 @@ def _scips_cuts_everywhere(tmp_path, seeds):
     of the families of the random tables of ``seeds``, against the subset DP: the tables
     checked and the cuts SCIP's separators found."""
     from pyscipopt import SCIP_PARAMSETTING
-    from test_solver import _applied_cuts
+    from test_solver import _separator_cuts
 
     from pgmpy_nml.search.candidates import _scip_plugins
 
@@ -325,9 +325,8 @@ def _scips_cuts_everywhere(tmp_path, seeds):
         patch.setattr(_scip_plugins, "start_search", aggressive)
         checked, _ = _against_the_dp(seeds, lambda seed: 4 + seed % 9)
     found = sum(
-        _applied_cuts(model, name, tmp_path / f"{k}.txt", "FoundCuts")
+        sum(_separator_cuts(model, SCIP_SEPARATORS, tmp_path / f"{k}.txt", "FoundCuts").values())
         for k, model in enumerate(models)
-        for name in SCIP_SEPARATORS
     )
     return checked, found
 

@@ -186,14 +186,18 @@ def test_the_solver_keeps_the_optimum_with_2_cluster_cuts_alone(monkeypatch):
     assert sum(h.n_k_cuts for h in handlers) > 50
 
 
-def _applied_cuts(model, separator, path, column="Applied") -> int:
-    """How many cuts of SCIP's ``separator`` entered the LP (SCIP's statistics; another
-    ``column`` of its table, e.g. ``"FoundCuts"``, for the cuts it found)."""
+def _separator_cuts(model, separators, path, column="Applied") -> dict:
+    """How many cuts each of SCIP's ``separators`` put in the LP (SCIP's statistics,
+    written once to ``path``; another ``column`` of its table, e.g. ``"FoundCuts"``, for
+    the cuts it found)."""
     model.writeStatistics(str(path))
     lines = path.read_text().splitlines()
     header = next(line for line in lines if line.startswith("Separators"))
-    row = next(line for line in lines if line.split(":")[0].strip() == separator)
-    return int(row.split(":")[1].split()[header.split(":")[1].split().index(column)])
+    index = header.split(":")[1].split().index(column)
+    rows: dict = {}
+    for line in lines:  # a name's first row, as in the table of separators
+        rows.setdefault(line.split(":")[0].strip(), line)
+    return {name: int(rows[name].split(":")[1].split()[index]) for name in separators}
 
 
 def _zerohalf_everywhere(monkeypatch, tmp_path, seeds) -> int:
@@ -225,7 +229,7 @@ def _zerohalf_everywhere(monkeypatch, tmp_path, seeds) -> int:
     for seed in seeds:
         result = solve_as_dp(random_candidates(10 + seed % 5, seed, per_var=20), bound_first)
         assert result is not None  # these tables all have a DAG
-        applied += _applied_cuts(models[-1], "zerohalf", tmp_path / f"{seed}.txt")
+        applied += _separator_cuts(models[-1], ["zerohalf"], tmp_path / f"{seed}.txt")["zerohalf"]
     assert len(models) == len(seeds)
     return applied
 
