@@ -10,6 +10,8 @@ Run::
     python benchmarks/bench_suite.py --half tuning --report # the latest record of each so far
     python benchmarks/bench_suite.py --only alarm-n1000-fnml-p3 --time-limit 600
     python benchmarks/bench_suite.py --only plants-fnml-p2 --method "order|solver"
+    python benchmarks/bench_suite.py --only andes-n1000-bdeu10-p3 --random-state 1 \
+        --results spread.jsonl                                # another seed, kept apart
 
 The suite (:func:`suite`, regenerated offline, 182 instances):
 
@@ -187,11 +189,12 @@ def warm_up() -> float:
     return time.perf_counter() - start
 
 
-def run_one(inst: Instance, time_limit: float, method: str = "auto") -> dict:
+def run_one(inst: Instance, time_limit: float, method: str = "auto", random_state: int = 0) -> dict:
     from pgmpy_nml import ExactSearch, OrderSearch
 
     out: dict = {"instance": inst.name, "half": inst.half, "time_limit": time_limit}
     out["method_asked"] = method
+    out["random_state"] = random_state
     out["warm_up_s"] = warm_up()
     data = load_data(inst)
     out.update(variables=data.shape[1], rows=data.shape[0], score_name=inst.score)
@@ -205,6 +208,7 @@ def run_one(inst: Instance, time_limit: float, method: str = "auto") -> dict:
             max_parents=inst.max_parents,
             method=method,
             time_limit=limit,
+            random_state=random_state,
             n_jobs=2,
             show_progress=False,
         )
@@ -246,9 +250,12 @@ def run_one(inst: Instance, time_limit: float, method: str = "auto") -> dict:
     return out
 
 
-def run_child(inst: Instance, time_limit: float, method: str = "auto") -> dict:
+def run_child(
+    inst: Instance, time_limit: float, method: str = "auto", random_state: int = 0
+) -> dict:
     cmd = [sys.executable, str(Path(__file__).resolve()), "--child", inst.name]
     cmd += ["--time-limit", str(time_limit), "--method", method]
+    cmd += ["--random-state", str(random_state)]
     env = dict(os.environ, PYTHONHASHSEED=os.environ.get("PYTHONHASHSEED", "0"))
     before = os.getloadavg()
     started = time.perf_counter()
@@ -267,6 +274,7 @@ def run_child(inst: Instance, time_limit: float, method: str = "auto") -> dict:
         half=inst.half,
         time_limit=time_limit,
         method_asked=method,
+        random_state=random_state,
         load_before=before,
         load_after=os.getloadavg(),
         elapsed_s=time.perf_counter() - started,
@@ -346,13 +354,19 @@ def records(results: Path) -> list[dict]:
     return [r for r in found if "error" not in r]
 
 
-def previous(results: Path, time_limit: float, method: str) -> dict[str, dict]:
+def previous(
+    results: Path, time_limit: float, method: str, random_state: int = 0
+) -> dict[str, dict]:
     """The latest record without an error of each instance in ``results`` run with
-    ``time_limit`` and ``method`` (records from before ``--method`` existed are
-    ``"auto"``)."""
+    ``time_limit``, ``method`` and ``random_state`` (records from before ``--method`` or
+    ``--random-state`` existed are ``"auto"`` and 0)."""
     found: dict[str, dict] = {}
     for r in records(results):
-        if r.get("time_limit") == time_limit and r.get("method_asked", "auto") == method:
+        if (
+            r.get("time_limit") == time_limit
+            and r.get("method_asked", "auto") == method
+            and r.get("random_state", 0) == random_state
+        ):
             found[r["instance"]] = r
     return found
 
@@ -386,6 +400,12 @@ def main(argv=None) -> None:
         "--method", default="auto", help="ExactSearch's method (default auto: the policy)"
     )
     parser.add_argument(
+        "--random-state",
+        type=int,
+        default=0,
+        help="ExactSearch's random_state (default 0): SCIP's seed and the first network's",
+    )
+    parser.add_argument(
         "--shuffle", type=int, metavar="SEED", help="run the instances in a random order"
     )
     parser.add_argument("--results", type=Path, default=RESULTS)
@@ -398,7 +418,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
     by_name = {inst.name: inst for inst in suite()}
     if args.child:
-        result = run_one(by_name[args.child], args.time_limit or 600.0, args.method)
+        limit = args.time_limit or 600.0
+        result = run_one(by_name[args.child], limit, args.method, args.random_state)
         print(json.dumps(result), flush=True)
         return
     todo = list(by_name.values())
@@ -424,7 +445,7 @@ def main(argv=None) -> None:
         )
         return
     time_limit = args.time_limit or (SCORE_AT if args.quick else 600.0)
-    before = previous(args.results, time_limit, args.method)
+    before = previous(args.results, time_limit, args.method, args.random_state)
     best = best_known(args.results)
     if args.report:  # the latest record of each instance asked for, and the summary
         found = [against_best(before[i.name], best) for i in todo if i.name in before]
@@ -443,7 +464,7 @@ def main(argv=None) -> None:
     for inst in todo:
         if inst.name in done_before:
             continue
-        r = run_child(inst, time_limit, args.method)
+        r = run_child(inst, time_limit, args.method, args.random_state)
         args.results.parent.mkdir(exist_ok=True)
         with args.results.open("a") as fh:
             fh.write(json.dumps(r) + "\n")
