@@ -11,7 +11,7 @@ Run::
     python benchmarks/bench_suite.py --only alarm-n1000-fnml-p3 --time-limit 600
     python benchmarks/bench_suite.py --only plants-fnml-p2 --method "order|solver"
     python benchmarks/bench_suite.py --only andes-n1000-bdeu10-p3 --random-state 1 \
-        --results spread.jsonl                                # another seed, kept apart
+        --results benchmarks/results/seed_spread.jsonl        # another seed, kept apart
 
 The suite (:func:`suite`, regenerated offline, 182 instances):
 

@@ -104,9 +104,9 @@ BOUND_FIRST = {
 #:
 #: In the suite (600 s, both cores; ``benchmarks/README.md``): andes BIC 0.101% ->
 #: 0.047%, andes BDeu(10) 0.557% -> 0.686% (one run; its records since ea7471a
-#: 0.557-0.648%), the proven rows within what a run spreads. That BDeu(10) move is the
-#: seed's: on the same code seeds 0, 1 and 2 gave 0.689%, 0.581% and 0.533%, and without
-#: zerohalf (seed 0) 0.660%.
+#: 0.557-0.648%), the proven rows within what a run spreads. That BDeu(10) move is
+#: within what the seed spreads: on the same code seeds 0, 1 and 2 gave 0.689%, 0.581%
+#: and 0.533%, and without zerohalf (seed 0) 0.660%.
 ROOT_ZEROHALF = {
     "separating/zerohalf/maxroundsroot": -1,
     "separating/zerohalf/maxsepacutsroot": 1000,
