@@ -23,10 +23,7 @@ about 2 s of CPU to start):
   took 86.7, 156 and 124 s of CPU with seeds 0, 1 and 2; a race takes the faster. Where
   the default search branches too early the second gives the better bound (hailfinder,
   BDeu(100), N = 1000: 0.177% against 4.0% after 300 s; andes, 223 variables: 2.73%
-  against 3.41%), and the result takes the smaller. From
-  :data:`BOTH_BOUND_FIRST_MIN_VARIABLES` variables on, where the bound-first solver
-  does not price its root, the other works on the bound first too, with its own seed
-  (:func:`_their_solver`): there SCIP's defaults gave neither the network nor the bound.
+  against 3.41%), and the result takes the smaller.
 - ``"order|solver"``: the memetic order search (:func:`._memetic.order_engine`, which
   proves nothing: its bound is every variable's best candidate) beside the solver that
   works on the bound first, with the whole memory share (the order search holds little
@@ -82,7 +79,6 @@ from ..._progress import PeriodicLines, keep_alive, progress_bar
 from ...exceptions import PgmpyNMLWarning
 from . import _solver
 from ._families import _checked_families, _network_result, _progress_text
-from ._pricing import prices_root
 
 if TYPE_CHECKING:
     from .._result import SearchResult
@@ -138,10 +134,6 @@ PORTFOLIOS = {
         their_solver={"bound_first": True, "memory_share": None},
     ),
 }
-#: From this many variables on, where the bound-first solver does not price its root
-#: (:func:`._pricing.prices_root`), both solvers of ``"solver|solver"`` work on the bound
-#: first (:func:`_their_solver`).
-BOTH_BOUND_FIRST_MIN_VARIABLES = 64
 #: The statuses that end the portfolio at once.
 PROOFS = ("optimal", "gaplimit")
 #: From this many candidates on, a full garbage collection runs before the engines start
@@ -202,7 +194,7 @@ def portfolio(
         "show_progress": show_progress,
         "gap_limit": gap_limit,
         "seed": seed,
-        **_their_solver(pair, candidates),
+        **pair.their_solver,
     }
     with tempfile.TemporaryDirectory(prefix="pgmpy-nml-portfolio-") as folder:
         task = os.path.join(folder, "task.pkl")
@@ -231,30 +223,6 @@ def portfolio(
     timings = dict(result.timings or {})
     timings["portfolio"] = time.perf_counter() - begin
     return replace(result, timings=timings)
-
-
-def _their_solver(pair: _Pair, candidates: CandidateParentSets) -> dict:
-    """The solver process's settings: ``pair.their_solver``, but for ``"solver|solver"``
-    over :data:`BOTH_BOUND_FIRST_MIN_VARIABLES` variables or more whose bound-first solver
-    does not price its root (:func:`._pricing.prices_root`; where it does, the two would
-    price the same root twice): there the other solver works on the bound first too, at
-    ``seed`` (the calling process's at ``seed + 1``).
-
-    On the suite's tuning half (``benchmarks/bench_suite.py``, 600 s, two cores), SCIP's
-    defaults proved the optimum first only on rows of 48-56 variables (barley,
-    digits-binary, hailfinder); on every row of 70 variables or more that two solvers
-    ran, the bound-first solver proved it or, unproven (andes, 223 variables: BIC and
-    BDeu(10), the latter at three seeds), gave both the network and the bound, SCIP's
-    defaults' bound being 0.07-0.23 points further from the best network known. The
-    bound-first solver's bound moves with its seed (andes BDeu(10): 0.533-0.689% above the
-    best known over three seeds), so a second draw lowers the smaller of the two.
-    """
-    n_variables = candidates.n_variables
-    if pair.mine != "solver" or n_variables < BOTH_BOUND_FIRST_MIN_VARIABLES:
-        return pair.their_solver
-    if prices_root(int(candidates.n_candidates().sum()), n_variables):
-        return pair.their_solver
-    return {**pair.their_solver, "bound_first": True}
 
 
 def _my_engine(pair, candidates, race, child, out, seed, max_memory, settings):
