@@ -106,7 +106,9 @@ BOUND_FIRST = {
 #: 0.047%, andes BDeu(10) 0.557% -> 0.686% (one run; its records since ea7471a
 #: 0.557-0.648%), the proven rows within what a run spreads. That BDeu(10) move is
 #: within what the seed spreads: on the same code seeds 0, 1 and 2 gave 0.689%, 0.581%
-#: and 0.533%, and without zerohalf (seed 0) 0.660%.
+#: and 0.533%, and without zerohalf (seed 0) 0.660%. Andes BIC's gain holds over seeds:
+#: 0.047%, 0.040% and 0.047% at seeds 0, 1 and 2, against 0.101% (seed 0, 7bbcb17),
+#: 0.124% and 0.101% without zerohalf.
 ROOT_ZEROHALF = {
     "separating/zerohalf/maxroundsroot": -1,
     "separating/zerohalf/maxsepacutsroot": 1000,
