@@ -284,6 +284,31 @@ def test_learn_missing_em_is_structural_em(run, incomplete, tmp_path):
         assert (ours.get_values() > 0).all()
 
 
+def test_missing_em_with_hartemink_says_what_works_in_flags(run, tmp_path):
+    """Hartemink's cuts need complete rows; with --missing em the refusal names the
+    incomplete columns and the flags that work (--dropna, or a --discretize method that
+    cuts on the observed values), not the Python API's words, and that method runs."""
+    _, data = sample_network("asia", 300, random_state=3)
+    data = data.astype(object)
+    data["dose"] = np.random.default_rng(4).normal(size=len(data))
+    data.loc[[5, 9, 11], "smoke"] = None
+    path = tmp_path / "with_dose.csv"
+    write_r_csv(data, path)
+    code, _, err = run("learn", path, "--missing", "em", "--discretize", "hartemink:3")
+    assert code == 2
+    assert "'smoke' (3 rows) out of 300 rows" in err
+    assert "(--dropna)" in err and "--discretize quantile, quantile-ties or interval" in err
+    assert "method=" not in err and "data.dropna()" not in err and "columns=" not in err
+    out = tmp_path / "em.bif"
+    code, stdout, err = run(
+        "learn", path, "--missing", "em", "--discretize", "quantile:3", "--out", out
+    )
+    assert code == 0, err
+    assert "structural EM over 3 missing cells" in stdout
+    code, _, err = run("learn", path, "--dropna", "--discretize", "hartemink:3")
+    assert code == 0, err
+
+
 def test_missing_em_on_complete_rows_is_the_complete_data_learner(run, tmp_path):
     _, data = sample_network("asia", 300, random_state=2)
     path = tmp_path / "complete.csv"

@@ -123,6 +123,33 @@ def test_discretizer_input_checks():
     assert pd.isna(out["x"].iloc[3])  # missing stays missing
 
 
+@pytest.mark.parametrize(
+    "holes, named",
+    [
+        ({"s": [2]}, "'s' (1 row)"),  # only a discrete column the method conditions on
+        ({"x": [0, 4]}, "'x' (2 rows)"),  # only the column to cut
+        ({"x": [1], "s": [3, 5]}, "'x' (1 row), 's' (2 rows)"),
+    ],
+)
+def test_hartemink_refuses_missing_values_naming_each_column(holes, named):
+    """Hartemink's method conditions on every other column, so any missing cell stops it;
+    the message names each incomplete column with its count and what does work: dropping
+    the rows, or the methods that cut on the observed values (which then fit)."""
+    data = pd.DataFrame({"x": np.linspace(0.0, 1.0, 8), "s": ["a", "b"] * 4})
+    for column, rows in holes.items():
+        data.loc[rows, column] = np.nan
+    with pytest.raises(ValueError) as caught:
+        Discretizer("hartemink", n_bins=2, columns=["x"]).fit(data)
+    message = str(caught.value)
+    assert "needs complete rows" in message and f"missing values in {named} out of 8" in message
+    assert "data.dropna()" in message and "method='quantile'" in message
+    assert "StructuralEM" not in message  # not the advice for a search's data
+    for method in ("quantile", "quantile-ties", "interval"):
+        assert len(Discretizer(method, n_bins=2, columns=["x"]).fit(data).cut_points_["x"]) == 1
+    complete = Discretizer("hartemink", n_bins=2, columns=["x"]).fit(data.dropna())
+    assert set(complete.cut_points_) == {"x"}
+
+
 # -- no empty interval, honest warnings, the tie-aware method ---------------------------
 import itertools  # noqa: E402
 import warnings  # noqa: E402

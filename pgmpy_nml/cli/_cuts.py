@@ -57,7 +57,12 @@ def read_study_data(request: ReadRequest, use: list | None = None) -> Data:
                             " Here: declare the token missing and drop its rows, e.g. "
                             "--na-values NA,NaN,?,inf,-inf --dropna"
                         )
-                    words = str(err).replace("method='quantile'", "--discretize quantile")
+                    words = str(err).replace("data.dropna()", "--dropna")
+                    words = words.replace(
+                        "method='quantile', 'quantile-ties' or 'interval'",
+                        "--discretize quantile, quantile-ties or interval",
+                    )
+                    words = words.replace("method='quantile'", "--discretize quantile")
                     raise UserError(f"--discretize: {words}{fix}") from None
             for w in caught:
                 text = str(w.message)

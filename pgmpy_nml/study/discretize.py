@@ -410,6 +410,9 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
         (the method bnlearn recommends for learning networks); ``"quantile-ties"``:
         equal-frequency intervals that never split a tied value and still give
         ``min(n_bins, distinct values)`` intervals (:func:`tied_quantile_cuts`).
+        Hartemink's method measures each column against every other column, so it
+        refuses data with a missing value in any column (naming them); the others
+        cut each column on its observed values.
     n_bins : int, default 3
         Intervals per column. No interval is ever empty: a column gets fewer where
         it has fewer distinct values, where ties put quantile cuts on one value, or
@@ -555,10 +558,17 @@ class Discretizer(ResultEstimator, TransformerMixin, BaseEstimator):
         initial = validate_params(self)["initial_bins"] or max(20, 4 * n_bins)
         if initial < n_bins:
             raise ValueError(f"initial_bins ({initial}) must be at least n_bins ({n_bins}).")
-        if data[columns].isna().to_numpy().any():
+        incomplete = {c: int(n) for c, n in data.isna().sum().items() if n}
+        if incomplete:
+            where = ", ".join(
+                f"{c!r} ({n} row{'s' if n > 1 else ''})" for c, n in incomplete.items()
+            )
             raise ValueError(
-                "Hartemink's method needs complete rows: the columns to discretize have "
-                "missing values. Drop or impute them first, or use method='quantile'."
+                "Hartemink's method needs complete rows (it cuts each column by what it "
+                f"says about every other column): missing values in {where} out of "
+                f"{len(data)} rows. Drop those rows first (data.dropna()), or use "
+                "method='quantile', 'quantile-ties' or 'interval', which cut each column "
+                "on its observed values."
             )
         rest = [c for c in data.columns if c not in columns]
         try:
