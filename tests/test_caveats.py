@@ -70,6 +70,29 @@ def test_a_parent_limit_keeps_qnml_from_saturating(independent):
     assert ExactSearch("fnml", show_progress=False).fit(independent).dag_.number_of_edges() == 0
 
 
+# -- fNML and BDeu saturate too: a configuration seen once costs log r ---------------------
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_without_a_parent_limit_fnml_and_bdeu_saturate_small_samples_of_uniform_children(seed):
+    """240 rows of 12 independent, uniform, four-state variables (docs/guide/scores.md,
+    "Small samples"): the true graph is empty, BIC finds it, fNML, qNML and BDeu(1)
+    without a parent limit fill families; with at most 2 parents fNML and BDeu learn
+    none."""
+    rng = np.random.default_rng(seed)
+    data = pd.DataFrame(rng.integers(0, 4, (240, 12)).astype(str), columns=list("ABCDEFGHIJKL"))
+
+    def dag(score, max_parents=None):
+        return ExactSearch(score, max_parents=max_parents, show_progress=False).fit(data).dag_
+
+    free = dag("fnml")
+    assert free.number_of_edges() >= 30 and max(d for _, d in free.in_degree()) >= 5
+    assert dag("qnml").number_of_edges() >= 30 and dag("bdeu").number_of_edges() >= 30
+    assert dag("bic").number_of_edges() == 0
+    assert dag("fnml", 2).number_of_edges() == 0 and dag("bdeu", 2).number_of_edges() == 0
+    assert dag("qnml", 2).number_of_edges() <= 2
+    # a configuration seen once: fNML's regret log C(r, 1) = log r, the uniform code's cost
+    assert log_regret(4, 1) == pytest.approx(math.log(4))
+
+
 # -- pgmpy: BeliefPropagation fails when the moral graph is disconnected --------------------
 @pytest.mark.parametrize(
     ("edges", "message"),
