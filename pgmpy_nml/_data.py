@@ -141,6 +141,14 @@ class EncodedData:
 MISSING_POLICIES = ("error", "drop", "available")
 
 
+def missing_cells(data: pd.DataFrame) -> str:
+    """The columns of ``data`` with missing values, each with its count (``"'b' (17 rows),
+    'c' (1 row)"``); empty when every cell is present."""
+    # column by column: a whole-frame isna() would copy the data once more as booleans
+    counts = [(col, int(data[col].isna().sum())) for col in data.columns]
+    return ", ".join(f"{col!r} ({n} row{'s' if n > 1 else ''})" for col, n in counts if n)
+
+
 def _check_frame(data, missing="error") -> None:
     if not isinstance(data, pd.DataFrame):
         hint = ""
@@ -166,14 +174,10 @@ def _check_frame(data, missing="error") -> None:
         )
     if missing != "error":
         return
-    # column by column: a whole-frame isna() would copy the data once more as booleans
-    counts = pd.Series([int(data[c].isna().sum()) for c in data.columns], index=data.columns)
-    counts = counts[counts > 0]
-    if len(counts):
-        parts = [f"{col!r} ({n} row{'s' if n > 1 else ''})" for col, n in counts.items()]
+    where = missing_cells(data)
+    if where:
         raise InputError(
-            "data has missing values in column(s) "
-            + ", ".join(parts)
+            f"data has missing values in column(s) {where}"
             + f" out of {len(data)} rows. pgmpy-nml never drops rows silently: learn from the "
             'complete rows (data.dropna(); the study tools take missing="drop" and report '
             'how many), with a score for incomplete data ("pnal", missing="available"), or '
