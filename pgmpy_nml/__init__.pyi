@@ -23,6 +23,7 @@ from .exceptions import NetworkFileError as NetworkFileError
 from .exceptions import PgmpyNMLError as PgmpyNMLError
 from .exceptions import PgmpyNMLWarning as PgmpyNMLWarning
 from .exceptions import SearchMemoryError as SearchMemoryError
+from .exceptions import SparseFamilyWarning as SparseFamilyWarning
 from .exceptions import UnknownStateError as UnknownStateError
 from .models import default_parameter_estimator as default_parameter_estimator
 from .scores import FNML as FNML

@@ -19,7 +19,8 @@ class                        builtin parent    raised when
 ===========================  ================  ====================================================
 
 Warnings derive from :class:`PgmpyNMLWarning` (a ``UserWarning``):
-:class:`InfiniteLossWarning` (a row has probability 0 under the fitted network).
+:class:`InfiniteLossWarning` (a row has probability 0 under the fitted network),
+:class:`SparseFamilyWarning` (a learned family has more parent configurations than rows).
 
 Examples
 --------
@@ -41,6 +42,7 @@ __all__ = [
     "PgmpyNMLError",
     "PgmpyNMLWarning",
     "SearchMemoryError",
+    "SparseFamilyWarning",
     "UnknownStateError",
 ]
 
@@ -134,3 +136,25 @@ class InfiniteLossWarning(PgmpyNMLWarning):
     # cross-validation's warning sets both (the command line's note reads them)
     procedure: str | None = None
     reason: str | None = None
+
+
+class SparseFamilyWarning(PgmpyNMLWarning):
+    """A learned family has more parent configurations than the data have rows.
+
+    Issued once per fit by the structure searches (not by the study tools' inner fits,
+    which cross-validation or the bootstrap already judge on held-out or resampled rows).
+    Most of such a family's configurations are seen once or never, and fNML, qNML and
+    BDeu can all reward parents that only fit noise on small samples; the message says
+    which family is the largest and how to check (a parent limit, compared by
+    cross-validation).
+
+    Attributes
+    ----------
+    families : list of (variable, parents, configurations)
+        Every such family, the largest first.
+    n_rows : int or float
+        The number of rows (the total weight of weighted data).
+    """
+
+    families: list = []
+    n_rows: float = 0

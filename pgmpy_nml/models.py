@@ -260,13 +260,19 @@ def fit_network(
         from .estimators import FSNMLEstimator
 
         estimator = FSNMLEstimator()
+    from .estimators.fsnml import check_cpd_cells
+
     nodes = list(dag.nodes())
+    declared = {v: list(s) for v, s in (state_names or {}).items() if v in nodes}
     if "state_names" in estimator.get_params():
-        declared = {v: list(s) for v, s in (state_names or {}).items() if v in nodes}
         declared.update(estimator.get_params()["state_names"] or {})
         declared.update(_default_states(data, [v for v in nodes if v not in declared]))
         if declared:
             estimator = clone(estimator).set_params(state_names=declared)
+    # every estimator, pgmpy's too, builds whole tables: refuse one too large up front
+    arity = {v: len(declared[v]) if v in declared else int(data[v].nunique()) for v in nodes}
+    for v in nodes:
+        check_cpd_cells(v, arity[v], math.prod(arity[p] for p in dag.predecessors(v)))
     return bayesian_network(dag).fit(data[nodes], estimator=estimator)
 
 

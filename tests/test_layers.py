@@ -26,6 +26,7 @@ LAYERS = [
         "_memory",
         "_params",
         "_progress",
+        "_sparse",
         "_typing",
         "_validate",
         "exceptions",

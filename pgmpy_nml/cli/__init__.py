@@ -32,6 +32,7 @@ import shlex
 import sys
 import warnings
 
+from ..exceptions import SparseFamilyWarning
 from ._errors import UserError
 from ._outputs import discard
 from ._parser import build_parser
@@ -86,6 +87,8 @@ def main(argv=None):
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
+            # `learn` says it as a note, with the command line's flags
+            warnings.simplefilter("ignore", SparseFamilyWarning)
             args.func(args)
     # input errors: the command line's own checks, and the library's input validation
     # (every other ValueError is a bug, reported below as one)

@@ -3,6 +3,7 @@ and the fitting of a network's parameters."""
 
 from __future__ import annotations
 
+from ..exceptions import InputError
 from ._errors import UserError
 from ._inputs import Data
 
@@ -92,7 +93,16 @@ def fit(dag, data: Data, params: str, ess: float, score: str = "fnml", em: bool 
         from ..estimators import EMEstimator
 
         chosen = EMEstimator(m_step_estimator=chosen)
-    return fit_network(dag, data.frame, chosen, state_names=data.states or None)
+    try:
+        return fit_network(dag, data.frame, chosen, state_names=data.states or None)
+    except InputError as err:  # a table too large to fit: say it in flags
+        search_flag = "set the search's max_parents"
+        if search_flag not in str(err):
+            raise
+        words = str(err).replace(
+            search_flag, "learn with --max-parents; --params none writes the structure alone"
+        )
+        raise UserError(words) from None
 
 
 def estimator_label(params: str, score: str, ess: float) -> str:

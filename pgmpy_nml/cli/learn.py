@@ -7,6 +7,7 @@ import sys
 import time
 from typing import TYPE_CHECKING
 
+from .._sparse import sparse_families, sparse_text
 from . import _outputs
 from ._cuts import read_study_data
 from ._errors import UserError
@@ -52,6 +53,7 @@ def learn(request: LearnRequest) -> dict:
         score = make_score(request.search.score, data, request.search.ess)
         dag, summary = _learn_structure(plan, score, data)
     summary = {**data.summary("learn"), "missing": request.read.missing, **summary}
+    summary["sparse_families"] = _sparse_note(dag, data)
     if data.cut_points:
         summary["cut_points"] = data.cut_points
     averaged = None
@@ -123,6 +125,32 @@ def _learn_structure(plan: Plan, score, data: Data):
         "seconds": seconds,
     }
     return dag, summary
+
+
+def _sparse_note(dag, data: Data) -> list[dict]:
+    """Print a note on the families with more parent configurations than rows (the
+    library's SparseFamilyWarning, said as a note); the summary's list of them."""
+    arities = {
+        v: len(data.states[v]) if v in data.states else data.frame[v].nunique()
+        for v in data.variables
+    }
+    n_rows = len(data.frame)
+    families = sparse_families(dag, arities, n_rows)
+    if families:
+        most = len(families[0].parents)
+        fewer = (
+            f"compare the held-out log-loss of `pgmpy-nml cv` with and without "
+            f"--max-parents {min(most - 1, 2)}"
+            if most > 1
+            else "a parent with more states than rows is close to an identifier: "
+            "consider --drop-columns or --discretize"
+        )
+        guide = "docs: scores guide, 'Small samples'"
+        print(f"note: {sparse_text(families, n_rows)}; {fewer} ({guide})")
+    return [
+        {"variable": f.variable, "parents": list(f.parents), "configurations": f.configurations}
+        for f in families
+    ]
 
 
 def _learn_by_em(request: LearnRequest, plan: Plan, data: Data):

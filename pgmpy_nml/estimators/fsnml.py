@@ -32,7 +32,7 @@ def check_cpd_cells(node, r: int, q: int) -> None:
         raise InputError(
             f"The CPD of {node!r} would have {q * r:,} cells ({r} states x {q:,} parent "
             f"configurations), more than {MAX_CPD_CELLS:,}: reduce the parents of this node "
-            "or the number of states."
+            "(for a learned network, set the search's max_parents) or the number of states."
         )
 
 

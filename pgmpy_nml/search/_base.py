@@ -12,6 +12,7 @@ from sklearn.base import BaseEstimator
 
 from .._estimator import ResultEstimator, fitted_attribute
 from .._frames import is_dask_frame
+from .._sparse import warn_sparse
 from .._validate import as_n_jobs
 from ..exceptions import InputError
 from ..models import fit_network
@@ -89,7 +90,12 @@ class _StructureSearch(ResultEstimator, BaseEstimator):
         return as_n_jobs(self.n_jobs)
 
     def _fitted_model(self, dag, score, data: pd.DataFrame | None):
-        """The network ``dag`` fitted by ``parameter_estimator`` (None without one)."""
+        """The network ``dag`` fitted by ``parameter_estimator`` (None without one).
+
+        Every search's ``fit`` ends here with the network it found: it first warns
+        (:class:`~pgmpy_nml.exceptions.SparseFamilyWarning`) if a family has more parent
+        configurations than the data have rows."""
+        warn_sparse(dag, getattr(score, "state_names", None), getattr(score, "n_samples", None))
         if self.parameter_estimator is None:
             return None
         fit_data = data if data is not None else score.data

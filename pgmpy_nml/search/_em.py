@@ -34,6 +34,7 @@ import pandas as pd
 from .._counting import full_family_table, sum_nlogn
 from .._data import EncodedData
 from .._progress import progress_bar
+from .._sparse import inner_fits
 from ..estimators._posterior import MissingPlan
 from ..estimators.em import MStep, em_tables, initial_tables, network_cpds
 from ..models import bayesian_network
@@ -172,8 +173,7 @@ class Chain:
         """The network a fresh search finds on the score's completion, from ``start``."""
         search = fresh_search(self.template, score, start_dag=start)
         data = getattr(score, "data", None) if self.frame_search else None
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+        with inner_fits():
             search.fit(data)
         return as_dag(search.causal_graph_, self.variables)
 

@@ -32,6 +32,7 @@ from .._params import (
     scip_seed,
     validate_params,
 )
+from .._sparse import inner_fits
 from .._validate import as_memory_size
 from ..models import dag_from_parents
 from ..scores.registry import make_score
@@ -494,7 +495,8 @@ class ExactSearch(_StructureSearch):
                 n_jobs=self.n_jobs,
                 show_progress=False,
             )
-            return search.fit().dag_
+            with inner_fits():  # the exact search warns once, on its result
+                return search.fit().dag_
 
         return climb
 

@@ -34,8 +34,10 @@ from .._params import (
     TimeLimit,
     validate_params,
 )
+from .._sparse import inner_fits
 from ..estimators import FSNMLEstimator
 from ..evaluate import log_loss
+from ..exceptions import InputError
 from ..models import fit_network
 from ..scores._binding import rebind_score
 from ._base import _StructureSearch
@@ -458,17 +460,21 @@ class LocalSearch(_StructureSearch):
         scores: dict = {}
         for limit in AUTO_LIMITS:
             try:
-                search = LocalSearch(
-                    part,
-                    max_parents=limit,
-                    expert_knowledge=self.expert_knowledge,
-                    epsilon=settings["epsilon"],
-                    n_jobs=self.n_jobs,
-                    show_progress=False,
-                ).fit(train)
+                with inner_fits():  # the search warns once, on the network it returns
+                    search = LocalSearch(
+                        part,
+                        max_parents=limit,
+                        expert_knowledge=self.expert_knowledge,
+                        epsilon=settings["epsilon"],
+                        n_jobs=self.n_jobs,
+                        show_progress=False,
+                    ).fit(train)
             except ValueError:  # required edges beyond this limit
                 continue
-            model = fit_network(search.dag_, train, estimator, states)
+            try:
+                model = fit_network(search.dag_, train, estimator, states)
+            except InputError:  # a table too large to fit: larger limits only grow it
+                break
             scores[limit] = -log_loss(model, test)
             if len(scores) > 1 and scores[limit] < list(scores.values())[-2]:
                 break  # worse than the smaller limit: larger ones overfit more

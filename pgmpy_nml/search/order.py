@@ -309,10 +309,10 @@ class OrderSearch(_StructureSearch):
 
     def _model(self, dag, score, data):
         """The network fitted by ``parameter_estimator`` (None without one)."""
-        if self.parameter_estimator is None:
-            return None
         if score is not None:
             return self._fitted_model(dag, score, data)
+        if self.parameter_estimator is None:
+            return None
         from ..models import fit_network  # given candidates: the parameters from the data
 
         return fit_network(dag, data, self.parameter_estimator, None)

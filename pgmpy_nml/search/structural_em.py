@@ -7,7 +7,6 @@ search and M-step per iteration, is in :mod:`pgmpy_nml.search._em`.
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -35,6 +34,7 @@ from .._params import (
     Real,
     validate_params,
 )
+from .._sparse import inner_fits, warn_sparse
 from ..exceptions import InputError
 from ..models import check_table_sizes, default_parameter_estimator, fit_network
 from ..scores.registry import resolve_score
@@ -409,6 +409,7 @@ class StructuralEM(ResultEstimator, BaseEstimator):
                 feature_names=columns,
                 seconds=time.perf_counter() - started,
             )
+        warn_sparse(result.dag, encoded.state_names, encoded.n_samples)
         self._result = result
         return self
 
@@ -419,8 +420,7 @@ class StructuralEM(ResultEstimator, BaseEstimator):
             self.scoring_method, data, self.state_names, self.score_params, bind="rebind"
         )
         search = fresh_search(template, score, start_dag=self.start_dag)
-        with warnings.catch_warnings():
-            warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+        with inner_fits():
             search.fit(data)
         dag = as_dag(search.causal_graph_, data.columns)
         model = None

@@ -9,11 +9,10 @@ from the counted resample what the rows would give.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .._data import EncodedData
+from .._sparse import inner_fits
 from ..exceptions import InputError
 
 __all__ = ["check_counted", "counted_resample", "learn_counted"]
@@ -70,8 +69,7 @@ def learn_counted(procedure, encoded: EncodedData):
 
     method = check_counted(procedure)
     score = make_score(method, encoded, **(procedure.score_params or {}))
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+    with inner_fits():
         found = procedure.search_for(score).fit().causal_graph_
     found.add_nodes_from(encoded.variables)
     return found

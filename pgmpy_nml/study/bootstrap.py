@@ -13,13 +13,13 @@ strengths themselves (:func:`strength_threshold`).
 from __future__ import annotations
 
 import math
-import warnings
 from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 
 from .._frames import encode_frame, is_dask_frame
+from .._sparse import inner_fits
 from .._validate import as_bool, as_integer, as_real
 
 if TYPE_CHECKING:
@@ -543,8 +543,7 @@ def _score_label(method):
 
 
 def _learn_structure(procedure, data):
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+    with inner_fits():
         return procedure.fresh().fit(data.reset_index(drop=True)).causal_graph_
 
 

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pandas as pd
 
+from .._sparse import inner_fits
 from .._validate import as_bool
 from ._splits import _splits, cv_splits, user_splits
 
@@ -152,8 +153,7 @@ def _loss(model, test, loss, target, base, missing="error"):
 
 def _run_split(procedure, data, train, test, loss, target, base, keep_model, missing="error"):
     start = time.perf_counter()
-    with warnings.catch_warnings():
-        warnings.filterwarnings("ignore", category=FutureWarning, module=r"pgmpy(\.|$)")
+    with inner_fits():
         fitted = procedure.fresh().fit(data.iloc[train].reset_index(drop=True))
         model = fitted.model_
         value, infinite = _loss(model, data.iloc[test], loss, target, base, missing)
