@@ -474,6 +474,8 @@ class LocalSearch(_StructureSearch):
             try:
                 model = fit_network(search.dag_, train, estimator, states)
             except InputError:  # a table too large to fit: larger limits only grow it
+                if not scores:
+                    raise
                 break
             scores[limit] = -log_loss(model, test)
             if len(scores) > 1 and scores[limit] < list(scores.values())[-2]:
