@@ -270,7 +270,7 @@ def fit_network(
         if declared:
             estimator = clone(estimator).set_params(state_names=declared)
     # every estimator, pgmpy's too, builds whole tables: refuse one too large up front
-    arity = {v: len(declared[v]) if v in declared else int(data[v].nunique()) for v in nodes}
+    arity = state_counts(data, nodes, declared)
     for v in nodes:
         check_cpd_cells(v, arity[v], math.prod(arity[p] for p in dag.predecessors(v)))
     return bayesian_network(dag).fit(data[nodes], estimator=estimator)
@@ -356,6 +356,13 @@ def check_table_sizes(arities: Mapping[Hashable, int], max_parents: int | None =
         f"cells, more than the {MAX_CPD_CELLS:,} that parameters can be fitted for, and the "
         "search could choose it. Checked before the search: " + "; or ".join(ways) + "."
     )
+
+
+def state_counts(data: pd.DataFrame, columns, state_names: Mapping | None = None) -> dict:
+    """Each column's number of states: its declared states where ``state_names`` gives
+    them, else the distinct values observed (missing cells not counted)."""
+    names = state_names or {}
+    return {c: len(names[c]) if c in names else int(data[c].nunique()) for c in columns}
 
 
 def _default_states(data: pd.DataFrame, nodes: list) -> dict:

@@ -130,12 +130,10 @@ def _learn_structure(plan: Plan, score, data: Data):
 def _sparse_note(dag, data: Data) -> list[dict]:
     """Print a note on the families with more parent configurations than rows (the
     library's SparseFamilyWarning, said as a note); the summary's list of them."""
-    arities = {
-        v: len(data.states[v]) if v in data.states else data.frame[v].nunique()
-        for v in data.variables
-    }
+    from ..models import state_counts
+
     n_rows = len(data.frame)
-    families = sparse_families(dag, arities, n_rows)
+    families = sparse_families(dag, state_counts(data.frame, data.variables, data.states), n_rows)
     if families:
         most = len(families[0].parents)
         fewer = (

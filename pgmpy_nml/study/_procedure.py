@@ -332,10 +332,10 @@ class LearningProcedure(ResultEstimator, BaseEstimator):
 
     def _check_table_sizes(self, data, score, search) -> None:
         """Refuse data whose many-state columns could make an unfittable CPD (before search)."""
-        from ..models import check_table_sizes
+        from ..models import check_table_sizes, state_counts
 
-        names = self.state_names or getattr(score, "state_names", None) or {}
-        arities = {c: len(names[c]) if c in names else int(data[c].nunique()) for c in data.columns}
+        names = self.state_names or getattr(score, "state_names", None)
+        arities = state_counts(data, data.columns, names)
         limit = self.max_parents
         if limit is None and _has_params(search):
             limit = search.get_params(deep=False).get("max_parents")
