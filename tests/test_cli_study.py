@@ -87,6 +87,65 @@ def test_cv_command_matches_compare_procedures(files, cli, cli_summary):
 
 
 @pytest.mark.long
+def test_cv_compares_parent_limits_on_the_same_splits(files, cli, cli_summary):
+    """--max-parents with several values: one procedure per score and limit, each the
+    library's LearningProcedure with that limit, named by both; 'default' is no flag."""
+    from pgmpy_nml import ExactSearch
+    from pgmpy_nml.study import LearningProcedure
+
+    argv = "--scores fnml bic --max-parents default 1 --folds 3 --seed 2".split()
+    out, got = cli_summary("cv", files / "survey.csv", *argv)
+    names = ["fnml --max-parents default", "fnml --max-parents 1"]
+    names += ["bic --max-parents default", "bic --max-parents 1"]
+    assert list(got["summary"]) == names and got["baseline"] == names[0]
+    assert f"diff vs {names[0]}" in out and "cross-validating 4 procedure(s)" in out
+    assert "each fit with --max-parents 1: exact search" in out
+    assert got["procedures"]["bic --max-parents 1"] == {
+        "score": "bic",
+        "max_parents": 1,
+        "method": "exact",
+        "search": got["procedures"]["fnml --max-parents 1"]["search"],
+    }
+    assert got["procedures"][names[0]]["max_parents"] is None  # the DP's: no limit
+    data = pd.read_csv(files / "survey.csv", dtype=str)
+    expected = compare_procedures(
+        data,
+        {
+            name: LearningProcedure(ExactSearch(max_parents=limit), scoring_method=score)
+            for name, score, limit in zip(
+                names, ["fnml"] * 2 + ["bic"] * 2, [None, 1] * 2, strict=True
+            )
+        },
+        k=3,
+        random_state=2,
+    )
+    for name in names:
+        assert got["losses"][name] == pytest.approx(expected.results[name].folds["loss"].tolist())
+        assert got["summary"][name]["diff_se"] == pytest.approx(
+            expected.summary.loc[name, "diff_se"]
+        )
+    # one limit: named by the score alone, as before
+    out, got = cli_summary(
+        "cv", files / "survey.csv", *"--scores bic --max-parents 1 --folds 2".split()
+    )
+    assert list(got["summary"]) == ["bic"] and got["procedures"]["bic"]["max_parents"] == 1
+
+
+def test_cv_refuses_a_parent_limit_given_twice(files, cli, tmp_path):
+    code, _, err = cli("cv", files / "survey.csv", "--max-parents", "2", "2")
+    assert code == 2 and "--max-parents lists a limit twice" in err
+    code, _, err = cli("cv", files / "survey.csv", "--max-parents", "two")
+    assert code == 2 and "must be a whole number >= 0 or 'default', got 'two'" in err
+    # above 20 variables the exact solver's default limit is 3: the same search as 3
+    rng = np.random.default_rng(0)
+    wide = pd.DataFrame(rng.choice(["a", "b"], (30, 22)), columns=[f"V{i}" for i in range(22)])
+    wide.to_csv(tmp_path / "wide.csv", index=False)
+    code, _, err = cli("cv", tmp_path / "wide.csv", "--max-parents", "3", "default")
+    assert code == 2, err
+    assert "--max-parents 3 and default are the same search on these 22 variables" in err
+
+
+@pytest.mark.long
 def test_discretize_and_evaluate_with_the_same_cut_points(files, cli):
     summary, bif = files / "learn.json", files / "net.bif"
     code, out, err = cli(

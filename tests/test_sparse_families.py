@@ -8,6 +8,8 @@ the command line's note and summary field.
 from __future__ import annotations
 
 import itertools
+import re
+import shlex
 import warnings
 
 import networkx as nx
@@ -158,7 +160,13 @@ def test_command_line_says_it_as_a_note(cli, cli_summary, independent, tmp_path)
         f"(the largest: {largest['variable']!r} given {len(largest['parents'])} parents, "
         "4,096 configurations)"
     ) in out
-    assert "pgmpy-nml cv` with and without --max-parents 2" in out
+    # the note's advice is a command that runs: the two limits on the same splits
+    advice = re.search(r"`(pgmpy-nml cv [^`]*)`", out)
+    assert advice is not None
+    argv = shlex.split(advice.group(1))
+    assert argv[2:] == [str(path), "--scores", "fnml", "--max-parents", "default", "2"]
+    out, summary = cli_summary(*argv[1:], "--folds", "2")
+    assert set(summary["summary"]) == {"fnml --max-parents default", "fnml --max-parents 2"}
     out, summary = cli_summary("learn", path, "--params", "none", "--max-parents", "2")
     assert summary["sparse_families"] == [] and "note:" not in out
 

@@ -123,6 +123,20 @@ def spec_type(owner: str, parameter: str, flag: str, *, given: bool = False):
     return parse
 
 
+def parent_limit(text):
+    """One value of ``cv``'s ``--max-parents``: a whole number (``LocalSearch``'s
+    ``max_parents`` spec, as ``learn`` reads it), or ``default`` (None: the search's own
+    rule, what no flag means)."""
+    if text.strip().lower() == "default":
+        return None
+    try:
+        return spec_type("LocalSearch", "max_parents", "--max-parents", given=True)(text)
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(
+            f"must be a whole number >= 0 or 'default', got {text!r}"
+        ) from None
+
+
 def _time_limit(text):
     """``--time-limit``: ``ExactSearch``'s ``time_limit`` spec; no limit (``inf``) is
     ``math.inf`` here, since an absent flag (None) means ``learn``'s default limit."""

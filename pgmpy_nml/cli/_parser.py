@@ -30,6 +30,7 @@ from ._argtypes import (
     _test_size,
     _time_limit,
     _whole_number_at_least,
+    parent_limit,
     spec_type,
 )
 from ._requests import ESTIMATORS, MISSING_CHOICES
@@ -259,6 +260,15 @@ def _ess_arg(parser):
     )
 
 
+#: What no ``--max-parents`` means, for its help.
+_DEFAULT_LIMIT = (
+    f"no limit for the exact search up to {AUTO_EXACT_MAX_VARIABLES} variables, "
+    f"{SOLVER_DEFAULT_MAX_PARENTS} for the exact solver above {AUTO_EXACT_MAX_VARIABLES} "
+    "variables; hill climbing and tabu search set one on held-out rows only where the rows "
+    "are fewer than the variables"
+)
+
+
 def _max_parents_arg(parser):
     parser.add_argument(
         "--max-parents",
@@ -266,11 +276,21 @@ def _max_parents_arg(parser):
         type=spec_type("LocalSearch", "max_parents", "--max-parents", given=True),
         default=None,
         metavar="K",
-        help="largest number of parents of a variable (default: no limit for the exact "
-        f"search up to {AUTO_EXACT_MAX_VARIABLES} variables, {SOLVER_DEFAULT_MAX_PARENTS} for "
-        f"the exact solver above {AUTO_EXACT_MAX_VARIABLES} variables; hill climbing and "
-        "tabu search set one on held-out rows only where the rows are fewer than the "
-        "variables)",
+        help=f"largest number of parents of a variable (default: {_DEFAULT_LIMIT})",
+    )
+
+
+def _parent_limits_arg(parser):
+    """``cv``'s ``--max-parents``: one limit or several, each a procedure per score."""
+    parser.add_argument(
+        "--max-parents",
+        nargs="+",
+        type=parent_limit,
+        default=[None],
+        metavar="K",
+        help="largest number of parents of a variable; several (e.g. 'default 2') make one "
+        "procedure per score and limit, compared on the same splits; 'default' is the "
+        f"search's own rule ({_DEFAULT_LIMIT})",
     )
 
 
@@ -515,7 +535,7 @@ def _cv_parser(sub):
         help="one procedure per score, the first the baseline: " + _score_help("fnml qnml bdeu"),
     )
     _method_arg(procedure)
-    _max_parents_arg(procedure)
+    _parent_limits_arg(procedure)
     procedure.add_argument(
         "--params",
         choices=["auto", *ESTIMATORS],

@@ -197,13 +197,15 @@ class EvaluateRequest:
 
 @dataclass(frozen=True)
 class CvRequest:
-    """``pgmpy-nml cv``: one procedure per score of ``scores`` (with ``search`` and
-    ``params``) on the same splits."""
+    """``pgmpy-nml cv``: one procedure per score of ``scores`` and parent limit of
+    ``limits`` (None: the search's own rule), with ``search`` and ``params``, on the same
+    splits. ``search.max_parents`` is the first limit."""
 
     read: ReadRequest
     search: SearchRequest
     write: WriteRequest
     scores: tuple[str, ...] = ("fnml", "qnml", "bdeu")
+    limits: tuple[int | None, ...] = (None,)
     params: str = "auto"
     folds: int = 10
     runs: int = 1
@@ -256,12 +258,13 @@ def read_request(args: argparse.Namespace) -> ReadRequest:
 
 
 def search_request(args: argparse.Namespace) -> SearchRequest:
-    """The structure search of ``learn`` and ``cv``."""
+    """The structure search of ``learn`` and ``cv`` (with ``cv``'s first parent limit)."""
+    limit = args.max_parents
     return SearchRequest(
         score=getattr(args, "score", None) or "fnml",
         ess=args.ess,
         method=args.method,
-        max_parents=args.max_parents,
+        max_parents=limit[0] if isinstance(limit, list) else limit,
         require=tuple(getattr(args, "require", None) or ()),
         forbid=tuple(getattr(args, "forbid", None) or ()),
         tiers=getattr(args, "tiers", None),
@@ -359,11 +362,15 @@ def cv_request(args: argparse.Namespace) -> CvRequest:
         raise UserError("--scores lists a score twice")
     if args.loss == "error" and args.target is None:
         raise UserError("--loss error needs the variable to predict: --target NAME")
+    limits = tuple(args.max_parents)
+    if len(set(limits)) != len(limits):
+        raise UserError("--max-parents lists a limit twice")
     return CvRequest(
         read=read_request(args),
         search=search_request(args),
         write=write_request(args),
         scores=scores,
+        limits=limits,
         params=args.params,
         folds=args.folds,
         runs=args.runs,

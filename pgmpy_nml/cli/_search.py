@@ -170,10 +170,13 @@ def exact_engine(request: SearchRequest) -> str:
     return request.method if request.method in ("dp", *CANDIDATE_METHODS) else "auto"
 
 
-def announce(plan: Plan, what: str) -> None:
+def announce(plan: Plan, what: str, details: bool = True) -> None:
     """The first lines of a search: what runs (``what`` says for what), the engine, its
-    limits and the flags that change them."""
+    limits and the flags that change them (``details=False``: the first line alone, when
+    the lines before said the rest)."""
     print(f"{what}: {plan.described}", flush=True)
+    if not details:
+        return
     if plan.exact:
         assert plan.engine is not None
         engine = ENGINES[plan.engine]

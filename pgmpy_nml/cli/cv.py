@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import time
 import warnings
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import _outputs
@@ -31,12 +32,12 @@ def cv(request: CvRequest) -> dict:
     data = read_study_data(request.read)
     if request.target is not None and request.target not in data.variables:
         raise UserError(f"--target {request.target!r} is not a column of the data")
-    plan = plan_search(request.search, data.variables, repeated=True)  # one search a split
-    search = cv_search(plan)
+    plans = cv_plans(request, data.variables)
+    plan = plans[request.limits[0]]  # the baseline's
     names = list(request.scores)
     if request.read.missing == "available":
         check_missing_scores(data, names, "--scores")
-    procedures = _cv_procedures(request, plan, search)
+    procedures, described = _cv_procedures(request, plans)
     data.print()
     scheme = (
         (f"{request.folds} random hold-out splits" if request.hold_out else f"{request.folds}-fold")
@@ -44,7 +45,8 @@ def cv(request: CvRequest) -> dict:
         + f", seed {request.seed}"
     )
     print(
-        f"cross-validating {len(names)} procedure(s), parameters {request.params}; {scheme}; "
+        f"cross-validating {len(procedures)} procedure(s), parameters {request.params}; "
+        f"{scheme}; "
         f"loss {request.loss}" + (f" of {request.target}" if request.target else ""),
         flush=True,
     )
@@ -55,7 +57,13 @@ def cv(request: CvRequest) -> dict:
             flush=True,
         )
     steps = " (its structure steps)" if request.read.missing == "em" else ""
-    announce(plan, "  each fit" + steps)
+    said = None
+    for limit, each in plans.items():
+        which = f" with --max-parents {_limit_text(limit)}" if len(plans) > 1 else ""
+        # the engine and limits lines once where they are the same for the next limit
+        details = (each.kind, each.engine, each.limits_text())
+        announce(each, "  each fit" + steps + which, details=details != said)
+        said = details
     start = time.perf_counter()
     comparison, infinite = _compare(request, data, procedures)
     seconds = time.perf_counter() - start
@@ -76,6 +84,7 @@ def cv(request: CvRequest) -> dict:
         "missing": request.read.missing,
         "parameters": request.params,
         "baseline": comparison.baseline,
+        "procedures": described,
         "summary": {
             name: {k: float(v) for k, v in r.items()} for name, r in summary_table.iterrows()
         },
@@ -92,29 +101,63 @@ def cv(request: CvRequest) -> dict:
     return _outputs.finish(summary, request.write, reasons)
 
 
+def cv_plans(request: CvRequest, variables: list) -> dict[int | None, Plan]:
+    """The search of each ``--max-parents`` value (a search run once a split); refuses
+    two values that plan the same search (``default`` and the limit it stands for)."""
+    plans: dict[int | None, Plan] = {}
+    seen: dict[tuple, int | None] = {}
+    for limit in request.limits:
+        plan = plan_search(replace(request.search, max_parents=limit), variables, repeated=True)
+        # no flag: a local search's own rule (a limit chosen on held-out rows), not None
+        key = (plan.kind, plan.engine, plan.max_parents if plan.exact or limit else "auto")
+        if key in seen:
+            raise UserError(
+                f"--max-parents {_limit_text(seen[key])} and {_limit_text(limit)} are the same "
+                f"search on these {len(variables)} variables ({plan.described}): give one"
+            )
+        seen[key] = limit
+        plans[limit] = plan
+    return plans
+
+
 def cv_search(plan: Plan):
     """The search every split runs: a template with the plan's options (the procedures
     rebind its score); an exact one has the plan's time limit and shows its progress."""
     return make_search(plan, "fnml", show_progress=plan.exact, knowledge=False)
 
 
-def _cv_procedures(request: CvRequest, plan: Plan, search):
-    """One learning procedure per ``--scores`` name, with ``--params`` and ``--ess``."""
+def _limit_text(limit: int | None) -> str:
+    return "default" if limit is None else str(limit)
+
+
+def _cv_procedures(request: CvRequest, plans: dict[int | None, Plan]):
+    """One learning procedure per ``--scores`` name and ``--max-parents`` value (named by
+    the score alone when there is one value), with ``--params`` and ``--ess``; and what
+    each is, for the summary."""
     from ..scores import get_score_spec
     from ..study import LearningProcedure
 
-    procedures = {}
+    chosen = "auto" if request.params == "auto" else estimator(request.params, request.search.ess)
+    procedures, described = {}, {}
     for name in request.scores:
         params = {}
         if "equivalent_sample_size" in get_score_spec(name).params:
             params["equivalent_sample_size"] = request.search.ess
-        chosen = "auto"
-        if request.params != "auto":
-            chosen = estimator(request.params, request.search.ess)
-        procedures[name] = LearningProcedure(
-            search, scoring_method=name, score_params=params, parameter_estimator=chosen
-        )
-    return procedures
+        for limit, plan in plans.items():
+            label = name if len(plans) == 1 else f"{name} --max-parents {_limit_text(limit)}"
+            procedures[label] = LearningProcedure(
+                cv_search(plan),
+                scoring_method=name,
+                score_params=params,
+                parameter_estimator=chosen,
+            )
+            described[label] = {
+                "score": name,
+                "max_parents": plan.max_parents if plan.exact or limit is not None else "auto",
+                "method": plan.kind,
+                "search": plan.described,
+            }
+    return procedures, described
 
 
 def _compare(request: CvRequest, data: Data, procedures):

@@ -3,6 +3,7 @@ adds arc strengths and the averaged network."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 import time
 from typing import TYPE_CHECKING
@@ -53,7 +54,7 @@ def learn(request: LearnRequest) -> dict:
         score = make_score(request.search.score, data, request.search.ess)
         dag, summary = _learn_structure(plan, score, data)
     summary = {**data.summary("learn"), "missing": request.read.missing, **summary}
-    summary["sparse_families"] = _sparse_note(dag, data)
+    summary["sparse_families"] = _sparse_note(dag, data, request)
     if data.cut_points:
         summary["cut_points"] = data.cut_points
     averaged = None
@@ -127,9 +128,26 @@ def _learn_structure(plan: Plan, score, data: Data):
     return dag, summary
 
 
-def _sparse_note(dag, data: Data) -> list[dict]:
+def _cv_command(request: LearnRequest, smaller: int) -> str:
+    """The ``cv`` command that compares this run's parent limit with ``smaller``, on its
+    data file with its score (and its data flags, said in words)."""
+    search, read = request.search, request.read
+    words = ["pgmpy-nml", "cv"] + ([shlex.quote(read.path)] if read.path else [])
+    words += ["--scores", search.score]
+    if search.ess != 1:
+        words += ["--ess", f"{search.ess:g}"]
+    given = "default" if search.max_parents is None else str(search.max_parents)
+    words += ["--max-parents", given, str(smaller)]
+    command = f"`{' '.join(words)}`"
+    if read.data_flags() or read.discretize or read.cut_points or read.missing == "em":
+        command += " with this run's data flags"
+    return command
+
+
+def _sparse_note(dag, data: Data, request: LearnRequest) -> list[dict]:
     """Print a note on the families with more parent configurations than rows (the
-    library's SparseFamilyWarning, said as a note); the summary's list of them."""
+    library's SparseFamilyWarning, said as a note), with the ``cv`` command that compares
+    this run's ``--max-parents`` with a smaller one; the summary's list of them."""
     from ..models import state_counts
 
     n_rows = len(data.frame)
@@ -137,8 +155,8 @@ def _sparse_note(dag, data: Data) -> list[dict]:
     if families:
         most = len(families[0].parents)
         fewer = (
-            f"compare the held-out log-loss of `pgmpy-nml cv` with and without "
-            f"--max-parents {min(most - 1, 2)}"
+            "compare the held-out log-loss with a smaller parent limit: "
+            + _cv_command(request, min(most - 1, 2))
             if most > 1
             else "a parent with more states than rows is close to an identifier: "
             "consider --drop-columns or --discretize"
