@@ -171,6 +171,28 @@ def test_command_line_says_it_as_a_note(cli, cli_summary, independent, tmp_path)
     assert summary["sparse_families"] == [] and "note:" not in out
 
 
+def test_the_notes_cv_command_reads_the_data_as_learn_did(cli_summary, independent, tmp_path):
+    """Semicolons, a row-names column, NA cells, a dropped column, a numeric column cut:
+    the advised command carries the flags, reads the same rows and the same score."""
+    frame = independent.copy()
+    frame.iloc[::9, 2] = np.nan
+    frame["ID"] = range(len(frame))
+    frame["level"] = np.random.default_rng(2).normal(size=len(frame)).round(3)
+    path = tmp_path / "sparse data.csv"  # a blank: the command quotes it
+    frame.to_csv(path, sep=";", na_rep="NA")
+    flags = "--delimiter ; --dropna --drop-columns ID --discretize quantile:2 --score bdeu --ess 2"
+    learned_out, learned = cli_summary("learn", path, "--params", "none", *flags.split())
+    assert learned["sparse_families"]
+    advice = re.search(r"`(pgmpy-nml cv [^`]*)`", learned_out)
+    assert advice is not None
+    argv = shlex.split(advice.group(1))
+    assert argv[2] == str(path) and argv[-5:] == ["--ess", "2", "--max-parents", "default", "2"]
+    _, got = cli_summary(*argv[1:], "--folds", "2")
+    assert got["n_samples"] == learned["n_samples"] == 240 - 27
+    assert got["data_notes"] == learned["data_notes"] and got["cut_points"] == learned["cut_points"]
+    assert set(got["procedures"]) == {"bdeu --max-parents default", "bdeu --max-parents 2"}
+
+
 # -- a saturated family can also be too large to fit: refused before any table is built ----
 @pytest.fixture(scope="module")
 def many_states():

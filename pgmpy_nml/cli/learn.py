@@ -13,7 +13,7 @@ from . import _outputs
 from ._cuts import read_study_data
 from ._errors import UserError
 from ._report import edges_text, table
-from ._requests import LearnRequest, learn_request
+from ._requests import LearnRequest, ReadRequest, learn_request
 from ._scores import (
     check_missing_scores,
     estimator_label,
@@ -129,19 +129,37 @@ def _learn_structure(plan: Plan, score, data: Data):
 
 
 def _cv_command(request: LearnRequest, smaller: int) -> str:
-    """The ``cv`` command that compares this run's parent limit with ``smaller``, on its
-    data file with its score (and its data flags, said in words)."""
-    search, read = request.search, request.read
-    words = ["pgmpy-nml", "cv"] + ([shlex.quote(read.path)] if read.path else [])
-    words += ["--scores", search.score]
+    """The ``cv`` command that compares this run's parent limit with ``smaller``: on its
+    data file, read as it was read, with its score."""
+    search = request.search
+    words = ["pgmpy-nml", "cv", *_data_flags(request.read), "--scores", search.score]
     if search.ess != 1:
         words += ["--ess", f"{search.ess:g}"]
     given = "default" if search.max_parents is None else str(search.max_parents)
     words += ["--max-parents", given, str(smaller)]
-    command = f"`{' '.join(words)}`"
-    if read.data_flags() or read.discretize or read.cut_points or read.missing == "em":
-        command += " with this run's data flags"
-    return command
+    return "`" + " ".join(shlex.quote(word) for word in words) + "`"
+
+
+def _data_flags(read: ReadRequest) -> list[str]:
+    """The data file and the flags that read it as ``read`` did, as words of a ``cv``
+    command (which has no ``--states-from``: its fits use the states the file shows)."""
+    words = [] if read.path is None else [read.path]
+    if read.delimiter is not None:
+        names = {"\t": "tab", " ": "space"}
+        words += ["--delimiter", names.get(read.delimiter, read.delimiter)]
+    if read.na_values is not None:
+        words += ["--na-values", ",".join(read.na_values)]
+    words += {"drop": ["--dropna"], "error": []}.get(read.missing, ["--missing", read.missing])
+    for flag, columns in [
+        ("--drop-columns", read.drop_columns),
+        ("--discrete", read.discrete),
+        ("--discretize-columns", read.discretize_columns),
+    ]:
+        if columns:
+            words += [flag, ",".join(columns)]
+    if read.discretize is not None:
+        words += ["--discretize", f"{read.discretize[0]}:{read.discretize[1]}"]
+    return words
 
 
 def _sparse_note(dag, data: Data, request: LearnRequest) -> list[dict]:
