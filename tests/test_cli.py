@@ -413,6 +413,16 @@ def test_data_file_as_positional_argument(files, cli):
             "write the structure with --out FILE.dot",
         ),
         (["frobnicate"], "invalid choice: 'frobnicate'"),
+        # a data file after a flag of several values is read as one: said so
+        (
+            ["cv", "--scores", "fnml", "bic", "data.csv"],
+            "--scores: got 'data.csv', a file name: --scores takes every value up to the next "
+            "flag, so give the data file before --scores (or as --data data.csv)",
+        ),
+        (["score", "--scores", "fnml", "my data.TSV"], "give the data file before --scores"),
+        (["cv", "--max-parents", "default", "2", "x.csv"], "give the data file before --max"),
+        (["cv", "--max-parents", "2.5"], "--max-parents: must be a whole number >= 0 or 'default'"),
+        (["cv", "--max-parents", "2", "2"], "--max-parents lists a limit twice"),
         (
             ["learn", "--dropna", "--drop-columns", "A"],
             "--dropna, --drop-columns need(s) a data file",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import os
 
 from ._requests import DISCRETIZE_METHODS
 
@@ -123,12 +124,33 @@ def spec_type(owner: str, parameter: str, flag: str, *, given: bool = False):
     return parse
 
 
+#: Extensions of data files, for the hint below.
+_DATA_EXTENSIONS = (".csv", ".tsv", ".txt", ".dat", ".data", ".gz", ".zip", ".bz2", ".xz")
+
+
+def _not_a_file(text: str, flag: str) -> None:
+    """A flag that takes several values reads on to the next flag, so a data file given
+    after it is read as one more value: say so, and where the file goes."""
+    if text.lower().endswith(_DATA_EXTENSIONS) or os.path.isfile(text):
+        raise argparse.ArgumentTypeError(
+            f"got {text!r}, a file name: {flag} takes every value up to the next flag, so give the "
+            f"data file before {flag} (or as --data {text})"
+        )
+
+
+def score_name(text):
+    """One value of ``--scores`` (argparse then checks it is a score's name)."""
+    _not_a_file(text, "--scores")
+    return text
+
+
 def parent_limit(text):
     """One value of ``cv``'s ``--max-parents``: a whole number (``LocalSearch``'s
     ``max_parents`` spec, as ``learn`` reads it), or ``default`` (None: the search's own
     rule, what no flag means)."""
     if text.strip().lower() == "default":
         return None
+    _not_a_file(text, "--max-parents")
     try:
         return spec_type("LocalSearch", "max_parents", "--max-parents", given=True)(text)
     except argparse.ArgumentTypeError:

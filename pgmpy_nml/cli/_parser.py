@@ -31,6 +31,7 @@ from ._argtypes import (
     _time_limit,
     _whole_number_at_least,
     parent_limit,
+    score_name,
     spec_type,
 )
 from ._requests import ESTIMATORS, MISSING_CHOICES
@@ -452,6 +453,7 @@ def _score_parser(sub):
     score.add_argument(
         "--scores",
         nargs="+",
+        type=score_name,
         choices=_score_names(),
         metavar="NAME",
         help=_score_help("fnml qnml bdeu bic"),
@@ -530,6 +532,7 @@ def _cv_parser(sub):
     procedure.add_argument(
         "--scores",
         nargs="+",
+        type=score_name,
         choices=_score_names(),
         metavar="NAME",
         help="one procedure per score, the first the baseline: " + _score_help("fnml qnml bdeu"),
