@@ -141,6 +141,26 @@ def test_cv_refuses_two_limits_that_are_the_same_search(cli, tmp_path):
     assert "--max-parents 3 and default are the same search on these 22 variables" in err
 
 
+@pytest.mark.parametrize(
+    ("argv", "n_vars", "used"),
+    [
+        ("--max-parents 0 default 1", 12, [0, None, 1]),  # the DP's default: no limit
+        ("--method hill --max-parents 0 default 1", 12, [0, "auto", 1]),  # 0 is a limit
+        ("--max-parents default 2", 30, [3, 2]),  # the solver's default above 20
+        ("--method hill --max-parents 3", 30, [3]),
+    ],
+)
+def test_cv_plans_one_search_per_limit(argv, n_vars, used):
+    from pgmpy_nml.cli import build_parser
+    from pgmpy_nml.cli import cv as cli_cv
+    from pgmpy_nml.cli._requests import cv_request
+
+    request = cv_request(build_parser().parse_args(["cv", *argv.split()]))
+    plans = cli_cv.cv_plans(request, [f"V{i}" for i in range(n_vars)])
+    assert list(plans) == list(request.limits)
+    assert [cli_cv._limit_used(p, k) for k, p in plans.items()] == used
+
+
 @pytest.mark.long
 def test_discretize_and_evaluate_with_the_same_cut_points(files, cli):
     summary, bif = files / "learn.json", files / "net.bif"

@@ -108,8 +108,7 @@ def cv_plans(request: CvRequest, variables: list) -> dict[int | None, Plan]:
     seen: dict[tuple, int | None] = {}
     for limit in request.limits:
         plan = plan_search(replace(request.search, max_parents=limit), variables, repeated=True)
-        # no flag: a local search's own rule (a limit chosen on held-out rows), not None
-        key = (plan.kind, plan.engine, plan.max_parents if plan.exact or limit else "auto")
+        key = (plan.kind, plan.engine, _limit_used(plan, limit))
         if key in seen:
             raise UserError(
                 f"--max-parents {_limit_text(seen[key])} and {_limit_text(limit)} are the same "
@@ -128,6 +127,13 @@ def cv_search(plan: Plan):
 
 def _limit_text(limit: int | None) -> str:
     return "default" if limit is None else str(limit)
+
+
+def _limit_used(plan: Plan, limit: int | None) -> int | str | None:
+    """The parent limit a plan's search applies for the ``--max-parents`` value ``limit``
+    (None: the default): the exact search's (None: no limit), or ``"auto"`` for a local
+    search's own rule (a limit chosen on held-out rows where the rows are few)."""
+    return plan.max_parents if plan.exact or limit is not None else "auto"
 
 
 def _cv_procedures(request: CvRequest, plans: dict[int | None, Plan]):
@@ -153,7 +159,7 @@ def _cv_procedures(request: CvRequest, plans: dict[int | None, Plan]):
             )
             described[label] = {
                 "score": name,
-                "max_parents": plan.max_parents if plan.exact or limit is not None else "auto",
+                "max_parents": _limit_used(plan, limit),
                 "method": plan.kind,
                 "search": plan.described,
             }
