@@ -180,13 +180,15 @@ def test_the_notes_cv_command_reads_the_data_as_learn_did(cli_summary, independe
     frame["level"] = np.random.default_rng(2).normal(size=len(frame)).round(3)
     path = tmp_path / "sparse data.csv"  # a blank: the command quotes it
     frame.to_csv(path, sep=";", na_rep="NA")
-    flags = "--delimiter ; --dropna --drop-columns ID --discretize quantile:2 --score bdeu --ess 2"
+    flags = "--delimiter ; --dropna --drop-columns ID --discretize quantile:2"
+    flags += " --score bdeu --ess 2 --method dp"
     learned_out, learned = cli_summary("learn", path, "--params", "none", *flags.split())
     assert learned["sparse_families"]
     advice = re.search(r"`(pgmpy-nml cv [^`]*)`", learned_out)
     assert advice is not None
     argv = shlex.split(advice.group(1))
-    assert argv[2] == str(path) and argv[-5:] == ["--ess", "2", "--max-parents", "default", "2"]
+    assert argv[2] == str(path)
+    assert argv[-7:] == ["--ess", "2", "--method", "dp", "--max-parents", "default", "2"]
     _, got = cli_summary(*argv[1:], "--folds", "2")
     assert got["n_samples"] == learned["n_samples"] == 240 - 27
     assert got["data_notes"] == learned["data_notes"] and got["cut_points"] == learned["cut_points"]

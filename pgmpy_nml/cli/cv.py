@@ -143,7 +143,6 @@ def _cv_procedures(request: CvRequest, plans: dict[int | None, Plan]):
     from ..scores import get_score_spec
     from ..study import LearningProcedure
 
-    chosen = "auto" if request.params == "auto" else estimator(request.params, request.search.ess)
     procedures, described = {}, {}
     for name in request.scores:
         params = {}
@@ -151,6 +150,9 @@ def _cv_procedures(request: CvRequest, plans: dict[int | None, Plan]):
             params["equivalent_sample_size"] = request.search.ess
         for limit, plan in plans.items():
             label = name if len(plans) == 1 else f"{name} --max-parents {_limit_text(limit)}"
+            chosen = "auto"  # each procedure its own estimator, as its own search
+            if request.params != "auto":
+                chosen = estimator(request.params, request.search.ess)
             procedures[label] = LearningProcedure(
                 cv_search(plan),
                 scoring_method=name,

@@ -130,11 +130,14 @@ def _learn_structure(plan: Plan, score, data: Data):
 
 def _cv_command(request: LearnRequest, smaller: int) -> str:
     """The ``cv`` command that compares this run's parent limit with ``smaller``: on its
-    data file, read as it was read, with its score."""
+    data file, read as it was read, with its score and search method (``cv`` has no
+    --require, --forbid or --tiers)."""
     search = request.search
     words = ["pgmpy-nml", "cv", *_data_flags(request.read), "--scores", search.score]
     if search.ess != 1:
         words += ["--ess", f"{search.ess:g}"]
+    if search.method != "auto":
+        words += ["--method", search.method]
     given = "default" if search.max_parents is None else str(search.max_parents)
     words += ["--max-parents", given, str(smaller)]
     return "`" + " ".join(shlex.quote(word) for word in words) + "`"
