@@ -171,6 +171,7 @@ def test_command_line_says_it_as_a_note(cli, cli_summary, independent, tmp_path)
     assert summary["sparse_families"] == [] and "note:" not in out
 
 
+@pytest.mark.long
 def test_the_notes_cv_command_reads_the_data_as_learn_did(cli_summary, independent, tmp_path):
     """Semicolons, a row-names column, NA cells, a dropped column, a numeric column cut:
     the advised command carries the flags, reads the same rows and the same score."""
