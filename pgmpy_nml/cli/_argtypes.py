@@ -73,6 +73,13 @@ def _delimiter(text):
     return value
 
 
+def delimiter_text(value: str) -> str:
+    """``--delimiter``'s text for a delimiter ``_delimiter`` read: a blank by its name
+    (``tab``, ``space``), any other character as it is."""
+    names = (name for name, char in _DELIMITER_NAMES.items() if char == value)
+    return next(names, value) if value.isspace() else value
+
+
 def _discretization(text):
     """``METHOD[:BINS]`` -> ``(method, bins)``, e.g. ``quantile:4``."""
     method, _, bins = text.partition(":")
@@ -144,19 +151,29 @@ def score_name(text):
     return text
 
 
+#: ``--max-parents K``: a whole number (``LocalSearch``'s ``max_parents`` spec; no flag
+#: already means each search's own rule, ``"auto"``).
+max_parents = spec_type("LocalSearch", "max_parents", "--max-parents", given=True)
+
+
 def parent_limit(text):
-    """One value of ``cv``'s ``--max-parents``: a whole number (``LocalSearch``'s
-    ``max_parents`` spec, as ``learn`` reads it), or ``default`` (None: the search's own
-    rule, what no flag means)."""
+    """One value of ``cv``'s ``--max-parents``: a whole number (:data:`max_parents`, as
+    ``learn`` reads it), or ``default`` (None: the search's own rule, what no flag means;
+    :func:`limit_text` writes it back)."""
     if text.strip().lower() == "default":
         return None
     _not_a_file(text, "--max-parents")
     try:
-        return spec_type("LocalSearch", "max_parents", "--max-parents", given=True)(text)
+        return max_parents(text)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
             f"must be a whole number >= 0 or 'default', got {text!r}"
         ) from None
+
+
+def limit_text(limit: int | None) -> str:
+    """A ``--max-parents`` value as :func:`parent_limit` reads it (None: ``default``)."""
+    return "default" if limit is None else str(limit)
 
 
 def _time_limit(text):

@@ -30,6 +30,7 @@ from ._argtypes import (
     _test_size,
     _time_limit,
     _whole_number_at_least,
+    max_parents,
     parent_limit,
     score_name,
     spec_type,
@@ -273,8 +274,7 @@ _DEFAULT_LIMIT = (
 def _max_parents_arg(parser):
     parser.add_argument(
         "--max-parents",
-        # a whole number only: no flag already means each search's own rule ("auto")
-        type=spec_type("LocalSearch", "max_parents", "--max-parents", given=True),
+        type=max_parents,
         default=None,
         metavar="K",
         help=f"largest number of parents of a variable (default: {_DEFAULT_LIMIT})",

@@ -10,6 +10,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from . import _outputs
+from ._argtypes import limit_text
 from ._cuts import read_study_data
 from ._errors import UserError
 from ._report import table
@@ -59,7 +60,7 @@ def cv(request: CvRequest) -> dict:
     steps = " (its structure steps)" if request.read.missing == "em" else ""
     said = None
     for limit, each in plans.items():
-        which = f" with --max-parents {_limit_text(limit)}" if len(plans) > 1 else ""
+        which = f" with --max-parents {limit_text(limit)}" if len(plans) > 1 else ""
         # the engine and limits lines once where they are the same for the next limit
         details = (each.kind, each.engine, each.limits_text())
         announce(each, "  each fit" + steps + which, details=details != said)
@@ -111,7 +112,7 @@ def cv_plans(request: CvRequest, variables: list) -> dict[int | None, Plan]:
         key = (plan.kind, plan.engine, _limit_used(plan, limit))
         if key in seen:
             raise UserError(
-                f"--max-parents {_limit_text(seen[key])} and {_limit_text(limit)} are the same "
+                f"--max-parents {limit_text(seen[key])} and {limit_text(limit)} are the same "
                 f"search on these {len(variables)} variables ({plan.described}): give one"
             )
         seen[key] = limit
@@ -123,10 +124,6 @@ def cv_search(plan: Plan):
     """The search every split runs: a template with the plan's options (the procedures
     rebind its score); an exact one has the plan's time limit and shows its progress."""
     return make_search(plan, "fnml", show_progress=plan.exact, knowledge=False)
-
-
-def _limit_text(limit: int | None) -> str:
-    return "default" if limit is None else str(limit)
 
 
 def _limit_used(plan: Plan, limit: int | None) -> int | str | None:
@@ -149,7 +146,7 @@ def _cv_procedures(request: CvRequest, plans: dict[int | None, Plan]):
         if "equivalent_sample_size" in get_score_spec(name).params:
             params["equivalent_sample_size"] = request.search.ess
         for limit, plan in plans.items():
-            label = name if len(plans) == 1 else f"{name} --max-parents {_limit_text(limit)}"
+            label = name if len(plans) == 1 else f"{name} --max-parents {limit_text(limit)}"
             chosen = "auto"  # each procedure its own estimator, as its own search
             if request.params != "auto":
                 chosen = estimator(request.params, request.search.ess)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from .._sparse import sparse_families, sparse_text
 from . import _outputs
+from ._argtypes import delimiter_text, limit_text
 from ._cuts import read_study_data
 from ._errors import UserError
 from ._report import edges_text, table
@@ -138,8 +139,7 @@ def _cv_command(request: LearnRequest, smaller: int) -> str:
         words += ["--ess", f"{search.ess:g}"]
     if search.method != "auto":
         words += ["--method", search.method]
-    given = "default" if search.max_parents is None else str(search.max_parents)
-    words += ["--max-parents", given, str(smaller)]
+    words += ["--max-parents", limit_text(search.max_parents), str(smaller)]
     return "`" + " ".join(shlex.quote(word) for word in words) + "`"
 
 
@@ -148,8 +148,7 @@ def _data_flags(read: ReadRequest) -> list[str]:
     command (which has no ``--states-from``: its fits use the states the file shows)."""
     words = [] if read.path is None else [read.path]
     if read.delimiter is not None:
-        names = {"\t": "tab", " ": "space"}
-        words += ["--delimiter", names.get(read.delimiter, read.delimiter)]
+        words += ["--delimiter", delimiter_text(read.delimiter)]
     if read.na_values is not None:
         words += ["--na-values", ",".join(read.na_values)]
     words += {"drop": ["--dropna"], "error": []}.get(read.missing, ["--missing", read.missing])
