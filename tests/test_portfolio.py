@@ -45,14 +45,22 @@ def _all_reaped(children):
     return all(child.returncode is not None for child in children)
 
 
-def _against_brute_force(local, method="astar|solver"):
+def _against_brute_force(local, method="astar|solver", probe=0.0):
     candidates = CandidateParentSets.from_dict(local)
     optimum = best_network(local, list(local))
-    result = pf.portfolio(candidates, method=method, show_progress=False)
+    result = pf.portfolio(candidates, method=method, show_progress=False, probe=probe)
     assert result.method == method and result.optimal and result.gap == 0.0
     assert result.score == pytest.approx(optimum, rel=1e-9, abs=1e-9)
     assert result.bound == result.score
     mine = {"astar|solver": "astar", "order|solver": "order search"}.get(method)
+    if probe > 0:  # the probe ran first, and is reported
+        mine = "astar"
+        assert pf.PROBE_KEY in result.timings and pf.PROBE_KEY in result.engines
+        probed = result.engines[pf.PROBE_KEY]
+        assert probed["score"] <= optimum + 1e-9 and probed["bound"] >= optimum - 1e-9
+        assert probed["status"] == "optimal" or len(result.engines) >= 2
+    else:
+        assert pf.PROBE_KEY not in result.timings
     assert result.engine.startswith("scip") or result.engine == mine
     assert candidates.score(result.parents) == pytest.approx(result.score, rel=1e-12)
     alone = [astar(candidates, show_progress=False), solve(candidates, show_progress=False)]
@@ -74,6 +82,38 @@ def test_the_portfolio_finds_the_brute_force_optimum(method, local):
 @given(local=candidate_sets())
 def test_the_portfolio_finds_the_brute_force_optimum_many(method, local):
     _against_brute_force(local, method)
+
+
+# the automatic "solver|solver" probes with A* first: a probe that proves (5 s), and one
+# stopped at once, after which the bound-first solver goes on from its network
+@pytest.mark.parametrize("probe", [5.0, 1e-9])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(local=candidate_sets())
+def test_the_probe_keeps_the_brute_force_optimum(probe, local):
+    _against_brute_force(local, "solver|solver", probe)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("probe", [5.0, 1e-9])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(local=candidate_sets())
+def test_the_probe_keeps_the_brute_force_optimum_many(probe, local):
+    _against_brute_force(local, "solver|solver", probe)
+
+
+def test_the_probe_runs_where_a_star_can_and_takes_a_share_of_the_time():
+    from pgmpy_nml.search.candidates import _pipeline
+
+    small, wide = _per_variable(20, 3), _per_variable(64, 2)
+    seconds = _pipeline.ASTAR_PROBE_SECONDS
+    assert _pipeline._probe_seconds(small, "solver|solver", None) == seconds
+    assert _pipeline._probe_seconds(small, "solver|solver", 600.0) == seconds
+    assert _pipeline._probe_seconds(small, "solver|solver", 20.0) == pytest.approx(
+        _pipeline.ASTAR_PROBE_SHARE * 20.0
+    )
+    assert _pipeline._probe_seconds(wide, "solver|solver", 600.0) == 0.0  # 64: beyond A*
+    for method in ("astar|solver", "order|solver", "solver", "astar"):
+        assert _pipeline._probe_seconds(small, method, 600.0) == 0.0
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -112,12 +152,14 @@ def test_the_bound_first_solver_finds_the_brute_force_optimum(local):
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("method", list(pf.PORTFOLIOS))
+@pytest.mark.parametrize(
+    "method, probe", [(m, 0.0) for m in pf.PORTFOLIOS] + [("solver|solver", 5.0)]
+)
 @pytest.mark.parametrize("seed", range(2))
-def test_stopped_by_the_time_limit_the_bound_is_sound(seed, method, launched):
+def test_stopped_by_the_time_limit_the_bound_is_sound(seed, method, probe, launched):
     cands = _hard(seed)
     optimum = solve(cands, show_progress=False).score
-    result = pf.portfolio(cands, method=method, time_limit=1e-3, show_progress=False)
+    result = pf.portfolio(cands, method=method, time_limit=1e-3, show_progress=False, probe=probe)
     assert math.isfinite(result.bound)
     assert result.bound >= optimum - 1e-9 * abs(optimum) and result.score <= optimum + 1e-9
     assert result.bound <= cands.upper_bound() + 1e-9

@@ -48,7 +48,11 @@ EXACT_MAX_VARIABLES = 31
 #: first 45 and its 56 variables A* was 1.7% and 3.5% from proven after 130 and 300 s
 #: (12 GB), SCIP proved in 41 and 187 s, so the solver runs above, beside a second,
 #: differently seeded solver that works on the bound first where a second core exists
-#: (``"solver|solver"``, :mod:`~pgmpy_nml.search.candidates._portfolio`).
+#: (``"solver|solver"``, :mod:`~pgmpy_nml.search.candidates._portfolio`). Which engine
+#: wins still depends on the data there: barley (48 variables, N = 500, qNML) is proven by
+#: A* in under a second and by neither solver in 600 s, so ``ExactSearch(method="auto")``
+#: runs A* for 2 s of CPU before the calling process's solver up to 63 variables
+#: (:func:`~pgmpy_nml.search.candidates._pipeline._probe_seconds`).
 ASTAR_AUTO_MAX_VARIABLES = 40
 #: The exact choice always takes the subset DP up to this many variables (well under a
 #: second).
@@ -116,7 +120,9 @@ def choose_search(
       (see :data:`ASTAR_AUTO_MAX_VARIABLES`); above, two differently seeded branch and
       cuts (``"solver|solver"``, the second with a deeper root cut loop; see
       :mod:`~pgmpy_nml.search.candidates._portfolio`) instead of one. This is
-      ``ExactSearch(method="auto")``, which, once the candidates are known, runs the
+      ``ExactSearch(method="auto")``, which, once the candidates are known, runs A*
+      for 2 s before the bound-first solver of ``"solver|solver"`` up to 63 variables
+      (its proof ends the search), and runs the
       order search beside the bound-first solver (``"order|solver"``) when SCIP's model
       over every candidate would not fit in the memory or the time, and in place of
       two solvers from 100,000 candidates on where the bound-first solver prices its

@@ -113,7 +113,8 @@ class ExactSearch(_StructureSearch):
       parent limit; up to 40 variables ``"astar|solver"`` with two cores or more
       (``n_jobs``; neither engine wins on every data set there) and A* alone on
       one core (branch and cut goes on from its best network if A* runs out of
-      memory); and the solver beyond (``"solver|solver"`` on two cores), by default with
+      memory); and the solver beyond (``"solver|solver"`` on two cores, the second solver
+      after 2 s of A*'s CPU up to 63 variables: A*'s proof ends the search), by default with
       at most 3 parents per variable (``max_parents="auto"``, the command line's
       rule too: :func:`~pgmpy_nml.search.choose_search`). It runs ``"order|solver"``
       in place of ``"solver|solver"`` when the first solver's model over every

@@ -6,7 +6,8 @@ then the best network over them: A* (``method="astar"``), SCIP's branch and cut
 (``"astar|solver"``, ``"solver|solver"`` and ``"order|solver"``, :mod:`._portfolio`).
 When the method was chosen automatically, two solvers over very many candidates
 (:func:`_too_many`), or where the bound-first one prices its root over many candidates
-(:func:`_order_instead`), are ``"order|solver"``, and when A* runs out of
+(:func:`_order_instead`), are ``"order|solver"``, the other ``"solver|solver"`` runs
+A* for a few seconds first (:func:`_probe_seconds`), and when A* runs out of
 memory branch and cut goes on from A*'s best network (``"astar+solver"``), and the
 smaller of the two proven bounds holds. One time limit covers every stage: scoring
 stops at :data:`SCORING_SHARE` of it, the engines then start from a hill climbing's
@@ -23,6 +24,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ..._limits import ASTAR_MAX_VARIABLES
 from ..._progress import PeriodicLines, nested_desc
 from . import _solver
 from ._astar import astar
@@ -46,6 +48,11 @@ SCORING_SHARE = 0.75
 #: From this many candidates on, where the bound-first solver prices its root, the
 #: automatic ``"solver|solver"`` is ``"order|solver"`` (:func:`_order_instead`).
 ORDER_MIN_CANDIDATES = 100_000
+#: Seconds of A* the automatic ``"solver|solver"`` runs in the calling process before its
+#: bound-first solver (:func:`_probe_seconds`), and the largest share of the time limit
+#: they may take.
+ASTAR_PROBE_SECONDS = 2.0
+ASTAR_PROBE_SHARE = 0.1
 
 
 def search_candidates(
@@ -149,7 +156,6 @@ def _engines(
     if hand_over and _order_instead(candidates, method, time_limit):
         method = "order|solver"
     if method in PORTFOLIOS:
-        start = time.perf_counter()
         both = portfolio(
             candidates,
             method=method,
@@ -159,6 +165,7 @@ def _engines(
             gap_limit=gap_limit,
             seed=seed,
             max_memory=max_memory,
+            probe=_probe_seconds(candidates, method, time_limit) if hand_over else 0.0,
         )
         timings.update(both.timings or {})
         return _finish(both, method, both.bound, timings, report)
@@ -228,6 +235,24 @@ def _order_instead(candidates: CandidateParentSets, method: str, time_limit) -> 
         return True
     n = int(candidates.n_candidates().sum())
     return n >= ORDER_MIN_CANDIDATES and prices_root(n, candidates.n_variables)
+
+
+def _probe_seconds(candidates: CandidateParentSets, method: str, time_limit) -> float:
+    """Seconds of A* before the bound-first solver of the automatic ``"solver|solver"``
+    (:func:`._portfolio._probe`): :data:`ASTAR_PROBE_SECONDS`, at most
+    :data:`ASTAR_PROBE_SHARE` of ``time_limit``, where A* can run (at most 63 variables);
+    0 otherwise.
+
+    Chosen on the benchmark suite's tuning half (``benchmarks/bench_suite.py``, its 23
+    rows of 48-61 variables that ran two solvers): A* alone for 15 s proved 5 of them,
+    barley N = 500 qNML p3 in 0.73 s, which two solvers had left 0.113% from proven after
+    600 s; the four others the solvers prove in seconds too. On the rest A* ended
+    0.002-5.1% from proven: a longer probe buys nothing there, and costs its seconds."""
+    if method != "solver|solver" or candidates.n_variables > ASTAR_MAX_VARIABLES:
+        return 0.0
+    if time_limit is None:
+        return ASTAR_PROBE_SECONDS
+    return min(ASTAR_PROBE_SECONDS, ASTAR_PROBE_SHARE * time_limit)
 
 
 def _too_many(candidates: CandidateParentSets, time_limit: float | None) -> bool:

@@ -18,7 +18,10 @@ about 2 s of CPU to start):
   round, a few seconds at most, while SCIP's defaults ask only at SCIP's events, which
   a large root LP or heuristic can hold off for minutes (barley, N = 100, fNML,
   3 parents: the priced solver, then in the other process, proved after 29.9 s and the
-  result came at 413 s). Branch and cut's running time
+  result came at 413 s). With ``probe`` (what ``method="auto"`` asks up to 63 variables,
+  :func:`._pipeline._probe_seconds`), A* runs for a few seconds in the calling process
+  before its solver: its proof ends the portfolio, else its network and bound count in
+  the result and the solver starts as it would have, that much later. Branch and cut's running time
   varies from seed to seed: hailfinder (56 variables, BDeu(1), N = 10000, 3 parents)
   took 86.7, 156 and 124 s of CPU with seeds 0, 1 and 2; a race takes the faster. Where
   the default search branches too early the second gives the better bound (hailfinder,
@@ -134,6 +137,8 @@ PORTFOLIOS = {
         their_solver={"bound_first": True, "memory_share": None},
     ),
 }
+#: The A* probe's name in the result's ``timings`` and ``engines`` (:func:`_probe`).
+PROBE_KEY = "astar (probe)"
 #: The statuses that end the portfolio at once.
 PROOFS = ("optimal", "gaplimit")
 #: From this many candidates on, a full garbage collection runs before the engines start
@@ -146,6 +151,8 @@ GC_MIN_CANDIDATES = 100_000
 _GRACE = 60.0
 #: Share of the memory A* may take beside the solver (alone: 80%).
 _ASTAR_MEMORY_SHARE = 0.5
+#: The A* probe's wall time, at most, in multiples of its CPU seconds (:func:`_probe`).
+_PROBE_WALL = 4.0
 #: Seconds between two looks at the children.
 _POLL = 0.05
 
@@ -173,9 +180,14 @@ def portfolio(
     gap_limit: float = 0.0,
     seed: int = 0,
     max_memory: float | None = None,
+    probe: float = 0.0,
 ) -> SearchResult:
     """The best network over ``candidates`` by two engines at once (module notes):
-    ``method`` is ``"astar|solver"`` or ``"solver|solver"``.
+    ``method`` is ``"astar|solver"``, ``"solver|solver"`` or ``"order|solver"``.
+
+    ``probe`` > 0: the calling process first runs A* for at most that many seconds
+    (:func:`_probe`); its proof ends the portfolio, else its engine starts as it would
+    have without the probe, and the probe's network and bound are kept for the result.
 
     The settings are checked ones, as the engines take them; ``max_memory`` caps
     A*'s tables (by default half the memory available, the other half left to the
@@ -208,8 +220,18 @@ def portfolio(
         try:
             fam = _checked_families(candidates)  # while the other process starts and reads
             with keep_alive(race):
-                mine = _my_engine(pair, candidates, race, child, out, seed, max_memory, settings)
-                reports = {pair.my_key or pair.mine: _report(fam, mine)}
+                first = None
+                if probe > 0:
+                    first = _probe(candidates, race, child, out, probe, max_memory, settings)
+                if first is not None and (first.status in PROOFS or _finished(child, out)):
+                    mine, reports = first, {}  # proven, or the other process has finished
+                else:  # from the same start as without the probe: the same search, later
+                    mine = _my_engine(
+                        pair, candidates, race, child, out, seed, max_memory, settings
+                    )
+                    reports = {pair.my_key or pair.mine: _report(fam, mine)}
+                if first is not None:
+                    reports[PROBE_KEY] = _report(fam, first)
                 if mine.status not in PROOFS:  # the other's turn: finished, or its deadline
                     theirs = _wait(child, out, deadline)
                     if theirs is not None:
@@ -223,6 +245,39 @@ def portfolio(
     timings = dict(result.timings or {})
     timings["portfolio"] = time.perf_counter() - begin
     return replace(result, timings=timings)
+
+
+def _probe(candidates, race, child, out, seconds, max_memory, settings):
+    """A* in the calling process for at most ``seconds`` of its CPU time (so that a
+    loaded machine does not cut it short; at most :data:`_PROBE_WALL` times as many
+    seconds of wall time, and within the deadline), from ``settings``' start network,
+    reporting on ``race`` as ``"A*"``. Its end is a stop (status ``"stopped"``, no final
+    local search): at that limit or when the child has finished. None when it stopped
+    before it had any network."""
+    from ._astar import astar
+
+    end = time.time() + _PROBE_WALL * seconds
+    if settings["deadline"] is not None:
+        end = min(end, settings["deadline"])
+    cpu_end = time.thread_time() + seconds
+    if max_memory is None:
+        max_memory = _ASTAR_MEMORY_SHARE * available_memory()
+    names, race.names = race.names, ("A*", race.names[1])
+    try:
+        return astar(
+            candidates,
+            initial=settings["initial"],
+            gap_limit=settings["gap_limit"],
+            max_memory=max_memory,
+            stop=lambda: (
+                time.thread_time() >= cpu_end or time.time() >= end or _finished(child, out)
+            ),
+            display=race,
+        )
+    except RuntimeError:  # stopped before any network (no start given): the engine's turn
+        return None
+    finally:
+        race.names = names
 
 
 def _my_engine(pair, candidates, race, child, out, seed, max_memory, settings):
