@@ -85,7 +85,7 @@ def test_the_portfolio_finds_the_brute_force_optimum_many(method, local):
 
 
 # the automatic "solver|solver" probes with A* first: a probe that proves (5 s), and one
-# stopped at once, after which the bound-first solver goes on from its network
+# stopped at once, after which the bound-first solver starts as it would have without it
 @pytest.mark.parametrize("probe", [5.0, 1e-9])
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(local=candidate_sets())
@@ -99,6 +99,32 @@ def test_the_probe_keeps_the_brute_force_optimum(probe, local):
 @given(local=candidate_sets())
 def test_the_probe_keeps_the_brute_force_optimum_many(probe, local):
     _against_brute_force(local, "solver|solver", probe)
+
+
+@pytest.mark.parametrize("automatic", [True, False])
+def test_the_automatic_two_solvers_probe_with_a_star_first(random_data, automatic):
+    """``ExactSearch(method="auto")``'s ``"solver|solver"`` (``hand_over``) runs the A*
+    probe and reports it; the same method named by the user runs as named."""
+    from pgmpy_nml.search.candidates._pipeline import search_candidates
+
+    data = random_data(300, 7, 3)
+    dp = ExactSearch("bdeu", method="dp", max_parents=2, show_progress=False).fit(data)
+    result = search_candidates(
+        BDeu(data),
+        "solver|solver",
+        max_parents=2,
+        expert_knowledge=None,
+        n_jobs=None,
+        show_progress=False,
+        time_limit=None,
+        gap_limit=0.0,
+        seed=0,
+        hand_over=automatic,
+    )
+    assert result.method == "solver|solver" and result.status == "optimal"
+    assert result.score == pytest.approx(dp.score_, rel=1e-9)
+    assert (pf.PROBE_KEY in result.timings) == automatic
+    assert (pf.PROBE_KEY in result.engines) == automatic
 
 
 def test_the_probe_runs_where_a_star_can_and_takes_a_share_of_the_time():
