@@ -101,10 +101,10 @@ def test_the_probe_keeps_the_brute_force_optimum_many(probe, local):
     _against_brute_force(local, "solver|solver", probe)
 
 
-@pytest.mark.parametrize("automatic", [True, False])
-def test_the_automatic_two_solvers_probe_with_a_star_first(random_data, automatic):
-    """``ExactSearch(method="auto")``'s ``"solver|solver"`` (``hand_over``) runs the A*
-    probe and reports it; the same method named by the user runs as named."""
+def _two_solvers_and_the_dp(random_data, automatic):
+    """``"solver|solver"`` through the candidate pipeline on random data (7 variables,
+    at most 2 parents), as ``method="auto"`` runs it (``automatic``) or as named, and the
+    subset DP's optimum of the same data."""
     from pgmpy_nml.search.candidates._pipeline import search_candidates
 
     data = random_data(300, 7, 3)
@@ -121,8 +121,16 @@ def test_the_automatic_two_solvers_probe_with_a_star_first(random_data, automati
         seed=0,
         hand_over=automatic,
     )
+    return result, dp.score_
+
+
+@pytest.mark.parametrize("automatic", [True, False])
+def test_the_automatic_two_solvers_probe_with_a_star_first(random_data, automatic):
+    """``ExactSearch(method="auto")``'s ``"solver|solver"`` (``hand_over``) runs the A*
+    probe and reports it; the same method named by the user runs as named."""
+    result, optimum = _two_solvers_and_the_dp(random_data, automatic)
     assert result.method == "solver|solver" and result.status == "optimal"
-    assert result.score == pytest.approx(dp.score_, rel=1e-9)
+    assert result.score == pytest.approx(optimum, rel=1e-9)
     assert (pf.PROBE_KEY in result.timings) == automatic
     assert (pf.PROBE_KEY in result.engines) == automatic
 
@@ -497,25 +505,12 @@ def test_very_many_candidates_take_the_order_search_beside_the_solver(
     method's portfolio is the order search beside the bound-first solver, with the same
     optimum; a portfolio the user named is kept."""
     from pgmpy_nml.search.candidates import _solver
-    from pgmpy_nml.search.candidates._pipeline import _too_many, search_candidates
+    from pgmpy_nml.search.candidates._pipeline import _too_many
 
     monkeypatch.setattr(_solver, "_model_limit", lambda *args: "memorylimit")
-    data = random_data(300, 7, 3)
-    dp = ExactSearch("bdeu", method="dp", max_parents=2, show_progress=False).fit(data)
-    result = search_candidates(
-        BDeu(data),
-        "solver|solver",
-        max_parents=2,
-        expert_knowledge=None,
-        n_jobs=None,
-        show_progress=False,
-        time_limit=None,
-        gap_limit=0.0,
-        seed=0,
-        hand_over=automatic,
-    )
+    result, optimum = _two_solvers_and_the_dp(random_data, automatic)
     assert result.method == ("order|solver" if automatic else "solver|solver")
-    assert result.status == "optimal" and result.score == pytest.approx(dp.score_, rel=1e-9)
+    assert result.status == "optimal" and result.score == pytest.approx(optimum, rel=1e-9)
     if automatic:
         assert {"order", "solver", "portfolio"} <= set(result.timings)
     monkeypatch.undo()
