@@ -121,7 +121,7 @@ def choose_search(
       cuts (``"solver|solver"``, the second with a deeper root cut loop; see
       :mod:`~pgmpy_nml.search.candidates._portfolio`) instead of one. This is
       ``ExactSearch(method="auto")``, which, once the candidates are known, runs A*
-      for 2 s before the bound-first solver of ``"solver|solver"`` up to 63 variables
+      for 2 s of CPU before the bound-first solver of ``"solver|solver"`` up to 63 variables
       (its proof ends the search), and runs the
       order search beside the bound-first solver (``"order|solver"``) when SCIP's model
       over every candidate would not fit in the memory or the time, and in place of
