@@ -15,6 +15,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
+from _promises import assert_sound_result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_pruning_properties import best_network
@@ -51,13 +52,7 @@ def test_bound_is_never_below_a_network_that_exists(local, time_limit):
     candidates = CandidateParentSets.from_dict(local)
     optimum = best_network(local, list(local))
     result = solve(candidates, time_limit=time_limit, show_progress=False)
-    assert math.isfinite(result.bound)
-    assert result.score <= optimum + 1e-9
-    assert result.bound >= optimum - 1e-9 * (1 + abs(optimum))
-    assert result.bound <= candidates.upper_bound() + 1e-9
-    if result.optimal:
-        assert result.score == pytest.approx(optimum, rel=1e-9)
-        assert result.gap == 0.0
+    assert_sound_result(result, candidates, optimum)
 
 
 def test_sound_bound_from_scip_dual_bounds():
