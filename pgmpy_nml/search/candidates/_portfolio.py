@@ -254,25 +254,20 @@ def _probe(candidates, race, child, out, seconds, max_memory, settings):
     reporting on ``race`` as ``"A*"``. Its end is a stop (status ``"stopped"``, no final
     local search): at that limit or when the child has finished. None when it stopped
     before it had any network."""
-    from ._astar import astar
-
     end = time.time() + _PROBE_WALL * seconds
     if settings["deadline"] is not None:
         end = min(end, settings["deadline"])
     cpu_end = time.thread_time() + seconds
-    if max_memory is None:
-        max_memory = _ASTAR_MEMORY_SHARE * available_memory()
     names, race.names = race.names, ("A*", race.names[1])
     try:
-        return astar(
+        return _astar_here(
             candidates,
-            initial=settings["initial"],
-            gap_limit=settings["gap_limit"],
-            max_memory=max_memory,
+            race,
+            settings,
+            max_memory,
             stop=lambda: (
                 time.thread_time() >= cpu_end or time.time() >= end or _finished(child, out)
             ),
-            display=race,
         )
     except RuntimeError:  # stopped before any network (no start given): the engine's turn
         return None
@@ -280,10 +275,29 @@ def _probe(candidates, race, child, out, seconds, max_memory, settings):
         race.names = names
 
 
+def _astar_here(candidates, race, settings, max_memory, stop, time_limit=None):
+    """A* in the calling process, beside the other process's engine: from ``settings``'
+    start network and gap limit, with ``max_memory`` (by default
+    :data:`_ASTAR_MEMORY_SHARE` of the memory available), stopped by ``stop()`` or
+    ``time_limit``, reporting on ``race``."""
+    from ._astar import astar
+
+    if max_memory is None:
+        max_memory = _ASTAR_MEMORY_SHARE * available_memory()
+    return astar(
+        candidates,
+        time_limit=time_limit,
+        initial=settings["initial"],
+        gap_limit=settings["gap_limit"],
+        max_memory=max_memory,
+        stop=stop,
+        display=race,
+    )
+
+
 def _my_engine(pair, candidates, race, child, out, seed, max_memory, settings):
     """The calling process's engine of the portfolio, reporting on ``race`` and stopped
     when the child has finished."""
-    from ._astar import astar
     from ._memetic import order_engine
 
     deadline = settings["deadline"]
@@ -298,17 +312,8 @@ def _my_engine(pair, candidates, race, child, out, seed, max_memory, settings):
             display=race,
         )
     if pair.mine == "astar":
-        if max_memory is None:
-            max_memory = _ASTAR_MEMORY_SHARE * available_memory()
-        return astar(
-            candidates,
-            time_limit=time_limit,
-            initial=settings["initial"],
-            gap_limit=settings["gap_limit"],
-            max_memory=max_memory,
-            stop=lambda: _finished(child, out),
-            display=race,
-        )
+        stop = lambda: _finished(child, out)  # noqa: E731 - as the other engines' stop
+        return _astar_here(candidates, race, settings, max_memory, stop, time_limit)
     return _solver._solve(
         candidates,
         settings["initial"],
