@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 from scipy.optimize import linprog
 from test_symmetry import symmetric_tables
 
-from pgmpy_nml.search.candidates import _pricing, _solver
+from pgmpy_nml.search.candidates import CandidateParentSets, _pricing, _solver
 from pgmpy_nml.search.candidates._families import _checked_families
 from pgmpy_nml.search.candidates._heuristics import _greedy, _improve
 
@@ -451,3 +451,113 @@ def test_cluster_rows_hold_the_families_of_their_definition(table, data):
     for j, held in enumerate(expected):
         want[list(held)] += y[j]
     np.testing.assert_allclose(rows.weights(fam, y), want, atol=1e-12)
+
+
+def _network_of_an_order(fam, order):
+    """The best network (global family indices) whose parents all come before their
+    child in ``order``: a DAG, often not in class order."""
+    position = np.empty(fam.n, dtype=np.int64)
+    position[np.asarray(order)] = np.arange(fam.n)
+    choice = []
+    for v in range(fam.n):
+        rows = fam.families(v)
+        allowed = [all(position[u] < position[v] for u in fam.parents[f]) for f in rows]
+        choice.append(rows[int(np.argmax(np.where(allowed, fam.loss[rows], -np.inf)))])
+    return np.array(choice, dtype=np.int64)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=symmetric_tables(), data=st.data())
+def test_root_pricing_takes_a_better_network_handed_to_it_and_stays_sound(table, data):
+    """``better()`` hands a network of a random order (checked and mirrored into class
+    order by :func:`._solver._checked_shared`): it is the incumbent when it scores above
+    the first network, its families are kept, and so is every family of a network above
+    it; the bound never falls below the best network."""
+    cands, _, _ = table
+    fam = _checked_families(cands)
+    first = _improve(fam, _greedy(fam))
+    best, per_family = _in_order_bests(cands, fam.classes)
+    order = data.draw(st.permutations(range(fam.n)))
+    handed = _network_of_an_order(fam, order)
+    asked = []
+
+    def shared():
+        asked.append(True)
+        return handed
+
+    better = lambda: _solver._checked_shared(fam, shared)  # noqa: E731
+    every = data.draw(st.sampled_from([0.0, 10.0]))
+    priced = _pricing.root_pricing(fam, first, better=better, evaluate_every=every)
+    assert asked  # at the end at least, before the fixing
+    mirrored = _solver._checked_shared(fam, lambda: handed)
+    assert mirrored is not None and _solver._cycle_free(fam, mirrored)
+    scores = math.fsum(fam.loss[first]), math.fsum(fam.loss[mirrored])
+    assert priced.incumbent == max(scores)
+    expected = mirrored if scores[1] > scores[0] else first
+    assert np.array_equal(priced.first, expected)
+    assert math.fsum(fam.loss[priced.first]) == priced.incumbent
+    assert best - TOL <= priced.bound <= 0.0 + TOL
+    assert priced.bound >= priced.incumbent
+    assert np.all(priced.kept[priced.first])
+    assert np.all(priced.kept[per_family > priced.incumbent + TOL])
+
+
+@pytest.mark.parametrize(
+    "handed",
+    [
+        None,
+        np.zeros(0, dtype=np.int64),  # no family
+        np.zeros((2, 2), dtype=np.int64),  # not one per variable
+        np.array([0.0, 1.0, 2.0]),  # not integers
+        "family",  # not an array of numbers
+    ],
+)
+def test_a_handed_network_that_is_not_one_is_ignored(handed):
+    cands = CandidateParentSets.from_dict(
+        {0: {(): -5.0, (1,): -1.0}, 1: {(): -5.0, (0,): -1.0}, 2: {(): -3.0}}
+    )
+    fam = _checked_families(cands)
+    assert _solver._checked_shared(fam, lambda: handed) is None
+
+
+def test_a_handed_network_with_a_cycle_or_a_family_of_another_variable_is_ignored():
+    cands = CandidateParentSets.from_dict(
+        {0: {(): -5.0, (1,): -1.0}, 1: {(): -5.0, (0,): -1.0}, 2: {(): -3.0}}
+    )
+    fam = _checked_families(cands)
+
+    def row(v, parents):
+        return next(f for f in fam.families(v) if tuple(fam.parents[f]) == parents)
+
+    cycle = np.array([row(0, (1,)), row(1, (0,)), row(2, ())])
+    swapped = np.array([row(1, ()), row(0, ()), row(2, ())])  # 1's family for 0
+    beyond = np.array([row(0, ()), row(1, ()), fam.start[3]])  # past the last family
+    for handed in (cycle, swapped, beyond, -np.ones(3, dtype=np.int64)):
+        assert _solver._checked_shared(fam, lambda handed=handed: handed) is None
+    # a DAG: in class order ({0, 1} are interchangeable), or mirrored into it
+    for dag in ([row(0, ()), row(1, (0,)), row(2, ())], [row(0, (1,)), row(1, ()), row(2, ())]):
+        mirrored = _solver._checked_shared(fam, lambda dag=dag: np.array(dag))
+        assert mirrored is not None and _solver._cycle_free(fam, mirrored)
+        assert fam.total(mirrored) == pytest.approx(fam.total(dag), abs=1e-9)
+
+
+@pytest.mark.long
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=symmetric_tables(), data=st.data())
+def test_the_solver_given_networks_by_another_engine_proves_the_optimum(table, data):
+    """The bound-first solver that prices its root, handed a network of a random order
+    (the portfolio's order search), ends with the optimum and its proof, never below the
+    network handed."""
+    cands, _, _ = table
+    fam = _checked_families(cands)
+    best, _ = _in_order_bests(cands, fam.classes)
+    best += math.fsum(fam.best)
+    handed = _network_of_an_order(fam, data.draw(st.permutations(range(fam.n))))
+    with pytest.MonkeyPatch.context() as patch:  # not beyond this test
+        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", 0)
+        result = _solver._solve(
+            cands, None, None, 0.0, 1, False, bound_first=True, shared=lambda: handed
+        )
+    assert result.optimal and result.score == pytest.approx(best, abs=1e-6)
+    assert result.score >= fam.total(handed) - 1e-6
+    assert result.bound == result.score
