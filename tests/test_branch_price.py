@@ -184,8 +184,8 @@ def test_the_bound_first_solver_prices_after_root_pricing(table):
     best, _ = _in_order_bests(cands, fam.classes)
     best += math.fsum(fam.best)
 
-    def at_once(fam, first, deadline=None, report=None, stop=None, better=None):
-        return _pricing.root_pricing(fam, first, deadline=0.0, better=better)
+    def at_once(fam, first, deadline=None, report=None, stop=None):
+        return _pricing.root_pricing(fam, first, deadline=0.0)
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", 0)

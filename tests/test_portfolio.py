@@ -2,8 +2,6 @@
 engine alone and as brute force, a sound bound when the time runs out, and no child
 process left behind whatever stops the run."""
 
-import itertools
-import math
 import subprocess
 import sys
 import time
@@ -18,7 +16,7 @@ from test_pruning_properties import best_network
 
 from pgmpy_nml import BDeu, ExactSearch
 from pgmpy_nml.exceptions import PgmpyNMLWarning
-from pgmpy_nml.search.candidates import CandidateParentSets, _pricing, _solver, solve
+from pgmpy_nml.search.candidates import CandidateParentSets, solve
 from pgmpy_nml.search.candidates import _portfolio as pf
 from pgmpy_nml.search.candidates._astar import astar
 from pgmpy_nml.search.candidates._families import _checked_families
@@ -698,84 +696,3 @@ def test_the_stop_handler_interrupts_only_where_scip_takes_it(stage, finished):
     assert plugins._interrupt_if(model, lambda: asked.append(1) or finished) is takes
     assert len(asked) == int(takes)
     assert model.interrupted == int(takes and finished)
-
-
-def test_a_network_handed_over_is_read_once_and_whole(tmp_path):
-    path = str(tmp_path / pf.NETWORK_FILE)
-    writer, reader = pf._NetworkFile(path), pf._NetworkFile(path)
-    assert reader.read() is None  # nothing handed over yet
-    writer.write([3, 1, 2])
-    got = reader.read()
-    assert got is not None and got.dtype == np.int64 and got.tolist() == [3, 1, 2]
-    assert reader.read() is None  # nothing new
-    writer.write(np.array([4, 5, 6]))
-    got = reader.read()
-    assert got is not None and got.tolist() == [4, 5, 6]
-    assert not (tmp_path / f"{pf.NETWORK_FILE}.part").exists()
-    (tmp_path / pf.NETWORK_FILE).write_bytes(b"not a network")
-    assert reader.read() is None  # unreadable: ignored, never raised
-
-
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(local=candidate_sets())
-def test_the_order_search_hands_over_each_better_network(local):
-    from pgmpy_nml.search.candidates._memetic import order_engine
-
-    candidates = CandidateParentSets.from_dict(local)
-    fam = _checked_families(candidates)
-    handed = []
-    result = order_engine(
-        candidates,
-        time_limit=0.3,
-        initial=None,
-        seed=0,
-        stop=None,
-        display=None,
-        share=lambda choice: handed.append(np.array(choice)),
-    )
-    assert handed
-    scores = [fam.total(choice) for choice in handed]
-    assert all(a < b for a, b in itertools.pairwise(scores))  # only better ones
-    for choice in handed:  # each a DAG over the candidates, as the solver checks it
-        assert _solver._checked_shared(fam, lambda choice=choice: choice) is not None
-    assert scores[-1] == pytest.approx(result.score, rel=1e-12)
-
-
-@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(local=candidate_sets())
-def test_the_solver_process_prices_from_the_network_handed_over(local, tmp_path_factory):
-    """The solver process's side of ``"order|solver"`` (:func:`._portfolio._run_solver`,
-    in this process): the optimum written to the shared file becomes root pricing's
-    incumbent, and the solver's report is that optimum, proven."""
-    candidates = CandidateParentSets.from_dict(local)
-    fam = _checked_families(candidates)
-    alone = solve(candidates, show_progress=False)
-    optimum = np.array([fam.start[v] + c for v, c in enumerate(alone.choice)])
-    folder = tmp_path_factory.mktemp("portfolio")
-    settings_ = {
-        "deadline": None,
-        "initial": None,
-        "show_progress": False,
-        "gap_limit": 0.0,
-        "seed": 0,
-        "bound_first": True,
-        "memory_share": None,
-        "status": str(folder / "status"),
-        "network": str(folder / pf.NETWORK_FILE),
-    }
-    pf._NetworkFile(settings_["network"]).write(optimum)
-    priced = []
-
-    def recorded(*args, **kwargs):
-        priced.append(_pricing.root_pricing(*args, **kwargs))
-        return priced[-1]
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(_pricing, "PRICING_MIN_CANDIDATES", 0)
-        patch.setattr(_solver, "root_pricing", recorded)
-        report = pf._run_solver(candidates, settings_)
-    assert priced and priced[0].incumbent == pytest.approx(
-        alone.score - math.fsum(fam.best), abs=1e-9
-    )
-    assert report["status"] == "optimal"
-    assert fam.total(report["choice"]) == pytest.approx(alone.score, abs=1e-9)

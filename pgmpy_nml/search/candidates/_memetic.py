@@ -241,7 +241,7 @@ def _distinct(members: list[_Member], k: int) -> list[_Member]:
     return out
 
 
-def order_engine(candidates, *, time_limit, initial, seed, stop, display, share=None):
+def order_engine(candidates, *, time_limit, initial, seed, stop, display):
     """The memetic search as the exact portfolio's incumbent engine
     (``method="order|solver"``, :mod:`._portfolio`): a network over ``candidates`` found
     by :func:`memetic_search` until ``time_limit`` runs out or ``stop()`` says the other
@@ -250,9 +250,6 @@ def order_engine(candidates, *, time_limit, initial, seed, stop, display, share=
     a bound on every network), so the portfolio's bound is the solver's.
 
     Its status is ``"stopped"`` when ``stop`` ended it, else ``"timelimit"``.
-    ``share(choice)``, when given, is called with every better network (global family
-    indices): the portfolio hands it to the solver, whose root pricing takes it as its
-    incumbent.
     """
     from ._families import _checked_families, _initial_choice, _network_result, show_status
 
@@ -262,14 +259,9 @@ def order_engine(candidates, *, time_limit, initial, seed, stop, display, share=
     start = None if initial is None else _initial_choice(fam, candidates, initial)
     deadline = None if time_limit is None else began + time_limit
 
-    shared = [-np.inf]  # the score of the last network handed to share
-
     def report(run: MemeticRun) -> None:
         if display is not None:
             show_status(display, run.total, bound)
-        if share is not None and run.total > shared[0]:
-            shared[0] = run.total
-            share(run.choice)
 
     run = memetic_search(fam, deadline=deadline, seed=seed, start=start, report=report, stop=stop)
     report(run)

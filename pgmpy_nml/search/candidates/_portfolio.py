@@ -211,8 +211,6 @@ def portfolio(
     with tempfile.TemporaryDirectory(prefix="pgmpy-nml-portfolio-") as folder:
         task = os.path.join(folder, "task.pkl")
         settings["status"] = os.path.join(folder, "status")
-        # the order search's better networks, for the solver's root pricing
-        settings["network"] = os.path.join(folder, NETWORK_FILE) if pair.mine == "order" else None
         with open(task, "wb") as stream:
             pickle.dump((candidates, settings), stream, protocol=pickle.HIGHEST_PROTOCOL)
         out = os.path.join(folder, "solver")
@@ -312,7 +310,6 @@ def _my_engine(pair, candidates, race, child, out, seed, max_memory, settings):
             seed=seed,
             stop=lambda: _finished(child, out),
             display=race,
-            share=_NetworkFile(settings["network"]).write,
         )
     if pair.mine == "astar":
         stop = lambda: _finished(child, out)  # noqa: E731 - as the other engines' stop
@@ -448,49 +445,6 @@ class _Status:
 
     def close(self) -> None:
         pass
-
-
-#: The file in the portfolio's folder through which the order search hands its better
-#: networks to the solver's process (:class:`_NetworkFile`).
-NETWORK_FILE = "network.npy"
-
-
-class _NetworkFile:
-    """A network handed from the calling process's engine to the solver's process: one
-    array of global family indices in a ``.npy`` file, replaced whole (written beside it,
-    then renamed over it), so that a reader never sees half of one.
-
-    Measured before it was built (the suite's last records, ``"order|solver"``): the
-    order search's network was better than the solver's own on 13 of the 16 unproven
-    rows, e.g. bnetflix fNML p2, -877,500.45 against -877,732.46 under a bound of
-    -877,436.16, 0.0073% from proven against 0.034% from the solver's own."""
-
-    def __init__(self, path: str) -> None:
-        self.path = path
-        self.seen: tuple[int, int, int] | None = None
-
-    def write(self, choice) -> None:
-        """Hand over ``choice`` (it replaces the last one)."""
-        partial = self.path + ".part"
-        with open(partial, "wb") as stream:
-            np.save(stream, np.asarray(choice, dtype=np.int64), allow_pickle=False)
-        os.replace(partial, self.path)
-
-    def read(self) -> np.ndarray | None:
-        """The network handed over since the last call, or None: none yet, no new one,
-        or a file that cannot be read (it is checked by the reader, :mod:`._solver`)."""
-        try:
-            info = os.stat(self.path)
-        except OSError:
-            return None
-        key = (info.st_ino, info.st_mtime_ns, info.st_size)
-        if key == self.seen:
-            return None
-        self.seen = key
-        try:
-            return np.load(self.path, allow_pickle=False)
-        except (OSError, ValueError, EOFError):
-            return None
 
 
 def _launch(engine: str, task: str, out: str) -> subprocess.Popen:
@@ -633,7 +587,6 @@ def _run_solver(candidates, settings: dict) -> dict:
         bound_first=settings["bound_first"],
         memory_share=settings["memory_share"],
         display=status,
-        shared=None if settings.get("network") is None else _NetworkFile(settings["network"]).read,
     )
     return _report(_checked_families(candidates), result)
 
@@ -661,11 +614,7 @@ def _child_main(engine: str, task: str, out: str, parent: str) -> int:
     import threading
 
     shared = [task, out, out + ".part"]
-    shared += [
-        os.path.join(os.path.dirname(task), f"{name}{end}")
-        for name in ("status", NETWORK_FILE)
-        for end in ("", ".part")
-    ]
+    shared += [os.path.join(os.path.dirname(task), f"status{end}") for end in ("", ".part")]
     watch = threading.Thread(target=_orphan_watch, args=(int(parent), shared), daemon=True)
     watch.start()
     sys.stderr = _Lines(sys.stderr)

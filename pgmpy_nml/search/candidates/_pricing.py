@@ -426,7 +426,7 @@ class PricedRoot:
     bound: float
     #: Per family, whether a network scoring above ``incumbent`` may contain it.
     kept: np.ndarray
-    #: The score the fixing compares with: :attr:`first`'s.
+    #: The score the fixing compares with (the first network's).
     incumbent: float
     #: The clusters whose multiplier is positive at the best bound.
     cuts: list
@@ -441,9 +441,6 @@ class PricedRoot:
     columns: np.ndarray
     #: Columns purged from the restricted LP (a family purged again counts again).
     columns_dropped: int
-    #: The network the fixing compares with (global family indices): the first one, or a
-    #: better one ``better()`` gave while the pricing ran; its families are kept.
-    first: np.ndarray
     #: Wall seconds per step: ``"lp"`` (HiGHS), ``"separation"``, ``"bound"`` (the
     #: Lagrangian evaluations), ``"pricing"`` (choosing the families and adding them),
     #: ``"cuts"`` (adding and purging them, and purging columns).
@@ -540,20 +537,13 @@ def root_pricing(
     purge_columns: int = PURGE_COLUMNS,
     price_on_stall: bool = PRICE_ON_STALL,
     sub_ip_seconds: float = SUB_IP_SECONDS,
-    better: Callable[[], np.ndarray | None] | None = None,
 ) -> PricedRoot:
     """The Lagrangian bound by row and column generation (module notes), from the first
     network ``first`` (global family indices) until the LP over every family is solved,
     ``deadline`` (``time.perf_counter()`` seconds) passes or ``stop()`` is true.
-    ``report(bound)`` is called with every better bound. ``better()``, asked at every
-    evaluation of the bound and before the fixing, gives a network another engine found
-    (global family indices, a DAG that keeps the classes in order) or None: when it
-    scores above the incumbent it becomes the incumbent, which ends the pricing sooner
-    when the bound reaches it and fixes more families (the portfolio's order search,
-    :mod:`._portfolio`). Each keyword defaults to the module's constant of its name in
-    capitals (``evaluate_every``: :data:`EVALUATE_SECONDS`)."""
+    ``report(bound)`` is called with every better bound. Each keyword defaults to the
+    module's constant of its name in capitals (``evaluate_every``: :data:`EVALUATE_SECONDS`)."""
     values = _values(fam)
-    first = np.asarray(first, dtype=np.int64)
     incumbent = math.fsum(fam.loss[first])
     lp = _RestrictedLP(fam)
     lp.add_families(_first_columns(fam, first, values, first_top, small))
@@ -564,12 +554,6 @@ def root_pricing(
     seconds = _Seconds(lp=0.0, separation=0.0, bound=0.0, pricing=0.0, cuts=0.0)
     converged = False
     evaluated, every = time.perf_counter(), evaluate_every
-
-    def take_better():
-        nonlocal first, incumbent
-        other = None if better is None else better()
-        if other is not None and math.fsum(fam.loss[other]) > incumbent:
-            first, incumbent = np.asarray(other, dtype=np.int64), math.fsum(fam.loss[other])
 
     def out_of_time():
         return (deadline is not None and time.perf_counter() >= deadline) or bool(stop and stop())
@@ -602,7 +586,6 @@ def root_pricing(
                 best_arrays = (adjusted, top_values)
                 if report is not None:
                     report(min(best_bound + _margin(fam), 0.0))
-            take_better()
             if best_bound <= incumbent:
                 break
             if not new or stalled or lp_value - incumbent <= price_ratio * (bound - lp_value):
@@ -625,13 +608,11 @@ def root_pricing(
             n_cuts += len(new)
     if best_arrays is None:  # no evaluation improved on the trivial bound
         best_bound, *best_arrays = lagrangian(fam, best_cuts, best_y, values)
-    take_better()
     bound, kept = _fixing(fam, first, incumbent, best_bound, *best_arrays)
     return PricedRoot(
         bound=max(bound, incumbent),
         kept=kept,
         incumbent=incumbent,
-        first=first,
         cuts=best_cuts,
         converged=converged,
         rounds=rounds,

@@ -109,7 +109,6 @@ from ..._progress import keep_alive, progress_bar
 from ..._validate import as_gap_limit, as_time_limit
 from ._clusters import _cluster_row
 from ._families import (
-    _canonical,
     _checked_families,
     _cycle_free,
     _Families,
@@ -221,7 +220,6 @@ def _solve(
     memory_share=None,
     label="exact search",
     display=None,
-    shared=None,
 ) -> SearchResult:
     """:func:`solve` with checked settings. The portfolio (:mod:`._portfolio`) also
     passes ``stop`` (a call without arguments, polled at SCIP's events at most every
@@ -231,9 +229,7 @@ def _solve(
     by default :data:`_SCIP_MEMORY_SHARE`, half of it each when two solvers share the
     machine) and ``label``, the progress lines' name, or ``display``, where to report
     instead of a display of its own (the portfolio's one line for both engines; left
-    open). ``shared()`` gives the latest network the portfolio's other engine found
-    (an array of global family indices, unchecked) or None; root pricing takes it as its
-    incumbent when it is a better DAG (:func:`_checked_shared`)."""
+    open)."""
     bar = _progress_bar(show_progress, label) if display is None else display
     try:
         # lines at their period from the start: the first network, the model (a minute on
@@ -249,7 +245,6 @@ def _solve(
                 stop,
                 bound_first,
                 _SCIP_MEMORY_SHARE if memory_share is None else memory_share,
-                shared=shared,
             )
     finally:
         if bar is not None and display is None:
@@ -273,12 +268,11 @@ def _branch_and_cut(
     memory_share,
     pricing=True,
     clusters=(),
-    shared=None,
 ) -> SearchResult:
     """:func:`_solve`, showing its progress on ``bar`` (or None). With ``bound_first``
     and enough candidates (:func:`._pricing.prices_root`), the root is priced
-    first (:func:`_priced`, which asks ``shared``; not with ``pricing=False``);
-    ``clusters`` are cluster constraints the model starts with."""
+    first (:func:`_priced`; not with ``pricing=False``); ``clusters`` are cluster
+    constraints the model starts with."""
     from pyscipopt import quicksum
 
     from . import _scip_plugins as plugins
@@ -302,7 +296,7 @@ def _branch_and_cut(
         too_large = _model_limit(len(fam), time_limit, memory_share)
         if too_large or (bound_first and prices_root(len(fam), fam.n)):
             args = (time_limit, gap_limit, seed, bar, stop, memory_share, timings)
-            return _priced(fam, candidates, first, begin, *args, shared=shared)
+            return _priced(fam, candidates, first, begin, *args)
 
     start = time.perf_counter()
     offset = math.fsum(fam.best)
@@ -348,28 +342,16 @@ def _branch_and_cut(
 
 
 def _priced(
-    fam,
-    candidates,
-    first,
-    begin,
-    time_limit,
-    gap_limit,
-    seed,
-    bar,
-    stop,
-    memory_share,
-    timings,
-    shared=None,
+    fam, candidates, first, begin, time_limit, gap_limit, seed, bar, stop, memory_share, timings
 ) -> SearchResult:
     """The bound-first solver on very many candidates: root pricing (:mod:`._pricing`)
-    from the first network, or a better one ``shared`` gives while it runs, then, if time
-    is left, branch and price over the families it kept (:data:`BRANCH_AND_PRICE`; else
-    branch and cut over them all), starting from its cuts and that network. ``begin``:
-    when the search began (``time_limit`` counts from it).
+    from the first network, then, if time is left, branch and price over the families it
+    kept (:data:`BRANCH_AND_PRICE`; else branch and cut over them all), starting from its
+    cuts. ``begin``: when the search began (``time_limit`` counts from it).
 
-    Sound: pricing's bound holds for every network; a network above the pricing's
-    incumbent takes only kept families, so the search over them bounds it, and the
-    incumbent is among them; the result's bound is the smaller of the two."""
+    Sound: pricing's bound holds for every network; a network above the first one takes
+    only kept families, so the search over them bounds it, and the first network is
+    among them; the result's bound is the smaller of the two."""
     offset = math.fsum(fam.best)
     score = fam.total(first)
     deadline = None if time_limit is None else begin + time_limit
@@ -381,13 +363,10 @@ def _priced(
             show_status(bar, score, bound + offset)
 
     start = time.perf_counter()
-    better = None if shared is None else functools.partial(_checked_shared, fam, shared)
     priced = root_pricing(
-        fam, first, None if deadline is None else deadline - reserve, report, stop, better=better
+        fam, first, None if deadline is None else deadline - reserve, report, stop
     )
     timings["root pricing"] = time.perf_counter() - start
-    first = priced.first  # the incumbent the fixing kept: the first network or a better one
-    score = fam.total(first)
     choice, bound = np.asarray(first), priced.bound + offset
     engine, n_cuts = f"root pricing (scip {_scip_version()})", priced.n_cuts
     # whether SCIP's model over the kept families would fit in the memory and time left
@@ -436,22 +415,6 @@ def _priced(
     if bar is not None:  # the display's last line is the result's
         show_status(bar, result.score, result.bound)
     return result
-
-
-def _checked_shared(fam: _Families, shared):
-    """``shared()``'s network as global family indices of a DAG that keeps the classes in
-    order (its mirror image, :func:`._families._canonical`), or None: when it gives none,
-    or an array that is not one family of each variable in turn, or a directed cycle."""
-    choice = shared()
-    if choice is None:
-        return None
-    choice = np.asarray(choice)
-    if choice.shape != (fam.n,) or choice.dtype.kind not in "iu":
-        return None
-    choice = choice.astype(np.int64)
-    if np.any(choice < fam.start[:-1]) or np.any(choice >= fam.start[1:]):
-        return None
-    return _canonical(fam, choice)
 
 
 def _kept_search(
