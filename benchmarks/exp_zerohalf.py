@@ -12,6 +12,14 @@ name=value`` adds SCIP settings. Prints the nodes, the bound and the network eve
 or so (at SCIP's events), the root's bound when the root is left, and at the end the
 status, the wall and CPU time, the network, the bound and its distance above the network.
 Run two side by side for a comparison under the same load.
+
+``--pricing`` runs the solver as the portfolio does on instances with many candidates:
+root pricing, then branch and price (:mod:`pgmpy_nml.search.candidates._branch_price`),
+where ``--set`` applies to the branch and price. The end line adds the nodes and the
+LP iterations of the last SCIP model, and those of its strong branching::
+
+    python benchmarks/exp_zerohalf.py --instance plants-fnml-p2 --seconds 600 --pricing \
+        --set branching/relpscost/maxreliable=0
 """
 
 from __future__ import annotations
@@ -43,6 +51,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--without", action="store_true", help="no ROOT_ZEROHALF")
     parser.add_argument("--set", nargs="*", default=[], help="SCIP settings name=value")
+    parser.add_argument("--pricing", action="store_true", help="root pricing first")
     args = parser.parse_args()
     from pyscipopt import SCIP_EVENTTYPE, Eventhdlr
 
@@ -59,7 +68,7 @@ def main() -> None:
         _solver.ROOT_ZEROHALF = {}
     extra = dict(item.split("=", 1) for item in args.set)
     offset = cands.upper_bound()  # the objective is the score minus this
-    clock = {"begin": time.perf_counter(), "last": 0.0, "root": None}
+    clock = {"begin": time.perf_counter(), "last": 0.0, "root": None, "model": None}
 
     class Log(Eventhdlr):
         def eventinit(self):
@@ -88,18 +97,26 @@ def main() -> None:
         settings = {**settings, **{k: _value(v) for k, v in extra.items()}}
         print("settings:", settings, flush=True)
         model.includeEventhdlr(Log(), "log", "the experiment's lines")
+        clock["model"] = model
         plain(model, stop, settings, *rest)
 
     _scip_plugins.start_search = start_search
     cpu = time.process_time()
     clock["begin"] = time.perf_counter()
     result = _solver._branch_and_cut(
-        cands, None, args.seconds, 0.0, args.seed, None, None, True, 0.8, pricing=False
+        cands, None, args.seconds, 0.0, args.seed, None, None, True, 0.8, pricing=args.pricing
     )
+    model = clock["model"]
+    lps = "no SCIP model"
+    if model is not None:
+        lps = (
+            f"nodes {model.getNNodes()}, LP iterations {model.getNLPIterations():,}, of them "
+            f"strong branching {model.getNStrongbranchLPIterations():,}"
+        )
     above = 100 * (result.bound - result.score) / abs(result.score)
     print(
         f"end: {result.status}, {time.perf_counter() - clock['begin']:.1f} s wall, "
-        f"{time.process_time() - cpu:.1f} s CPU; network {result.score:.3f}, bound "
+        f"{time.process_time() - cpu:.1f} s CPU; {lps}; network {result.score:.3f}, bound "
         f"{result.bound:.3f} ({above:.4f}% above it); root left at {clock['root']} s; "
         f"load {os.getloadavg()}",
         flush=True,
