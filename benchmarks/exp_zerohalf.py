@@ -19,7 +19,7 @@ where ``--set`` applies to the branch and price. The end line adds the nodes and
 LP iterations of the last SCIP model, and those of its strong branching::
 
     python benchmarks/exp_zerohalf.py --instance plants-fnml-p2 --seconds 600 --pricing \
-        --set branching/relpscost/maxreliable=0
+        --set branching/relpscost/maxreliable=0 branching/relpscost/minreliable=0
 """
 
 from __future__ import annotations
