@@ -16,6 +16,19 @@ Run::
     # an instance of bench_suite.py, as before idle cuts were purged
     python benchmarks/exp_root_pricing.py --instance plants-fnml-p2 --seconds 150 \
         --purge-every 0 --no-stall-pricing
+    # on counts, not the clock: the same bound in every run
+    python benchmarks/exp_root_pricing.py --instance plants-fnml-p2 --seconds 300 \
+        --evaluate-rounds 100 --sub-ip no-lp
+
+``--evaluate-rounds K`` and ``--sub-ip`` make the loop depend on counts only, so two runs
+give the same bound (``benchmarks/README.md``, "Root pricing on counts"). This script
+patches the package for them, as an experiment: the pricing module's clock counts LP
+rounds (an evaluation every ``K`` of them instead of every ``--evaluate-every`` seconds;
+``--seconds`` still counts real time), and the cluster sub-IPs (SCIP models named
+``cluster``) stop at the end of their first LP (``first-lp``) or solve no LP and stop
+after their root node (``no-lp``), instead of after ``--sub-ip-seconds``; with ``a+b``,
+the sub-IPs of ``b`` run where those of ``a`` find no new cluster. The last line sums up
+the cluster sub-IPs: SCIP's status, nodes, LP iterations, solutions and seconds.
 """
 
 from __future__ import annotations
@@ -63,6 +76,90 @@ def suite_families(name):
     return _checked_families(candidates), candidates, best
 
 
+def _on_counts(pricing, evaluate_rounds: int | None, sub_ip: str, seconds: float) -> list:
+    """Patch ``pricing`` (the module) and PySCIPOpt so that root pricing depends on counts
+    only (module notes); ``seconds``: the real time limit. Returns the list that will hold
+    each cluster sub-IP's ``(status, nodes, LP iterations, solutions, seconds)``."""
+    import types
+
+    import pyscipopt
+
+    modes = sub_ip.split("+")  # each sub-IP mode in turn while no new cluster is found
+    mode = [modes[0]]
+    records: list[tuple] = []
+    if evaluate_rounds is not None:
+        rounds = [0]
+        unit = pricing.EVALUATE_SECONDS / evaluate_rounds
+        real_deadline = time.perf_counter() + seconds
+        solve = pricing._RestrictedLP.solve
+
+        def counted(lp, _seconds):
+            rounds[0] += 1
+            left = real_deadline - time.perf_counter()
+            return (False, 0.0, None, None) if left <= 0 else solve(lp, left)
+
+        pricing.time = types.SimpleNamespace(perf_counter=lambda: rounds[0] * unit)
+        pricing._RestrictedLP.solve = counted
+    if len(modes) > 1:
+        new_clusters = pricing._new_clusters
+
+        def in_turn(fam, x, known, sub_ip_seconds):
+            for mode[0] in modes:
+                new = new_clusters(fam, x, known, sub_ip_seconds)
+                if new:
+                    break
+            return new
+
+        pricing._new_clusters = in_turn
+
+    class FirstLP(pyscipopt.Eventhdlr):
+        def eventinit(self):
+            self.model.catchEvent(pyscipopt.SCIP_EVENTTYPE.LPSOLVED, self)
+
+        def eventexit(self):
+            self.model.dropEvent(pyscipopt.SCIP_EVENTTYPE.LPSOLVED, self)
+
+        def eventexec(self, event):
+            self.model.interruptSolve()
+
+    class Model(pyscipopt.Model):
+        def optimize(self):
+            if self.getProbName() != "cluster":
+                return super().optimize()
+            if mode[0] != "clock":
+                self.setRealParam("limits/time", 60.0)  # a safety net, never reached
+                if mode[0] == "no-lp":
+                    self.setIntParam("lp/solvefreq", -1)
+                    self.setLongintParam("limits/nodes", 1)
+                else:
+                    self.includeEventhdlr(FirstLP(), "first LP", "stops at the first LP")
+            start = time.perf_counter()
+            super().optimize()
+            seconds = time.perf_counter() - start
+            stats = (self.getNNodes(), self.getNLPIterations(), self.getNSols(), seconds)
+            records.append((self.getStatus(), *stats))
+
+    pyscipopt.Model = Model
+    return records
+
+
+def _sub_ip_summary(records: list) -> str:
+    """One line on the cluster sub-IPs that :func:`_on_counts` recorded."""
+    import collections
+
+    import numpy as np
+
+    if not records:
+        return "no cluster sub-IP ran"
+    status = collections.Counter(r[0] for r in records)
+    nodes, iterations, solutions, seconds = np.array([r[1:] for r in records], dtype=float).T
+    return (
+        f"{len(records)} cluster sub-IPs ({dict(status)}): medians {np.median(nodes):.0f} "
+        f"nodes, {np.median(iterations):.0f} LP iterations, {np.median(solutions):.0f} "
+        f"solutions, {np.median(seconds):.3f} s; {seconds.sum():.1f} s in all"
+    )
+
+
 def main(argv=None):
     from pgmpy_nml.search.candidates import _pricing
 
@@ -89,6 +186,16 @@ def main(argv=None):
         type=float,
         default=_pricing.SUB_IP_SECONDS,
         help="a component's cluster sub-IP",
+    )
+    parser.add_argument(
+        "--evaluate-rounds", type=int, help="evaluate every this many LPs, not seconds"
+    )
+    parser.add_argument(
+        "--sub-ip",
+        choices=("clock", "first-lp", "no-lp", "no-lp+first-lp", "no-lp+clock"),
+        default="clock",
+        help="how a cluster sub-IP stops (clock: after --sub-ip-seconds; a+b: b where a "
+        "finds no new cluster)",
     )
     args = parser.parse_args(argv)
 
@@ -127,6 +234,8 @@ def main(argv=None):
             return ""
         return f", {(bound + offset - best_known) / abs(best_known):.3%} above the best known"
 
+    # after the scoring and the first network, which count on the real clock
+    sub_ips = _on_counts(_pricing, args.evaluate_rounds, args.sub_ip, args.seconds)
     begin = time.perf_counter()
     cpu = time.process_time()
 
@@ -154,18 +263,20 @@ def main(argv=None):
         sub_ip_seconds=args.sub_ip_seconds,
     )
     gap = (priced.bound - network) / abs(network + offset)
+    steps = ", ".join(f"{step} {s:.0f}" for step, s in priced.seconds.items())
+    if args.evaluate_rounds is not None:  # the module's clock counted LPs
+        steps = "not timed (the clock counted LPs)"
     print(
         f"after {time.perf_counter() - begin:.0f} s ({time.process_time() - cpu:.0f} s of CPU):"
         f" bound {priced.bound + offset:.2f}, gap {gap:.3%}{from_best(priced.bound)}; "
-        f"{priced.rounds} LPs, {priced.pricings} pricings; seconds "
-        + ", ".join(f"{step} {s:.0f}" for step, s in priced.seconds.items())
-        + "; "
+        f"{priced.rounds} LPs, {priced.pricings} pricings; seconds {steps}; "
         f"{priced.columns.size} families in the last LP ({priced.columns_dropped} purged), "
         f"{priced.n_cuts} cuts added; "
         f"{int(priced.kept.sum())} of "
         f"{len(fam)} families kept; peak {peak_rss_mb():.0f} MB; load {os.getloadavg()}",
         flush=True,
     )
+    print(_sub_ip_summary(sub_ips), flush=True)
 
 
 if __name__ == "__main__":
