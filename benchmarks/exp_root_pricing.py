@@ -192,7 +192,7 @@ def main(argv=None):
     )
     parser.add_argument(
         "--sub-ip",
-        choices=("clock", "first-lp", "no-lp", "no-lp+first-lp", "no-lp+clock"),
+        choices=("clock", "first-lp", "no-lp", "no-lp+first-lp"),
         default="clock",
         help="how a cluster sub-IP stops (clock: after --sub-ip-seconds; a+b: b where a "
         "finds no new cluster)",
