@@ -135,8 +135,8 @@ def _on_counts(pricing, evaluate_rounds: int | None, sub_ip: str, seconds: float
                     self.includeEventhdlr(FirstLP(), "first LP", "stops at the first LP")
             start = time.perf_counter()
             super().optimize()
-            seconds = time.perf_counter() - start
-            stats = (self.getNNodes(), self.getNLPIterations(), self.getNSols(), seconds)
+            took = time.perf_counter() - start
+            stats = (self.getNNodes(), self.getNLPIterations(), self.getNSols(), took)
             records.append((self.getStatus(), *stats))
 
     pyscipopt.Model = Model
