@@ -28,7 +28,8 @@ rounds (an evaluation every ``K`` of them instead of every ``--evaluate-every`` 
 ``cluster``) stop at the end of their first LP (``first-lp``) or solve no LP and stop
 after their root node (``no-lp``), instead of after ``--sub-ip-seconds``; with ``a+b``,
 the sub-IPs of ``b`` run where those of ``a`` find no new cluster. The last line sums up
-the cluster sub-IPs: SCIP's status, nodes, LP iterations, solutions and seconds.
+the local searches for clusters (``--no-local-search``: none, as before they came in)
+and the cluster sub-IPs: SCIP's status, nodes, LP iterations, solutions and seconds.
 """
 
 from __future__ import annotations
@@ -79,7 +80,8 @@ def suite_families(name):
 def _on_counts(pricing, evaluate_rounds: int | None, sub_ip: str, seconds: float) -> list:
     """Patch ``pricing`` (the module) and PySCIPOpt so that root pricing depends on counts
     only (module notes); ``seconds``: the real time limit. Returns the list that will hold
-    each cluster sub-IP's ``(status, nodes, LP iterations, solutions, seconds)``."""
+    each cluster sub-IP's ``(status, nodes, LP iterations, solutions, seconds)``, and
+    each local search for clusters' ``("local", 0, 0, clusters found, seconds)``."""
     import types
 
     import pyscipopt
@@ -103,14 +105,23 @@ def _on_counts(pricing, evaluate_rounds: int | None, sub_ip: str, seconds: float
     if len(modes) > 1:
         new_clusters = pricing._new_clusters
 
-        def in_turn(fam, x, known, sub_ip_seconds):
+        def in_turn(fam, x, known, sub_ip_seconds, local_search):
             for mode[0] in modes:
-                new = new_clusters(fam, x, known, sub_ip_seconds)
+                new = new_clusters(fam, x, known, sub_ip_seconds, local_search)
                 if new:
                     break
             return new
 
         pricing._new_clusters = in_turn
+    local_clusters = pricing._local_clusters
+
+    def recorded(fam, x):
+        start = time.perf_counter()
+        found = local_clusters(fam, x)
+        records.append(("local", 0, 0, len(found), time.perf_counter() - start))
+        return found
+
+    pricing._local_clusters = recorded
 
     class FirstLP(pyscipopt.Eventhdlr):
         def eventinit(self):
@@ -149,11 +160,20 @@ def _sub_ip_summary(records: list) -> str:
 
     import numpy as np
 
+    searches = [r for r in records if r[0] == "local"]
+    records = [r for r in records if r[0] != "local"]
+    line = ""
+    if searches:
+        found = [r[3] for r in searches]
+        line = (
+            f"{len(searches)} local searches for clusters, {sum(f > 0 for f in found)} "
+            f"finding some ({sum(found)} in all), {sum(r[4] for r in searches):.1f} s; "
+        )
     if not records:
-        return "no cluster sub-IP ran"
+        return line + "no cluster sub-IP ran"
     status = collections.Counter(r[0] for r in records)
     nodes, iterations, solutions, seconds = np.array([r[1:] for r in records], dtype=float).T
-    return (
+    return line + (
         f"{len(records)} cluster sub-IPs ({dict(status)}): medians {np.median(nodes):.0f} "
         f"nodes, {np.median(iterations):.0f} LP iterations, {np.median(solutions):.0f} "
         f"solutions, {np.median(seconds):.3f} s; {seconds.sum():.1f} s in all"
@@ -196,6 +216,11 @@ def main(argv=None):
         default="clock",
         help="how a cluster sub-IP stops (clock: after --sub-ip-seconds; a+b: b where a "
         "finds no new cluster)",
+    )
+    parser.add_argument(
+        "--no-local-search",
+        action="store_true",
+        help="no local search for clusters between the peeling and the sub-IP",
     )
     args = parser.parse_args(argv)
 
@@ -261,6 +286,7 @@ def main(argv=None):
         purge_columns=args.purge_columns,
         price_on_stall=not args.no_stall_pricing,
         sub_ip_seconds=args.sub_ip_seconds,
+        local_search=not args.no_local_search,
     )
     gap = (priced.bound - network) / abs(network + offset)
     steps = ", ".join(f"{step} {s:.0f}" for step, s in priced.seconds.items())

@@ -152,16 +152,17 @@ def _lp_value(fam, cuts):
 @pytest.mark.long
 @pytest.mark.parametrize(
     "first_top, small, top, every, ratio, purge_every, purge_age, purge_times, columns, stall, "
-    "sub_ip",
+    "sub_ip, local",
     [
-        (30, 1, 200, 10.0, 0.5, 5, 5, 3, 5, True, 0.25),
-        (1, 0, 1, 0.0, 0.0, 1, 1, 3, 1, True, 0.25),
-        (2, -1, 1, 0.0, 1e9, 0, 0, 0, 0, False, 1.0),
-        (1, 0, 1, 0.0, 1e9, 1, 1, 2, 0, False, 0.25),
-        (1, 1, 2, 0.0, 0.5, 2, 1, 1, 2, True, 0.25),
-        (9, 2, 9, 0.0, 1e9, 1, NEVER, 3, 1, False, 0.25),
+        (30, 1, 200, 10.0, 0.5, 5, 5, 3, 5, True, 0.25, True),
+        (1, 0, 1, 0.0, 0.0, 1, 1, 3, 1, True, 0.25, True),
+        (2, -1, 1, 0.0, 1e9, 0, 0, 0, 0, False, 1.0, False),
+        (1, 0, 1, 0.0, 1e9, 1, 1, 2, 0, False, 0.25, True),
+        (1, 1, 2, 0.0, 0.5, 2, 1, 1, 2, True, 0.25, False),
+        (9, 2, 9, 0.0, 1e9, 1, NEVER, 3, 1, False, 0.25, True),
         # a sub-IP cut off before it finds anything: the bound holds on the greedy cuts
-        (30, 1, 200, 0.0, 1.0, 0, 0, 0, 0, True, 1e-4),
+        (30, 1, 200, 0.0, 1.0, 0, 0, 0, 0, True, 1e-4, False),
+        (30, 1, 200, 0.0, 1.0, 0, 0, 0, 0, True, 1e-4, True),
     ],
 )
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -179,6 +180,7 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
     columns,
     stall,
     sub_ip,
+    local,
 ):
     cands, _, _ = table
     fam = _checked_families(cands)
@@ -198,6 +200,7 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
         purge_columns=columns,
         price_on_stall=stall,
         sub_ip_seconds=sub_ip,
+        local_search=local,
     )
     event(f"columns dropped: {min(priced.columns_dropped, 1)}, converged: {priced.converged}")
     incumbent = math.fsum(fam.loss[first])

@@ -17,12 +17,15 @@ from pgmpy_nml.search._dp import _kernels
 from pgmpy_nml.search.candidates import CandidateParentSets
 from pgmpy_nml.search.candidates._clusters import (
     _ARC_TIE,
+    _climb,
     _cluster_families,
     _cluster_row,
     _cycle_clusters,
+    _local_clusters,
     _most_violated_clusters,
     _separated_clusters,
     _set_packing,
+    _support_arrays,
     _violated_clusters,
 )
 from pgmpy_nml.search.candidates._families import _cycle_free, _Families
@@ -857,6 +860,46 @@ def test_cluster_separation_against_a_plain_peeling_and_the_definition(seed):
             choice = [fam.start[v] + c for v, c in enumerate(choice)]
             if not _cycle_free(fam, choice):
                 assert _violated_clusters(fam, x, multi=False)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_the_local_search_for_clusters_against_the_definition(seed):
+    """Every cluster of the local search is violated by the definition, at a local
+    optimum (no member added or removed raises the violation, with two members kept),
+    and at least as violated as the peeling's best; the climb's own violation is the
+    definition's, from any start."""
+    rng, fam = _random_families(seed, 12, 10)
+    n, eps = fam.n, 1e-6
+    for rep in range(6):
+        x = _random_values(fam, rng, "network" if rep == 0 else ("eighths", "simplex")[rep % 2])
+        got = _local_clusters(fam, x, eps=eps)
+        assert len({tuple(c) for c in got}) == len(got)
+        violations = [_cluster_violation(fam, x, c) for c in got]
+        assert all(v > eps for v in violations)
+        assert all(a >= b - 1e-9 for a, b in itertools.pairwise(violations))
+        for cluster, viol in zip(got, violations, strict=True):
+            assert cluster == sorted(cluster) and len(cluster) >= 2
+            for u in range(n):
+                moved = sorted(set(cluster) ^ {u})
+                if len(moved) >= 2:
+                    assert _cluster_violation(fam, x, moved) <= viol + 1e-7
+        peeled = _violated_clusters(fam, x, eps=eps)
+        if peeled:
+            best = max(_cluster_violation(fam, x, c) for c in peeled)
+            assert got and violations[0] >= best - 1e-9
+        arrays = _support_arrays(fam, x, eps)
+        if arrays is None:
+            continue
+        kernel = arrays[2]
+        for _ in range(5):
+            inside = rng.random(n) < 0.5
+            inside[rng.choice(n, 2, replace=False)] = True
+            viol = _climb(n, inside, *kernel)
+            cluster = np.flatnonzero(inside).tolist()
+            assert len(cluster) >= 2
+            # the climb reads the support, the values above eps
+            support = np.where(x > eps, x, 0.0)
+            assert viol == pytest.approx(_cluster_violation(fam, support, cluster), abs=1e-9)
 
 
 @pytest.mark.parametrize("seed", range(20))

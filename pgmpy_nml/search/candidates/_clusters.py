@@ -6,7 +6,8 @@ starts with the two-variable clusters and GOBNILP's set-packing constraints, and
 separates the others (:func:`_separated_clusters`): each strongly connected component
 of the LP support graph is peeled greedily, the shortest cycle through each variable is
 found in that graph with arc lengths one minus the arc's LP value, and every violated
-cluster met is a cut.
+cluster met is a cut. Root pricing (:mod:`._pricing`) also improves the peeling's
+clusters by a local search (:func:`_local_clusters`) before it runs the sub-IP.
 
 A family's parents here are its ``preds`` (:class:`._families._Families`): its parents
 and, where a class of interchangeable variables is kept in order, the member before
@@ -46,6 +47,39 @@ def _support_components(fam: _Families, x, eps):
     return support, n_comp, label
 
 
+def _support_arrays(fam: _Families, x, eps):
+    """The support of ``x`` for the numba kernels: ``(n_components, label, kernel)``,
+    ``kernel`` being ``(xs, child, padded, size, own, ptr, idx)`` of the families above
+    ``eps`` (``own[v]:own[v + 1]`` are ``v``'s; ``ptr``, ``idx``: :func:`_by_parent`),
+    or None for an empty support."""
+    n = fam.n
+    support, n_comp, label = _support_components(fam, x, eps)
+    if support.size == 0:
+        return None
+    child = fam.child[support]
+    padded = fam.padded[support]
+    size = fam.size[support]
+    ptr, idx = _by_parent(n, padded, size)
+    own = np.searchsorted(child, np.arange(n + 1))  # the support is sorted by child
+    return n_comp, label, (x[support].astype(np.float64), child, padded, size, own, ptr, idx)
+
+
+def _peelings(fam: _Families, x, eps, multi):
+    """Each peeling of :func:`_violated_clusters`: ``(violation, cluster mask, kernel)``
+    (``kernel``: :func:`_support_arrays`), violated or not."""
+    arrays = _support_arrays(fam, x, eps)
+    if arrays is None:
+        return
+    n_comp, label, kernel = arrays
+    for c in range(n_comp):
+        members = np.flatnonzero(label == c)
+        if members.size < 2:
+            continue
+        for keep in [-1, *members.tolist()] if multi else [-1]:
+            viol, inside = _peel(fam.n, members, keep, *kernel)
+            yield viol, inside, kernel
+
+
 def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
     """Clusters whose constraint ``x`` violates by more than ``eps`` (sorted lists of variables).
 
@@ -57,27 +91,32 @@ def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
     repeated with each variable of the component held in the cluster, which
     gives up to one cut per variable instead of one per component.
     """
-    n = fam.n
-    support, n_comp, label = _support_components(fam, x, eps)
-    if support.size == 0:
-        return []
-    xs = x[support].astype(np.float64)
-    child = fam.child[support]
-    padded = fam.padded[support]
-    size = fam.size[support]
-
-    ptr, idx = _by_parent(n, padded, size)
-    own = np.searchsorted(child, np.arange(n + 1))  # the support is sorted by child
     found: dict[tuple[int, ...], float] = {}
-    for c in range(n_comp):
-        members = np.flatnonzero(label == c)
-        if members.size < 2:
+    for viol, inside, _ in _peelings(fam, x, eps, multi):
+        if viol > eps:
+            found.setdefault(tuple(np.flatnonzero(inside).tolist()), viol)
+    return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
+
+
+def _local_clusters(fam: _Families, x, eps=_CUT_EPS):
+    """Violated clusters of a local search from the peeling's: each cluster a peeling
+    of :func:`_violated_clusters` (with ``multi``) ends with, violated or not, is
+    improved by adding or removing one variable at a time (:func:`_climb`); those
+    violated by more than ``eps``, sorted lists of variables, most violated first.
+
+    The separation between the peeling and the sub-IP
+    (:func:`_most_violated_clusters`), for the rounds where the peeling and the short
+    cycles find no new cluster; measured in :mod:`._pricing`'s notes."""
+    found: dict[tuple[int, ...], float] = {}
+    starts: set[tuple[int, ...]] = set()
+    for _, inside, kernel in _peelings(fam, x, eps, True):
+        start = tuple(np.flatnonzero(inside).tolist())
+        if start in starts:
             continue
-        starts = [-1, *members.tolist()] if multi else [-1]
-        for keep in starts:
-            viol, inside = _peel(n, members, keep, xs, child, padded, size, own, ptr, idx)
-            if viol > eps:
-                found.setdefault(tuple(np.flatnonzero(inside).tolist()), viol)
+        starts.add(start)
+        viol = _climb(fam.n, inside, *kernel)
+        if viol > eps:
+            found.setdefault(tuple(np.flatnonzero(inside).tolist()), viol)
     return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
 
 
@@ -227,6 +266,62 @@ def _peel(n, members, keep, xs, child, parents, size, own, ptr, idx):
                         inner[v] += xs[s]
         k -= 1
     return best_viol, best
+
+
+@njit(cache=True)
+def _climb(n, inside, xs, child, parents, size, own, ptr, idx):
+    """Best-improvement local search over the clusters (see :func:`_local_clusters`),
+    from ``inside`` (a mask, changed in place into the cluster it ends at): add or
+    remove the variable that raises the violation most, while one raises it by more
+    than 1e-9 and the cluster keeps two members; returns the last violation.
+
+    With ``count[s]`` the parents of support family ``s`` inside the cluster, adding
+    ``u`` gains ``u``'s families with a parent inside, and the members' families with
+    ``u`` among their parents and none inside, less 1; removing ``u`` loses ``u``'s
+    families with a parent inside, and the members' families whose one parent inside
+    is ``u``, and gains 1. Each move raises the violation, so no cluster comes twice."""
+    count = np.zeros(xs.size, dtype=np.int64)
+    for s in range(xs.size):
+        for t in range(size[s]):
+            if inside[parents[s, t]]:
+                count[s] += 1
+    k = 0
+    viol = 1.0
+    for v in range(n):
+        if inside[v]:
+            k += 1
+            viol -= 1.0
+            for s in range(own[v], own[v + 1]):
+                if count[s] > 0:
+                    viol += xs[s]
+    gain = np.zeros(n)
+    while True:
+        for u in range(n):  # u's own families, then its role as a parent
+            g = 0.0
+            for s in range(own[u], own[u + 1]):
+                if count[s] > 0:
+                    g += xs[s]
+            gain[u] = -g + 1.0 if inside[u] else g - 1.0
+        for u in range(n):
+            for j in range(ptr[u], ptr[u + 1]):
+                s = idx[j]
+                if inside[child[s]]:
+                    if inside[u] and count[s] == 1:
+                        gain[u] -= xs[s]
+                    elif not inside[u] and count[s] == 0:
+                        gain[u] += xs[s]
+        best, r = 1e-9, -1
+        for u in range(n):
+            if gain[u] > best and not (inside[u] and k <= 2):
+                best, r = gain[u], u
+        if r < 0:
+            return viol
+        viol += best
+        add = not inside[r]
+        inside[r] = add
+        k += 1 if add else -1
+        for j in range(ptr[r], ptr[r + 1]):
+            count[idx[j]] += 1 if add else -1
 
 
 def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0, k=1):

@@ -178,7 +178,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._cluster_rows import ClusterRows
-from ._clusters import _cluster_families, _most_violated_clusters, _separated_clusters
+from ._clusters import (
+    _cluster_families,
+    _local_clusters,
+    _most_violated_clusters,
+    _separated_clusters,
+)
 from ._families import _Families
 
 __all__: list[str] = []
@@ -221,6 +226,9 @@ PURGE_COLUMNS = 5
 #: Seconds of a component's cluster sub-IP (:func:`._clusters._most_violated_clusters`),
 #: the separation tried when the peeling and the short cycles find no new cut.
 SUB_IP_SECONDS = 0.25
+#: Whether the local search from the peeling's clusters (:func:`._clusters._local_clusters`)
+#: runs where the peeling and the short cycles find no new cut, before the sub-IP.
+LOCAL_SEARCH = True
 #: Reduced cost above which a family is priced in.
 _PRICE_EPS = 1e-9
 
@@ -473,10 +481,13 @@ def _seconds_left(deadline: float | None) -> float | None:
     return None if deadline is None else deadline - time.perf_counter()
 
 
-def _new_clusters(fam: _Families, x, known, sub_ip_seconds: float) -> list:
+def _new_clusters(fam: _Families, x, known, sub_ip_seconds: float, local_search: bool) -> list:
     """Clusters violated by the LP solution ``x`` and not in ``known``: those separated,
-    else the most violated (each component's sub-IP for ``sub_ip_seconds``)."""
+    else (with ``local_search``) those of the local search, else the most violated (each
+    component's sub-IP for ``sub_ip_seconds``)."""
     new = [c for c in _separated_clusters(fam, x) if tuple(c) not in known]
+    if not new and local_search:
+        new = [c for c in _local_clusters(fam, x) if tuple(c) not in known]
     if new:
         return new
     found = _most_violated_clusters(fam, x, time_limit=sub_ip_seconds)
@@ -537,6 +548,7 @@ def root_pricing(
     purge_columns: int = PURGE_COLUMNS,
     price_on_stall: bool = PRICE_ON_STALL,
     sub_ip_seconds: float = SUB_IP_SECONDS,
+    local_search: bool = LOCAL_SEARCH,
 ) -> PricedRoot:
     """The Lagrangian bound by row and column generation (module notes), from the first
     network ``first`` (global family indices) until the LP over every family is solved,
@@ -570,7 +582,7 @@ def root_pricing(
         if not optimal:  # HiGHS's time limit (the deadline)
             break
         with seconds("separation"):
-            new = _new_clusters(fam, x, known, sub_ip_seconds)
+            new = _new_clusters(fam, x, known, sub_ip_seconds, local_search)
         if not new or out_of_time() or time.perf_counter() - evaluated >= every:
             # the bound from this LP's multipliers (of lp.cuts, without the new ones)
             t = time.perf_counter()
