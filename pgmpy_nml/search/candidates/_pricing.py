@@ -36,15 +36,15 @@ the ``preds``; some optimal network is among them (:mod:`._symmetry`).
 The bound holds for every :math:`y \ge 0`; the work is in finding a good one. ``y`` are
 the cut duals of a *restricted LP*: the LP relaxation over a subset of the families and
 the clusters found so far, solved warm by HiGHS's simplex (``highspy``). Clusters are
-separated on its solution (the package's peeling and shortest cycles, then its sub-IP,
-:mod:`._clusters`) and the LP is solved again by the dual simplex. Every
-:data:`EVALUATE_SECONDS` the bound is evaluated from the LP's multipliers
-(:mod:`._cluster_rows`: 0.6-0.8 s on baudio's 9.6 million families), and every family is
-*priced*, its adjusted value set against its variable's best in the LP, when no cut is
-violated or the LP's value is closer to the first network than :data:`PRICE_RATIO` times
-its distance to the bound (the families outside the LP then matter more than the cuts
-still missing). The best :data:`TOP` of each variable with a positive reduced cost join
-the LP, which is solved next from the same basis.
+separated on its solution (the package's peeling and shortest cycles, then a local
+search from the peeling's clusters, then its sub-IP, :mod:`._clusters`) and the LP is
+solved again by the dual simplex. Every :data:`EVALUATE_SECONDS` the bound is evaluated
+from the LP's multipliers (:mod:`._cluster_rows`: 0.6-0.8 s on baudio's 9.6 million
+families), and every family is *priced*, its adjusted value set against its variable's
+best in the LP, when no cut is violated or the LP's value is closer to the first network
+than :data:`PRICE_RATIO` times its distance to the bound (the families outside the LP
+then matter more than the cuts still missing). The best :data:`TOP` of each variable
+with a positive reduced cost join the LP, which is solved next from the same basis.
 With no cut violated and no family priced in, the restricted LP's optimum is the LP
 relaxation's over every family and those cuts, and equals :math:`L(y)`.
 
@@ -77,11 +77,11 @@ hailfinder qNML 0.404% (0.400%), pathfinder BDeu(1) 0.226% (0.191%), plants fNML
 Where the peeling and the short cycles find no new cut, a local search comes before the
 sub-IP (:data:`LOCAL_SEARCH`): each cluster a peeling ends with is improved by adding or
 removing one variable at a time while the violation rises
-(:func:`._clusters._local_clusters`, 10 ms a call). It found new cuts at 97% of its calls,
-so the sub-IP ran a tenth as often. Root pricing alone (tuning half, the two side by side
-on the two cores, 300 s at most; ``benchmarks/README.md``, "A local search for clusters in
-root pricing"), the bound above the best network known and when it converged, without ->
-with it:
+(:func:`._clusters._local_clusters`, about 10 ms a call). It found new cuts at 97% of
+its calls, so the sub-IP ran a fifth as often (191 times against 979 over the rows
+below). Root pricing alone (tuning half, the two side by side on the two cores, 300 s at
+most; ``benchmarks/README.md``, "A local search for clusters in root pricing"), the
+bound above the best network known and when it converged, without -> with it:
 
 - pathfinder qNML p3 (60,726 candidates): 0.090%, 69 s -> 0.020%, 40 s;
 - digits binarized fNML p2 (28,563): 0.103%, 30 s -> 0.067%, 24 s;
