@@ -35,6 +35,12 @@ _CUT_EPS = 1e-6
 _ARC_TIE = 1e-4
 
 
+def _most_violated_first(found: dict[tuple[int, ...], float]) -> list[list[int]]:
+    """The clusters of ``found`` (each mapped to its violation) as lists, most violated
+    first, ties in the clusters' order."""
+    return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
+
+
 def _support_components(fam: _Families, x, eps):
     """The support of ``x`` (families above ``eps``) and the strongly connected
     components of its graph (edge ``u -> v`` when some family of ``v`` with ``u`` among
@@ -95,7 +101,7 @@ def _violated_clusters(fam: _Families, x, eps=_CUT_EPS, multi=True):
     for viol, inside, _ in _peelings(fam, x, eps, multi):
         if viol > eps:
             found.setdefault(tuple(np.flatnonzero(inside).tolist()), viol)
-    return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
+    return _most_violated_first(found)
 
 
 def _local_clusters(fam: _Families, x, eps=_CUT_EPS):
@@ -117,7 +123,7 @@ def _local_clusters(fam: _Families, x, eps=_CUT_EPS):
         viol = _climb(fam.n, inside, *kernel)
         if viol > eps:
             found.setdefault(tuple(np.flatnonzero(inside).tolist()), viol)
-    return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
+    return _most_violated_first(found)
 
 
 def _separated_clusters(fam: _Families, x, eps=_CUT_EPS):
@@ -187,7 +193,7 @@ def _cycle_clusters(fam: _Families, x, eps=_CUT_EPS):
             viol = _violation(fam, x, cluster, nonzero)
             if viol > eps:
                 found[cluster] = viol
-    return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
+    return _most_violated_first(found)
 
 
 @njit(cache=True)
@@ -393,7 +399,7 @@ def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0, k=1
             viol = _violation(fam, x, cluster, nonzero, k)
             if viol > eps:
                 found.setdefault(tuple(cluster), viol)
-    return [list(c) for c in sorted(found, key=lambda c: (-found[c], c))]
+    return _most_violated_first(found)
 
 
 def _pair_clusters(fam: _Families):
