@@ -7,7 +7,10 @@ the cuts it added and SCIP's nodes; ``--stats FILE`` writes SCIP's statistics (w
 the time went). The candidates are saved under ``--cache`` (default: the system's
 temporary directory), so that runs of the same instance skip the scoring. The figures
 are in ``benchmarks/README.md`` ("2-cluster cuts at the bound-first solver's root",
-"Branch and price after root pricing").
+"Branch and price after root pricing", "The local search in branch and price's
+separation, from one root"). Root pricing stops on the clock, so two runs of the solver
+start branch and price from different roots: ``--save-root`` and ``--root`` compare
+settings of branch and price from one.
 
 Run two settings side by side, one per core::
 
@@ -19,6 +22,15 @@ Run two settings side by side, one per core::
     # after root pricing (100,000 candidates or more), SCIP's model over every family it
     # kept instead of branch and price
     python benchmarks/exp_solver_cuts.py --instance pathfinder-n1000-bdeu1-p3 --no-branch-and-price
+    # branch and price alone, from one root pricing: save the root once, then run two
+    # settings side by side from it (here branch and price's separation with and without
+    # the local search for clusters, which only this script adds)
+    python benchmarks/exp_solver_cuts.py --instance plants-fnml-p2 --seconds 600 \
+        --save-root /tmp/plants.root
+    python benchmarks/exp_solver_cuts.py --instance plants-fnml-p2 --seconds 450 \
+        --root /tmp/plants.root --local-search
+    python benchmarks/exp_solver_cuts.py --instance plants-fnml-p2 --seconds 450 \
+        --root /tmp/plants.root
     # any of SCIP's parameters
     python benchmarks/exp_solver_cuts.py --instance barley-n500-qnml-p3 \\
         --param branching/relpscost/maxreliable=1
@@ -27,7 +39,9 @@ Run two settings side by side, one per core::
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import pickle
 import sys
 import tempfile
 import time
@@ -66,6 +80,52 @@ def _param(text: str):
     return name, {"true": True, "false": False}.get(value.lower(), value)
 
 
+class _RootSaved(Exception):
+    """Root pricing is over and saved (``--save-root``)."""
+
+
+def _saving_root(solver, path: str) -> None:
+    """Patch ``solver`` (the module) so that its root pricing is saved to ``path`` (the
+    candidate families, the first network and the :class:`PricedRoot`), then stops the
+    run with :class:`_RootSaved`."""
+    real = solver.root_pricing
+
+    def saving(fam, first, *args, **kwargs):
+        start = time.perf_counter()
+        priced = real(fam, first, *args, **kwargs)
+        with open(path, "wb") as out:
+            pickle.dump((fam, first, priced), out)
+        print(
+            f"root pricing saved to {path} after {time.perf_counter() - start:.1f} s: bound "
+            f"{priced.bound + math.fsum(fam.best):.2f}, converged {priced.converged}, "
+            f"{len(priced.cuts)} cuts, {int(priced.kept.sum()):,} families kept",
+            flush=True,
+        )
+        raise _RootSaved
+
+    solver.root_pricing = saving
+
+
+def _with_local_search(plugins, found: list) -> None:
+    """Patch ``plugins`` (the module) so that where the peeling and the short cycles find
+    no cluster, the separation takes those of the local search
+    (:func:`._clusters._local_clusters`), as root pricing does; how many it found at each
+    call is appended to ``found``. At the root, the sub-IP then runs only within
+    :data:`._scip_plugins.SUB_IP_SHARE`."""
+    from pgmpy_nml.search.candidates._clusters import _local_clusters
+
+    separated = plugins._separated_clusters
+
+    def with_local(fam, x, *args):
+        clusters = separated(fam, x, *args)
+        if not clusters:
+            clusters = _local_clusters(fam, x)
+            found.append(len(clusters))
+        return clusters
+
+    plugins._separated_clusters = with_local
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--instance", required=True, help="an instance of bench_suite.py")
@@ -84,6 +144,21 @@ def main(argv=None) -> None:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="after root pricing, price the kept families at the nodes (else all are columns)",
+    )
+    parser.add_argument(
+        "--local-search",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="the local search for clusters in the separation where the peeling and the "
+        "short cycles find none (patched in: the package has it in root pricing only)",
+    )
+    parser.add_argument(
+        "--save-root", metavar="FILE", help="save root pricing to FILE and stop there"
+    )
+    parser.add_argument(
+        "--root",
+        metavar="FILE",
+        help="branch and price alone for --seconds, from the root pricing saved in FILE",
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--cache", default=tempfile.gettempdir())
@@ -111,6 +186,11 @@ def main(argv=None) -> None:
     plugins.K_CLUSTERS = (2,) if args.k_clusters else ()
     if args.sub_ip_share is not None:
         plugins.SUB_IP_SHARE = args.sub_ip_share
+    local_found: list[int] = []
+    if args.local_search:
+        _with_local_search(plugins, local_found)
+    if args.save_root:
+        _saving_root(_solver, args.save_root)
     params = [_param(p) for p in args.param]
     models, handlers = [], []
     build, include = _solver._model, plugins.include_plugins
@@ -148,18 +228,38 @@ def main(argv=None) -> None:
     _branch_price.priced_model = priced_model
     _solver.BRANCH_AND_PRICE = args.branch_and_price
     wall, cpu = time.perf_counter(), time.process_time()
-    result = _solver._solve(candidates, None, args.seconds, 0.0, args.seed, False, bound_first=True)
+    if args.root:
+        with open(args.root, "rb") as saved:
+            fam, first, priced_root = pickle.load(saved)
+        timings: dict[str, float] = {}
+        choice, bound, status, n_cuts = _branch_price.priced_search(
+            fam, priced_root, first, args.seconds, 0.0, args.seed, None, None, None, timings
+        )
+        score = fam.total(choice)
+        bound = min(bound, priced_root.bound + math.fsum(fam.best))
+        gap = (bound - score) / abs(score)
+    else:
+        try:
+            result = _solver._solve(
+                candidates, None, args.seconds, 0.0, args.seed, False, bound_first=True
+            )
+        except _RootSaved:
+            return
+        status, score, bound, gap = result.status, result.score, result.bound, result.gap
+        timings, n_cuts = result.timings or {}, result.n_cuts
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-    seconds = {k: round(t, 1) for k, t in (result.timings or {}).items()}
+    seconds = {k: round(t, 1) for k, t in timings.items()}
     above = ""
     if best is not None:
-        above = f", {(result.bound - best) / abs(best):.4%} above the best known"
+        above = f", {(bound - best) / abs(best):.4%} above the best known"
     print(
         f"k-clusters {args.k_clusters}, sub-IP share {plugins.SUB_IP_SHARE}, "
-        f"parameters {params}: "
-        f"{result.status} after {wall:.1f} s ({cpu:.1f} s of CPU), score {result.score:.2f}, "
-        f"bound {result.bound:.2f}, gap {result.gap:.4%}{above}; cuts {result.n_cuts} "
-        f"(2-cluster {sum(h.n_k_cuts for h in handlers)}), "
+        f"local search {args.local_search}, parameters {params}"
+        + (f", from {args.root}" if args.root else "")
+        + f": {status} after {wall:.1f} s ({cpu:.1f} s of CPU), score {score:.2f}, "
+        f"bound {bound:.2f}, gap {gap:.4%}{above}; cuts {n_cuts} "
+        f"(2-cluster {sum(h.n_k_cuts for h in handlers)}; local search {sum(local_found)} "
+        f"in {sum(f > 0 for f in local_found)} of {len(local_found)} calls), "
         f"{sum(h.n_sub_ips for h in handlers)} sub-IPs in "
         f"{sum(h.sub_ip_seconds for h in handlers):.1f} s, "
         f"nodes {models[-1][0].getNNodes() if models else 0}; "

@@ -331,6 +331,14 @@ SUB_IP_SHARE = 0.25
 #: heuristic to a network of -877,500.5. That is 155 nats better than the best known
 #: before, -877,655.1, and the run as it is found -877,662.3. One tuning row each way,
 #: as with branching by inference, so the separation is unchanged.
+#:
+#: Re-measured on 2026-12-07 from the root that has the local search, branch and price
+#: alone for 400 s from one saved root pricing per row, the local search where the
+#: peeling and the short cycles find nothing (then the sub-IP within
+#: :data:`SUB_IP_SHARE`), seeds 1 and 2: plants 0.0194% and 0.0187% against 0.0141% and
+#: 0.0174% as it is, baudio BDeu(1) p2 0.0223% and 0.0158% against 0.0076% and 0.0071%,
+#: bnetflix fNML p2 0.0022% and 0.0024% either way (``benchmarks/README.md``, "The local
+#: search in branch and price's separation, from one root"). Not kept.
 EXACT_SECONDS = 2.0
 
 
