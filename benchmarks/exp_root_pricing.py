@@ -222,6 +222,12 @@ def main(argv=None):
         action="store_true",
         help="no local search for clusters between the peeling and the sub-IP",
     )
+    parser.add_argument(
+        "--smoothing",
+        type=float,
+        default=_pricing.SMOOTHING,
+        help="the bound also at this mix of the best and the LP's multipliers (0: none)",
+    )
     args = parser.parse_args(argv)
 
     from pgmpy_nml.search.candidates._heuristics import (
@@ -287,6 +293,7 @@ def main(argv=None):
         price_on_stall=not args.no_stall_pricing,
         sub_ip_seconds=args.sub_ip_seconds,
         local_search=not args.no_local_search,
+        smoothing=args.smoothing,
     )
     gap = (priced.bound - network) / abs(network + offset)
     steps = ", ".join(f"{step} {s:.0f}" for step, s in priced.seconds.items())

@@ -81,8 +81,8 @@ def _peelings(fam: _Families, x, eps, multi):
         members = np.flatnonzero(label == c)
         if members.size < 2:
             continue
-        for keep in [-1, *members.tolist()] if multi else [-1]:
-            viol, inside = _peel(fam.n, members, keep, *kernel)
+        viols, masks = _peel(fam.n, members, multi, *kernel)
+        for viol, inside in zip(viols.tolist(), masks, strict=True):
             yield viol, inside, kernel
 
 
@@ -217,16 +217,24 @@ def _by_parent(n, parents, size):
 
 
 @njit(cache=True)
-def _peel(n, members, keep, xs, child, parents, size, own, ptr, idx):
-    """Greedy peeling of one cluster (see :func:`_violated_clusters`): the largest
-    violation met and its cluster as a mask. ``keep`` (or -1) is never removed.
+def _peel(n, members, multi, xs, child, parents, size, own, ptr, idx):
+    """The greedy peelings of one component (see :func:`_violated_clusters`):
+    ``(viols, masks)``, the largest violation met by each and its cluster as a mask.
+    Row 0 is the peeling that may remove any member; with ``multi``, row ``1 + i`` is
+    the one that never removes ``members[i]`` (``members`` sorted).
 
     ``inner[v]`` is the value on ``v``'s families (``own[v]:own[v + 1]`` of the support)
     with a parent in the cluster. Removing ``r`` takes one parent inside from each
     family with ``r`` among its parents (``ptr``, ``idx``: :func:`_by_parent`), and
     only the members left with a family at none have ``inner`` summed again, in the
     same order as ever (so the sums, hence the clusters, are those of summing every
-    ``inner`` afresh at each step, which cost the members times the support)."""
+    ``inner`` afresh at each step, which cost the members times the support).
+
+    The peeling that keeps ``v`` removes the same members as the first one until the
+    first one removes ``v``; so it goes on from a copy of the first one's state at that
+    step, and the member the first one never removes has the first one's peeling. That
+    halves the steps of the ``len(members) + 1`` peelings (on nips, 500 variables, the
+    peelings took three quarters of root pricing)."""
     inside = np.zeros(n, dtype=np.bool_)
     for m in members:
         inside[m] = True
@@ -239,39 +247,92 @@ def _peel(n, members, keep, xs, child, parents, size, own, ptr, idx):
                     count[s] += 1
             if count[s] > 0:
                 inner[m] += xs[s]
+    rows = members.size + 1 if multi else 1
+    viols = np.full(rows, -np.inf)
+    masks = np.zeros((rows, n), dtype=np.bool_)
     dirty = np.zeros(n, dtype=np.bool_)
+    best = masks[0]
+    best[:] = inside
     best_viol = -np.inf
-    best = inside.copy()
     k = members.size
     while k >= 2:
-        viol = -(k - 1.0)
-        for v in members:  # increasing order
-            if inside[v]:
-                viol += inner[v]
-        if viol > best_viol + 1e-12:
-            best_viol = viol
-            best[:] = inside
-        r = -1
-        for v in members:  # the first of the smallest
-            if inside[v] and v != keep and (r < 0 or inner[v] < inner[r]):
-                r = v
-        inside[r] = False
-        for j in range(ptr[r], ptr[r + 1]):
-            s = idx[j]
-            c = child[s]
-            if inside[c]:
-                count[s] -= 1
-                if count[s] == 0:
-                    dirty[c] = True
-        for v in members:
-            if dirty[v]:
-                dirty[v] = False
-                inner[v] = 0.0
-                for s in range(own[v], own[v + 1]):
-                    if count[s] > 0:
-                        inner[v] += xs[s]
+        best_viol = _peel_check(members, k, inside, inner, best, best_viol)
+        r = _peel_pick(members, -1, inside, inner)
+        if multi:  # the peeling that keeps r, from here
+            i = 1 + np.searchsorted(members, r)
+            kept = masks[i]
+            kept[:] = best
+            viols[i] = _peel_on(
+                members, r, k, inside.copy(), count.copy(), inner.copy(), kept, best_viol,
+                xs, child, own, ptr, idx, dirty,
+            )  # fmt: skip
+        _peel_remove(r, members, inside, count, inner, dirty, xs, child, own, ptr, idx)
         k -= 1
-    return best_viol, best
+    viols[0] = best_viol
+    if multi:  # the member never removed
+        for i in range(members.size):
+            if inside[members[i]]:
+                viols[1 + i] = best_viol
+                masks[1 + i] = best
+    return viols, masks
+
+
+@njit(cache=True)
+def _peel_on(
+    members, keep, k, inside, count, inner, best, best_viol, xs, child, own, ptr, idx, dirty
+):
+    """Goes on with a peeling of :func:`_peel` (never removing ``keep``) from its state
+    with ``k`` members inside; ``best`` is updated in place; returns the largest violation."""
+    while k >= 2:
+        best_viol = _peel_check(members, k, inside, inner, best, best_viol)
+        r = _peel_pick(members, keep, inside, inner)
+        _peel_remove(r, members, inside, count, inner, dirty, xs, child, own, ptr, idx)
+        k -= 1
+    return best_viol
+
+
+@njit(cache=True)
+def _peel_check(members, k, inside, inner, best, best_viol):
+    """A peeling's violation now (its ``k`` members' ``inner`` summed in increasing
+    order); where it beats ``best_viol``, the cluster is copied into ``best``."""
+    viol = -(k - 1.0)
+    for v in members:  # increasing order
+        if inside[v]:
+            viol += inner[v]
+    if viol > best_viol + 1e-12:
+        best[:] = inside
+        return viol
+    return best_viol
+
+
+@njit(cache=True)
+def _peel_pick(members, keep, inside, inner):
+    """The member a peeling removes next: the first of the smallest ``inner``, not ``keep``."""
+    r = -1
+    for v in members:
+        if inside[v] and v != keep and (r < 0 or inner[v] < inner[r]):
+            r = v
+    return r
+
+
+@njit(cache=True)
+def _peel_remove(r, members, inside, count, inner, dirty, xs, child, own, ptr, idx):
+    """Removes ``r`` from a peeling's cluster and updates ``count`` and ``inner``."""
+    inside[r] = False
+    for j in range(ptr[r], ptr[r + 1]):
+        s = idx[j]
+        c = child[s]
+        if inside[c]:
+            count[s] -= 1
+            if count[s] == 0:
+                dirty[c] = True
+    for v in members:
+        if dirty[v]:
+            dirty[v] = False
+            inner[v] = 0.0
+            for s in range(own[v], own[v + 1]):
+                if count[s] > 0:
+                    inner[v] += xs[s]
 
 
 @njit(cache=True)
