@@ -19,6 +19,8 @@ Run::
     # on counts, not the clock: the same bound in every run
     python benchmarks/exp_root_pricing.py --instance plants-fnml-p2 --seconds 300 \
         --evaluate-rounds 100 --sub-ip no-lp
+    # the bound also at the midpoint of the best multipliers and the LP's (not kept)
+    python benchmarks/exp_root_pricing.py --instance nips-fnml-p2 --seconds 200 --smoothing 0.5
 
 ``--evaluate-rounds K`` and ``--sub-ip`` make the loop depend on counts only, so two runs
 give the same bound (``benchmarks/README.md``, "Root pricing on counts"). This script

@@ -1,0 +1,110 @@
+"""The cluster separation's time on root pricing's LP solutions (issue 35).
+
+Runs root pricing on an instance of ``bench_suite.py`` for ``--seconds``, keeps about
+``--solutions`` of the LP solutions its separation saw, then times each separation routine
+of :mod:`pgmpy_nml.search.candidates._clusters` on them (the peeling, the short cycles, the
+local search), twice. With ``--compare FILE``, a copy of that module from another commit is
+timed beside it, interleaved, and both must return the same clusters::
+
+    git show 9e815ef:pgmpy_nml/search/candidates/_clusters.py > /tmp/clusters_9e815ef.py
+    python benchmarks/exp_separation.py --instance nips-fnml-p2 --seconds 60 \\
+        --compare /tmp/clusters_9e815ef.py
+
+The figures are in ``benchmarks/README.md`` ("The peelings share their steps").
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+ROUTINES = ("_violated_clusters", "_cycle_clusters", "_local_clusters")
+
+
+def _load(path: str):
+    """The module in ``path``, imported on its own (its relative imports made absolute)."""
+    with open(path) as f:
+        source = f.read()
+    source = source.replace("from ..._jit import", "from pgmpy_nml._jit import")
+    source = source.replace(
+        "from ._families import", "from pgmpy_nml.search.candidates._families import"
+    )
+    name = f"compared_clusters_{os.getpid()}"  # its own numba cache, whatever runs beside
+    target = os.path.join(tempfile.mkdtemp(), f"{name}.py")
+    with open(target, "w") as f:
+        f.write(source)
+    spec = importlib.util.spec_from_file_location(name, target)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def main(argv=None):
+    from exp_root_pricing import suite_families
+
+    from pgmpy_nml.search.candidates import _clusters, _pricing
+    from pgmpy_nml.search.candidates._heuristics import _greedy, _improve
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--instance", default="nips-fnml-p2")
+    parser.add_argument("--seconds", type=float, default=60.0, help="of root pricing")
+    parser.add_argument("--solutions", type=int, default=40)
+    parser.add_argument("--compare", help="a copy of _clusters.py to time beside this one")
+    args = parser.parse_args(argv)
+
+    fam, _, _ = suite_families(args.instance)
+    seen = []
+    separate = _pricing._new_clusters
+
+    def recorded(fam_, x, *rest):
+        seen.append(x.copy())
+        return separate(fam_, x, *rest)
+
+    _pricing._new_clusters = recorded
+    first = _improve(fam, _greedy(fam))
+    _pricing.root_pricing(fam, first, deadline=time.perf_counter() + args.seconds)
+    _pricing._new_clusters = separate
+    xs = seen[:: max(1, len(seen) // args.solutions)]
+    print(
+        f"{args.instance}: {fam.n} variables, {len(fam):,} candidates; {len(xs)} of the "
+        f"{len(seen)} LP solutions of {args.seconds:.0f} s of root pricing; load "
+        f"{tuple(round(v, 2) for v in os.getloadavg())}",
+        flush=True,
+    )
+    modules = [("this", _clusters)]
+    if args.compare:
+        modules.append(("compared", _load(args.compare)))
+    for _, module in modules:  # compile outside the timings
+        for routine in ROUTINES:
+            getattr(module, routine)(fam, xs[0])
+    for rep in range(2):
+        found = {}
+        for label, module in modules:
+            cells = []
+            for routine in ROUTINES:
+                wall, cpu = time.perf_counter(), time.process_time()
+                out = [getattr(module, routine)(fam, x) for x in xs]
+                wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+                found.setdefault(routine, {})[label] = out
+                cells.append(
+                    f"{routine} {1000 * wall / len(xs):.1f} ms ({1000 * cpu / len(xs):.1f} CPU), "
+                    f"{sum(map(len, out))} clusters"
+                )
+            print(f"rep {rep}, {label}: " + "; ".join(cells), flush=True)
+        if args.compare:
+            same = all(f["this"] == f["compared"] for f in found.values())
+            print(f"the same clusters: {same}", flush=True)
+            if not same:
+                sys.exit(1)
+    print(f"load {tuple(round(v, 2) for v in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
