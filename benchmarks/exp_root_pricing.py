@@ -19,8 +19,6 @@ Run::
     # on counts, not the clock: the same bound in every run
     python benchmarks/exp_root_pricing.py --instance plants-fnml-p2 --seconds 300 \
         --evaluate-rounds 100 --sub-ip no-lp
-    # the bound also at the midpoint of the best multipliers and the LP's (not kept)
-    python benchmarks/exp_root_pricing.py --instance nips-fnml-p2 --seconds 200 --smoothing 0.5
 
 ``--evaluate-rounds K`` and ``--sub-ip`` make the loop depend on counts only, so two runs
 give the same bound (``benchmarks/README.md``, "Root pricing on counts"). This script
@@ -224,12 +222,6 @@ def main(argv=None):
         action="store_true",
         help="no local search for clusters between the peeling and the sub-IP",
     )
-    parser.add_argument(
-        "--smoothing",
-        type=float,
-        default=_pricing.SMOOTHING,
-        help="the bound also at this mix of the best and the LP's multipliers (0: none)",
-    )
     args = parser.parse_args(argv)
 
     from pgmpy_nml.search.candidates._heuristics import (
@@ -295,7 +287,6 @@ def main(argv=None):
         price_on_stall=not args.no_stall_pricing,
         sub_ip_seconds=args.sub_ip_seconds,
         local_search=not args.no_local_search,
-        smoothing=args.smoothing,
     )
     gap = (priced.bound - network) / abs(network + offset)
     steps = ", ".join(f"{step} {s:.0f}" for step, s in priced.seconds.items())

@@ -152,19 +152,17 @@ def _lp_value(fam, cuts):
 @pytest.mark.long
 @pytest.mark.parametrize(
     "first_top, small, top, every, ratio, purge_every, purge_age, purge_times, columns, stall, "
-    "sub_ip, local, smoothing",
+    "sub_ip, local",
     [
-        (30, 1, 200, 10.0, 0.5, 5, 5, 3, 5, True, 0.25, True, 0.0),
-        (30, 1, 200, 10.0, 0.5, 5, 5, 3, 5, True, 0.25, True, 0.5),
-        (1, 0, 1, 0.0, 0.0, 1, 1, 3, 1, True, 0.25, True, 0.5),
-        (2, -1, 1, 0.0, 1e9, 0, 0, 0, 0, False, 1.0, False, 0.0),
-        (1, 0, 1, 0.0, 1e9, 1, 1, 2, 0, False, 0.25, True, 0.9),
-        (1, 1, 2, 0.0, 0.5, 2, 1, 1, 2, True, 0.25, False, 0.3),
-        (9, 2, 9, 0.0, 1e9, 1, NEVER, 3, 1, False, 0.25, True, 0.5),
+        (30, 1, 200, 10.0, 0.5, 5, 5, 3, 5, True, 0.25, True),
+        (1, 0, 1, 0.0, 0.0, 1, 1, 3, 1, True, 0.25, True),
+        (2, -1, 1, 0.0, 1e9, 0, 0, 0, 0, False, 1.0, False),
+        (1, 0, 1, 0.0, 1e9, 1, 1, 2, 0, False, 0.25, True),
+        (1, 1, 2, 0.0, 0.5, 2, 1, 1, 2, True, 0.25, False),
+        (9, 2, 9, 0.0, 1e9, 1, NEVER, 3, 1, False, 0.25, True),
         # a sub-IP cut off before it finds anything: the bound holds on the greedy cuts
-        (30, 1, 200, 0.0, 1.0, 0, 0, 0, 0, True, 1e-4, False, 0.0),
-        (30, 1, 200, 0.0, 1.0, 0, 0, 0, 0, True, 1e-4, True, 0.5),
-        (1, 0, 1, 0.0, 0.0, 0, 0, 0, 0, True, 0.25, True, 0.9),
+        (30, 1, 200, 0.0, 1.0, 0, 0, 0, 0, True, 1e-4, False),
+        (30, 1, 200, 0.0, 1.0, 0, 0, 0, 0, True, 1e-4, True),
     ],
 )
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -183,7 +181,6 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
     stall,
     sub_ip,
     local,
-    smoothing,
 ):
     cands, _, _ = table
     fam = _checked_families(cands)
@@ -204,7 +201,6 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
         price_on_stall=stall,
         sub_ip_seconds=sub_ip,
         local_search=local,
-        smoothing=smoothing,
     )
     event(f"columns dropped: {min(priced.columns_dropped, 1)}, converged: {priced.converged}")
     incumbent = math.fsum(fam.loss[first])
@@ -223,32 +219,6 @@ def test_root_pricing_bounds_every_network_and_keeps_every_better_one(
         # not all the last's; the last row purges columns at every round and cuts never:
         # the bound is the LP's over every family whatever columns left)
         assert priced.bound - _pricing._margin(fam) <= value + 1e-6 * (1 + abs(value))
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(data=st.data(), weight=st.floats(0.0, 1.0))
-def test_the_mixed_multipliers_are_the_weighted_sum_over_both_cluster_lists(data, weight):
-    """Each cluster's mixed multiplier is ``weight`` times its first one plus
-    ``1 - weight`` times its second (0 where absent or not positive), and the Lagrangian
-    at the mix is at most the weighted sum of those at the two points (it is convex)."""
-    cands, _, _ = data.draw(symmetric_tables())
-    fam = _checked_families(cands)
-    cuts_a, y_a = data.draw(clusters_and_multipliers(fam.n))
-    cuts_b, y_b = data.draw(clusters_and_multipliers(fam.n))
-    cuts, y = _pricing._mixed(cuts_a, y_a, cuts_b, y_b, weight)
-    assert len(set(map(tuple, cuts))) == len(cuts) == y.size
-    expected: dict[tuple[int, ...], float] = {}
-    for clusters, values, w in ((cuts_a, y_a, weight), (cuts_b, y_b, 1 - weight)):
-        for cluster, value in zip(clusters, values, strict=True):
-            key = tuple(cluster)
-            expected[key] = expected.get(key, 0.0) + w * max(float(value), 0.0)
-    got = dict(zip(map(tuple, cuts), y.tolist(), strict=True))
-    for key, value in expected.items():
-        assert got.get(key, 0.0) == pytest.approx(value, abs=1e-12)
-    assert set(got) <= set(expected)
-    at_a, at_b = _pricing.lagrangian(fam, cuts_a, y_a)[0], _pricing.lagrangian(fam, cuts_b, y_b)[0]
-    mixed = _pricing.lagrangian(fam, cuts, y)[0]
-    assert mixed <= weight * at_a + (1 - weight) * at_b + TOL
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -100,18 +100,10 @@ other converged its bound was further away (plants 1.49%, bnetflix fNML 0.19%). 
 branch and price's separation the same local search was measured and not kept
 (:data:`._scip_plugins.EXACT_SECONDS`).
 
-*Smoothing the multipliers* (:data:`SMOOTHING`, as Wentges's smoothing in column
-generation) was measured and is off. The bound the restricted LP's multipliers give swings
-from one evaluation to the next (nips fNML p2: -1,727, -1,653, -1,453, -2,087, -1,728,
--2,114 relative to the trivial bound, 10 s apart, while the LP's value stayed within
--2,200 to -2,234), so each evaluation also tried the midpoint of the best multipliers so
-far and the LP's. Root pricing alone on the tuning half, the two settings side by side
-(2026-12-07), the bound above the best network known, with against without: pathfinder
-BDeu(10) p3 3.948% against 4.119% after 200 s, plants fNML p2 0.883% against 1.206% after
-150 s, pathfinder BDeu(1) p3 0.299% against 0.339% after 182 s; but nips fNML p2 0.122%
-against 0.087% after 200 s, bnetflix fNML p2 0.076% against 0.030% after 150 s, and
-hailfinder N = 100 qNML p3 converged to the same bound after 58 s against 44 s. Three
-rows each way, each a point of one trajectory: not kept.
+*Smoothing the multipliers* (the bound also at the midpoint of the best multipliers so
+far and the LP's, as Wentges's smoothing in column generation) was measured at 4b8b584
+and not kept: on the tuning half it was nearer on three rows and further on three
+(``benchmarks/README.md``, "Smoothing root pricing's multipliers").
 
 Two rules keep the loop moving (measured on the suite's tuning half, two runs at a time on
 the two cores, 150 s each: the bound after 150 s, from the best network known). *Purging*:
@@ -268,11 +260,6 @@ SUB_IP_SECONDS = 0.25
 #: Whether the local search from the peeling's clusters (:func:`._clusters._local_clusters`)
 #: runs where the peeling and the short cycles find no new cut, before the sub-IP.
 LOCAL_SEARCH = True
-#: At each evaluation the bound is also evaluated at this mix of the best multipliers so
-#: far and the restricted LP's, ``SMOOTHING * best + (1 - SMOOTHING) * LP``, over the union
-#: of their clusters; the better of the two points is kept and priced at (0: the LP's
-#: alone). Measured at 0.5 and not kept (module notes).
-SMOOTHING = 0.0
 #: Reduced cost above which a family is priced in.
 _PRICE_EPS = 1e-9
 
@@ -538,18 +525,6 @@ def _new_clusters(fam: _Families, x, known, sub_ip_seconds: float, local_search:
     return [c for c in found if tuple(c) not in known]
 
 
-def _mixed(cuts_a, y_a, cuts_b, y_b, weight: float):
-    """``(clusters, multipliers)``: ``weight * y_a + (1 - weight) * y_b`` over the union of
-    the clusters ``cuts_a`` (multipliers ``y_a``) and ``cuts_b`` (``y_b``)."""
-    mix: dict[tuple[int, ...], float] = {}
-    for cuts, y, w in ((cuts_a, y_a, weight), (cuts_b, y_b, 1.0 - weight)):
-        for cluster, value in zip(cuts, np.asarray(y).tolist(), strict=True):
-            if value > 0:
-                key = tuple(cluster)
-                mix[key] = mix.get(key, 0.0) + w * value
-    return [list(c) for c in mix], np.fromiter(mix.values(), dtype=np.float64, count=len(mix))
-
-
 def _first_columns(fam: _Families, first, values, first_top: int, small: int) -> np.ndarray:
     """The restricted LP's first families: the best ``first_top`` of each variable, those
     with at most ``small`` parents and the first network's (none out of order)."""
@@ -605,7 +580,6 @@ def root_pricing(
     price_on_stall: bool = PRICE_ON_STALL,
     sub_ip_seconds: float = SUB_IP_SECONDS,
     local_search: bool = LOCAL_SEARCH,
-    smoothing: float = SMOOTHING,
 ) -> PricedRoot:
     """The Lagrangian bound by row and column generation (module notes), from the first
     network ``first`` (global family indices) until the LP over every family is solved,
@@ -618,8 +592,7 @@ def root_pricing(
     lp.add_families(_first_columns(fam, first, values, first_top, small))
     known: set[tuple[int, ...]] = set()
     # the best multipliers, their clusters and evaluation (y = 0: the trivial bound)
-    best_cuts: list[list[int]] = []
-    best_bound, best_y, best_arrays = 0.0, np.zeros(0), None
+    best_bound, best_y, best_cuts, best_arrays = 0.0, np.zeros(0), [], None
     rounds = pricings = n_cuts = 0
     seconds = _Seconds(lp=0.0, separation=0.0, bound=0.0, pricing=0.0, cuts=0.0)
     converged = False
@@ -645,21 +618,14 @@ def root_pricing(
             # the bound from this LP's multipliers (of lp.cuts, without the new ones)
             t = time.perf_counter()
             bound, adjusted, top_values = lagrangian(fam, lp.cuts, y, values)
-            at_lp, cuts_at, y_at = adjusted, lp.cuts, y
-            if smoothing > 0 and best_y.size:
-                mixed_cuts, mixed_y = _mixed(best_cuts, best_y, lp.cuts, y, smoothing)
-                mixed = lagrangian(fam, mixed_cuts, mixed_y, values)
-                if mixed[0] < bound:
-                    bound, adjusted, top_values = mixed
-                    cuts_at, y_at = mixed_cuts, mixed_y
             evaluated = time.perf_counter()
             seconds["bound"] += evaluated - t
             every = max(evaluate_every, 10 * (evaluated - t))
             stalled = price_on_stall and bound >= best_bound
             if bound < best_bound:
-                positive = y_at > 0
-                best_bound, best_y = bound, y_at[positive]
-                best_cuts = [c for c, p in zip(cuts_at, positive, strict=True) if p]
+                positive = y > 0
+                best_bound, best_y = bound, y[positive]
+                best_cuts = [c for c, p in zip(lp.cuts, positive, strict=True) if p]
                 best_arrays = (adjusted, top_values)
                 if report is not None:
                     report(min(best_bound + _margin(fam), 0.0))
@@ -669,9 +635,6 @@ def root_pricing(
                 pricings += 1
                 with seconds("pricing"):
                     priced = _priced_in(fam, lp, adjusted, top)
-                    if not priced.size and adjusted is not at_lp:
-                        # converged only if the LP's own multipliers price nothing in
-                        priced = _priced_in(fam, lp, at_lp, top)
                     lp.add_families(priced)
                 if priced.size:
                     purge(y)
