@@ -102,8 +102,9 @@ branch and price's separation the same local search was measured and not kept
 
 *Smoothing the multipliers* (the bound also at the midpoint of the best multipliers so
 far and the LP's, as Wentges's smoothing in column generation) was measured at 4b8b584
-and not kept: on the tuning half it was nearer on three rows and further on three
-(``benchmarks/README.md``, "Smoothing root pricing's multipliers").
+and not kept: on the tuning half it was nearer on three rows, further on two and
+slower to the same bound on one (``benchmarks/README.md``, "Smoothing root pricing's
+multipliers").
 
 Two rules keep the loop moving (measured on the suite's tuning half, two runs at a time on
 the two cores, 150 s each: the bound after 150 s, from the best network known). *Purging*:
