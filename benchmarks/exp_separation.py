@@ -3,12 +3,11 @@
 Runs root pricing on an instance of ``bench_suite.py`` for ``--seconds``, keeps about
 ``--solutions`` of the LP solutions its separation saw, then times each separation routine
 of :mod:`pgmpy_nml.search.candidates._clusters` on them (the peeling, the short cycles, the
-local search), twice. With ``--compare FILE``, a copy of that module from another commit is
-timed beside it, interleaved, and both must return the same clusters::
+local search), twice. With ``--against COMMIT``, that module as it was in the commit
+(loaded beside today's package, as ``exp_supersets.py`` does) is timed beside it,
+interleaved, and both must return the same clusters::
 
-    git show 9e815ef:pgmpy_nml/search/candidates/_clusters.py > /tmp/clusters_9e815ef.py
-    python benchmarks/exp_separation.py --instance nips-fnml-p2 --seconds 60 \\
-        --compare /tmp/clusters_9e815ef.py
+    python benchmarks/exp_separation.py --instance nips-fnml-p2 --seconds 60 --against 9e815ef
 
 The figures are in ``benchmarks/README.md`` ("The peelings share their steps").
 """
@@ -18,6 +17,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -28,20 +28,20 @@ sys.path.insert(0, HERE)
 ROUTINES = ("_violated_clusters", "_cycle_clusters", "_local_clusters")
 
 
-def _load(path: str):
-    """The module in ``path``, imported on its own (its relative imports made absolute)."""
-    with open(path) as f:
-        source = f.read()
-    source = source.replace("from ..._jit import", "from pgmpy_nml._jit import")
-    source = source.replace(
-        "from ._families import", "from pgmpy_nml.search.candidates._families import"
-    )
-    name = f"compared_clusters_{os.getpid()}"  # its own numba cache, whatever runs beside
-    target = os.path.join(tempfile.mkdtemp(), f"{name}.py")
-    with open(target, "w") as f:
+def _before(commit: str):
+    """``_clusters.py`` as it was in ``commit``, imported beside today's package (its
+    relative imports resolve there) from a file of its own (so its own numba cache)."""
+    source = subprocess.run(
+        ["git", "show", f"{commit}:pgmpy_nml/search/candidates/_clusters.py"],
+        cwd=HERE, check=True, capture_output=True, text=True,
+    ).stdout  # fmt: skip
+    path = os.path.join(tempfile.mkdtemp(), f"_clusters_{commit}.py")
+    with open(path, "w") as f:
         f.write(source)
-    spec = importlib.util.spec_from_file_location(name, target)
+    name = f"pgmpy_nml.search.candidates._clusters_{commit}"
+    spec = importlib.util.spec_from_file_location(name, path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -56,7 +56,7 @@ def main(argv=None):
     parser.add_argument("--instance", default="nips-fnml-p2")
     parser.add_argument("--seconds", type=float, default=60.0, help="of root pricing")
     parser.add_argument("--solutions", type=int, default=40)
-    parser.add_argument("--compare", help="a copy of _clusters.py to time beside this one")
+    parser.add_argument("--against", help="a commit whose _clusters.py is timed beside this one")
     args = parser.parse_args(argv)
 
     fam, _, _ = suite_families(args.instance)
@@ -79,8 +79,8 @@ def main(argv=None):
         flush=True,
     )
     modules = [("this", _clusters)]
-    if args.compare:
-        modules.append(("compared", _load(args.compare)))
+    if args.against:
+        modules.append((args.against, _before(args.against)))
     for _, module in modules:  # compile outside the timings
         for routine in ROUTINES:
             getattr(module, routine)(fam, xs[0])
@@ -98,8 +98,8 @@ def main(argv=None):
                     f"{sum(map(len, out))} clusters"
                 )
             print(f"rep {rep}, {label}: " + "; ".join(cells), flush=True)
-        if args.compare:
-            same = all(f["this"] == f["compared"] for f in found.values())
+        if args.against:
+            same = all(f["this"] == f[args.against] for f in found.values())
             print(f"the same clusters: {same}", flush=True)
             if not same:
                 sys.exit(1)
