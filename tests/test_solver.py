@@ -23,9 +23,11 @@ from pgmpy_nml.search.candidates._clusters import (
     _cycle_clusters,
     _local_clusters,
     _most_violated_clusters,
+    _peelings,
     _separated_clusters,
     _set_packing,
     _support_arrays,
+    _support_components,
     _violated_clusters,
 )
 from pgmpy_nml.search.candidates._families import _cycle_free, _Families
@@ -860,6 +862,28 @@ def test_cluster_separation_against_a_plain_peeling_and_the_definition(seed):
             choice = [fam.start[v] + c for v, c in enumerate(choice)]
             if not _cycle_free(fam, choice):
                 assert _violated_clusters(fam, x, multi=False)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_every_peeling_against_the_plain_peeling(seed):
+    """Every peeling of every component, violated or not (the local search starts from
+    them all), is the plain peeling's cluster and violation to the last bit: a peeling
+    stopped or never started by its bound (values in eighths, whose sums pass 1 on
+    some variables, and values that sum to 1) loses nothing."""
+    rng, fam = _random_families(seed, 12, 10)
+    eps = 1e-6
+    for rep in range(6):
+        x = _random_values(fam, rng, "network" if rep == 0 else ("eighths", "simplex")[rep % 2])
+        _, n_comp, label = _support_components(fam, x, eps)
+        for multi in (True, False):
+            got = [(v, np.flatnonzero(m).tolist()) for v, m, _ in _peelings(fam, x, eps, multi)]
+            expect = []
+            for c in range(n_comp):  # the components in the order _peelings takes them
+                members = np.flatnonzero(label == c).tolist()
+                for keep in ([-1, *members] if multi else [-1]) if len(members) > 1 else []:
+                    cluster, viol = _peel_reference(fam, x, set(members), keep, eps)
+                    expect.append((viol, cluster))
+            assert got == expect
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -234,7 +234,11 @@ def _peel(n, members, multi, xs, child, parents, size, own, ptr, idx):
     first one removes ``v``; so it goes on from a copy of the first one's state at that
     step, and the member the first one never removes has the first one's peeling. That
     halves the steps of the ``len(members) + 1`` peelings (on nips, 500 variables, the
-    peelings took three quarters of root pricing)."""
+    peelings took three quarters of root pricing).
+
+    A peeling stops where no cluster left to it can beat its best (:func:`_peel_bound`),
+    and a peeling that keeps ``v`` is not started where none of its clusters could; the
+    members it has left are the cluster's, in increasing order, in ``alive[:k]``."""
     inside = np.zeros(n, dtype=np.bool_)
     for m in members:
         inside[m] = True
@@ -250,26 +254,33 @@ def _peel(n, members, multi, xs, child, parents, size, own, ptr, idx):
     rows = members.size + 1 if multi else 1
     viols = np.full(rows, -np.inf)
     masks = np.zeros((rows, n), dtype=np.bool_)
-    dirty = np.zeros(n, dtype=np.bool_)
+    alive = members.copy()
+    scratch = np.zeros(n, dtype=np.int64)  # for _peel_remove
     best = masks[0]
     best[:] = inside
     best_viol = -np.inf
     k = members.size
     while k >= 2:
-        best_viol = _peel_check(members, k, inside, inner, best, best_viol)
-        r = _peel_pick(members, -1, inside, inner)
+        viol, r, top, second, pos = _peel_scan(alive, k, -1, inner)
+        if viol > best_viol + 1e-12:
+            best[:] = inside
+            best_viol = viol
+        if _peel_bound(top, second, pos, k) <= best_viol:
+            break  # no cluster left beats the best, so neither does any peeling to come
         if multi:  # the peeling that keeps r, from here
             i = 1 + np.searchsorted(members, r)
             kept = masks[i]
             kept[:] = best
-            viols[i] = _peel_on(
-                members, r, k, inside.copy(), count.copy(), inner.copy(), kept, best_viol,
-                xs, child, own, ptr, idx, dirty,
-            )  # fmt: skip
-        _peel_remove(r, members, inside, count, inner, dirty, xs, child, own, ptr, idx)
-        k -= 1
+            viols[i] = best_viol
+            # ``top``, the largest, is another member's too: ``r`` has the smallest
+            if _peel_bound(inner[r], top, pos, k) > best_viol:
+                viols[i] = _peel_on(
+                    alive[:k].copy(), r, k, inside.copy(), count.copy(), inner.copy(), kept,
+                    best_viol, xs, child, own, ptr, idx, scratch,
+                )  # fmt: skip
+        k = _peel_remove(r, alive, k, inside, count, inner, xs, child, own, ptr, idx, scratch)
     viols[0] = best_viol
-    if multi:  # the member never removed
+    if multi:  # the members never removed
         for i in range(members.size):
             if inside[members[i]]:
                 viols[1 + i] = best_viol
@@ -279,60 +290,90 @@ def _peel(n, members, multi, xs, child, parents, size, own, ptr, idx):
 
 @njit(cache=True)
 def _peel_on(
-    members, keep, k, inside, count, inner, best, best_viol, xs, child, own, ptr, idx, dirty
+    alive, keep, k, inside, count, inner, best, best_viol, xs, child, own, ptr, idx, scratch
 ):
     """Goes on with a peeling of :func:`_peel` (never removing ``keep``) from its state
     with ``k`` members inside; ``best`` is updated in place; returns the largest violation."""
     while k >= 2:
-        best_viol = _peel_check(members, k, inside, inner, best, best_viol)
-        r = _peel_pick(members, keep, inside, inner)
-        _peel_remove(r, members, inside, count, inner, dirty, xs, child, own, ptr, idx)
-        k -= 1
+        viol, r, top, _, pos = _peel_scan(alive, k, keep, inner)
+        if viol > best_viol + 1e-12:
+            best[:] = inside
+            best_viol = viol
+        if _peel_bound(inner[keep], top, pos + max(inner[keep] - 1.0, 0.0), k) <= best_viol:
+            break
+        k = _peel_remove(r, alive, k, inside, count, inner, xs, child, own, ptr, idx, scratch)
     return best_viol
 
 
 @njit(cache=True)
-def _peel_check(members, k, inside, inner, best, best_viol):
-    """A peeling's violation now (its ``k`` members' ``inner`` summed in increasing
-    order); where it beats ``best_viol``, the cluster is copied into ``best``."""
+def _peel_scan(alive, k, keep, inner):
+    """One pass over a peeling's ``k`` members in increasing order: ``(viol, r, top,
+    second, pos)``, its violation now (their ``inner`` summed in that order), the member
+    it removes next (the first of the smallest ``inner``, not ``keep``), the two largest
+    ``inner`` of the members but ``keep`` and the sum of their ``inner`` above 1."""
     viol = -(k - 1.0)
-    for v in members:  # increasing order
-        if inside[v]:
-            viol += inner[v]
-    if viol > best_viol + 1e-12:
-        best[:] = inside
-        return viol
-    return best_viol
-
-
-@njit(cache=True)
-def _peel_pick(members, keep, inside, inner):
-    """The member a peeling removes next: the first of the smallest ``inner``, not ``keep``."""
     r = -1
-    for v in members:
-        if inside[v] and v != keep and (r < 0 or inner[v] < inner[r]):
+    top = second = -np.inf
+    pos = 0.0
+    for j in range(k):
+        v = alive[j]
+        a = inner[v]
+        viol += a
+        if v == keep:
+            continue
+        if r < 0 or a < inner[r]:
             r = v
-    return r
+        if a > top:
+            second = top
+            top = a
+        elif a > second:
+            second = a
+        if a > 1.0:
+            pos += a - 1.0
+    return viol, r, top, second, pos
 
 
 @njit(cache=True)
-def _peel_remove(r, members, inside, count, inner, dirty, xs, child, own, ptr, idx):
-    """Removes ``r`` from a peeling's cluster and updates ``count`` and ``inner``."""
+def _peel_bound(first, second, pos, k):
+    """A bound on the violation of every cluster a peeling of ``k`` members ``A`` has
+    left, plus a margin for the rounding of ``k`` sums of ``k`` terms.
+
+    Such a cluster ``S`` has at least two members (one of them the kept member, if
+    any), and its violation is ``1 + sum_{v in S} (inner_S(v) - 1)`` with ``inner_S(v)
+    <= inner_A(v)`` (``inner`` falls only when members leave). So it is at most
+    ``first + second - 1``, the kept member's ``inner`` and the largest of the others'
+    (with none kept, the two largest), plus the other members' ``inner`` above 1
+    (``pos`` sums it over all members, ``first`` and ``second`` included)."""
+    rest = pos - max(first - 1.0, 0.0) - max(second - 1.0, 0.0)
+    return first + second - 1.0 + rest + 1e-9 + 2.3e-16 * k * k
+
+
+@njit(cache=True)
+def _peel_remove(r, alive, k, inside, count, inner, xs, child, own, ptr, idx, dirty):
+    """Removes ``r`` from a peeling's cluster (``alive[:k]``) and updates ``count`` and
+    ``inner`` (``dirty``: scratch of the variables' size); returns the members left."""
     inside[r] = False
+    j = np.searchsorted(alive[:k], r)
+    for t in range(j, k - 1):
+        alive[t] = alive[t + 1]
+    m = 0  # the members whose inner is summed again: dirty[:m] (a child's families are
+    # consecutive in ``idx``, so a member is there once)
     for j in range(ptr[r], ptr[r + 1]):
         s = idx[j]
         c = child[s]
         if inside[c]:
             count[s] -= 1
-            if count[s] == 0:
-                dirty[c] = True
-    for v in members:
-        if dirty[v]:
-            dirty[v] = False
-            inner[v] = 0.0
-            for s in range(own[v], own[v + 1]):
-                if count[s] > 0:
-                    inner[v] += xs[s]
+            if count[s] == 0 and (m == 0 or dirty[m - 1] != c):
+                dirty[m] = c
+                m += 1
+    for j in range(m):
+        c = dirty[j]
+        total = 0.0
+        for f in range(own[c], own[c + 1]):
+            if count[f] > 0:
+                total += xs[f]
+        inner[c] = total
+    return k - 1
 
 
 @njit(cache=True)
