@@ -157,9 +157,9 @@ def _cycle_clusters(fam: _Families, x, eps=_CUT_EPS):
     the first round (most on three variables) and -94,452 after 83 s.
 
     The shortest cycle through each variable ``v`` is the shortest path from ``v`` to a
-    predecessor ``u`` plus the arc ``u -> v`` (Dijkstra from every variable, over the arcs
-    shorter than 1, each lengthened by :data:`_ARC_TIE` to prefer fewer arcs); the
-    violation of its cluster is then computed exactly and kept above ``eps``.
+    predecessor ``u`` plus the arc ``u -> v`` (Dijkstra from every variable up to length
+    1, over the arcs shorter than 1, each lengthened by :data:`_ARC_TIE` to prefer fewer
+    arcs); the violation of its cluster is then computed exactly and kept above ``eps``.
     """
     n = fam.n
     support = np.flatnonzero(x > eps)
@@ -173,7 +173,9 @@ def _cycle_clusters(fam: _Families, x, eps=_CUT_EPS):
     if tail.size == 0:
         return []
     graph = csr_matrix((length, (tail, head)), shape=(n, n))
-    dist, pred = dijkstra(graph, directed=True, return_predecessors=True)
+    # paths of length 1 or more close no cycle shorter than 1: not searched (2.2-2.4 times
+    # faster on nips, 500 variables)
+    dist, pred = dijkstra(graph, directed=True, return_predecessors=True, limit=1.0)
     cycle = dist[head, tail] + length  # through the arc tail -> head, back from head
     done = np.zeros(n, dtype=bool)
     found: dict[tuple[int, ...], float] = {}
