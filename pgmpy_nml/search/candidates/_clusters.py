@@ -301,7 +301,7 @@ def _peel_on(
         if viol > best_viol + 1e-12:
             best[:] = inside
             best_viol = viol
-        if _peel_bound(inner[keep], top, pos + max(inner[keep] - 1.0, 0.0), k) <= best_viol:
+        if _peel_bound(inner[keep], top, pos, k) <= best_viol:
             break
         k = _peel_remove(r, alive, k, inside, count, inner, xs, child, own, ptr, idx, scratch)
     return best_viol
@@ -312,7 +312,7 @@ def _peel_scan(alive, k, keep, inner):
     """One pass over a peeling's ``k`` members in increasing order: ``(viol, r, top,
     second, pos)``, its violation now (their ``inner`` summed in that order), the member
     it removes next (the first of the smallest ``inner``, not ``keep``), the two largest
-    ``inner`` of the members but ``keep`` and the sum of their ``inner`` above 1."""
+    ``inner`` of the members but ``keep``, and all members' ``inner`` above 1 summed."""
     viol = -(k - 1.0)
     r = -1
     top = second = -np.inf
@@ -321,6 +321,8 @@ def _peel_scan(alive, k, keep, inner):
         v = alive[j]
         a = inner[v]
         viol += a
+        if a > 1.0:
+            pos += a - 1.0
         if v == keep:
             continue
         if r < 0 or a < inner[r]:
@@ -330,8 +332,6 @@ def _peel_scan(alive, k, keep, inner):
             top = a
         elif a > second:
             second = a
-        if a > 1.0:
-            pos += a - 1.0
     return viol, r, top, second, pos
 
 
@@ -355,8 +355,8 @@ def _peel_remove(r, alive, k, inside, count, inner, xs, child, own, ptr, idx, di
     """Removes ``r`` from a peeling's cluster (``alive[:k]``) and updates ``count`` and
     ``inner`` (``dirty``: scratch of the variables' size); returns the members left."""
     inside[r] = False
-    j = np.searchsorted(alive[:k], r)
-    for t in range(j, k - 1):
+    at = np.searchsorted(alive[:k], r)
+    for t in range(at, k - 1):
         alive[t] = alive[t + 1]
     m = 0  # the members whose inner is summed again: dirty[:m] (a child's families are
     # consecutive in ``idx``, so a member is there once)
