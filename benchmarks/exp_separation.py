@@ -81,6 +81,8 @@ def main(argv=None):
     modules = [("this", _clusters)]
     if args.against:
         modules.append((args.against, _before(args.against)))
+        if not hasattr(fam, "pmask"):  # the dense mask _clusters.py read until 2026-12-07
+            fam.pmask = fam.preds_mask(slice(None))
     for _, module in modules:  # compile outside the timings
         for routine in ROUTINES:
             getattr(module, routine)(fam, xs[0])

@@ -9,7 +9,9 @@ import networkx as nx
 import numpy as np
 import pytest
 from _promises import assert_sound_result
+from hypothesis import HealthCheck, event, given, settings
 from pgmpy.causal_discovery import ExpertKnowledge
+from test_symmetry import symmetric_tables
 
 from pgmpy_nml import FNML, QNML, ExactSearch
 from pgmpy_nml.datasets import sample_network
@@ -23,6 +25,7 @@ from pgmpy_nml.search.candidates._clusters import (
     _cycle_clusters,
     _local_clusters,
     _most_violated_clusters,
+    _pair_clusters,
     _peelings,
     _separated_clusters,
     _set_packing,
@@ -998,6 +1001,37 @@ def test_the_check_reads_each_variables_family_as_the_full_reading_does(monkeypa
     for seed in range(30):
         solve_as_dp(random_candidates(6 + seed % 8, seed, per_var=12))
     assert len(compared) > 100
+
+
+def _pairs_by_definition(fam):
+    """Every pair ``u < v`` where some family of ``v`` must come after ``u`` and some
+    family of ``u`` after ``v`` (``preds``), in order, with those families ascending."""
+    want = []
+    for u in range(fam.n):
+        for v in range(u + 1, fam.n):
+            a = [f for f in fam.families(v) if u in fam.preds[f]]
+            b = [f for f in fam.families(u) if v in fam.preds[f]]
+            if a and b:
+                want.append(((u, v), a + b))
+    return want
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_pair_clusters_by_their_definition(seed):
+    _, fam = _random_families(seed, 12, 30)
+    got = [(pair, fams.tolist()) for pair, fams in _pair_clusters(fam)]
+    assert got == _pairs_by_definition(fam)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(symmetric_tables())
+def test_pair_clusters_keep_the_classes_in_order(case):
+    """With the classes of interchangeable variables kept in order, the pairs follow the
+    ``preds`` (a class's member after the one before it), not only the parents."""
+    fam = _Families(case[0], symmetry=True)
+    event(f"classes: {bool(fam.classes)}")
+    got = [(pair, fams.tolist()) for pair, fams in _pair_clusters(fam)]
+    assert got == _pairs_by_definition(fam)
 
 
 def test_set_packing_constraints_are_valid_and_found():

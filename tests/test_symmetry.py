@@ -326,7 +326,7 @@ def test_duplicated_columns_end_to_end(score):
 @given(symmetric_tables())
 def test_the_arrays_describe_parents_and_precedence(case):
     """``preds`` are the parents plus the class member before the child, and ``size``,
-    ``pmask`` and ``padded`` say the same, family by family."""
+    ``preds_mask`` and ``padded`` say the same, family by family."""
     cands, _, _ = case
     fam = _checked_families(cands)
     before = {v: u for u, v in precedence_arcs(fam.classes)}
@@ -335,7 +335,7 @@ def test_the_arrays_describe_parents_and_precedence(case):
         expect = set(parents) | ({before[v]} if v in before else set())
         assert set(fam.preds[f]) == expect and list(fam.preds[f]) == sorted(expect)
         assert fam.size[f] == len(expect)
-        assert set(np.flatnonzero(fam.pmask[f]).tolist()) == expect
+        assert set(np.flatnonzero(fam.preds_mask([f])[0]).tolist()) == expect
         assert fam.padded[f, : len(expect)].tolist() == sorted(expect)
         assert (fam.padded[f, len(expect) :] == -1).all()
         assert parents == cands.parent_sets[v][f - fam.start[v]]
@@ -361,10 +361,10 @@ def test_the_families_arrays_are_their_definition(case):
             want = set(fam.parents[f]) | ({before[v]} if ordered and v in before else set())
             assert tuple(sorted(want)) == tuple(fam.preds[f])
             assert fam.size[f] == len(want)
-            assert set(np.flatnonzero(fam.pmask[f]).tolist()) == want
+            assert set(np.flatnonzero(fam.preds_mask([f])[0]).tolist()) == want
             row = fam.padded[f].tolist()
             assert row[: len(want)] == sorted(want) and all(x == -1 for x in row[len(want) :])
-    for name in ("size", "padded", "pmask", "score", "start", "child"):
+    for name in ("size", "padded", "score", "start", "child"):
         assert np.array_equal(getattr(direct, name), getattr(derived, name))
     assert (derived is plain) == (not direct.classes)
     assert _checked_families(cands) is _checked_families(cands)

@@ -47,7 +47,7 @@ def _support_components(fam: _Families, x, eps):
     its parents is in the support): ``(support, n_components, label)``."""
     n = fam.n
     support = np.flatnonzero(x > eps)
-    rows, cols = np.nonzero(fam.pmask[support])
+    rows, cols = fam.arcs(support)
     graph = csr_matrix((np.ones(rows.size), (cols, fam.child[support][rows])), shape=(n, n))
     n_comp, label = connected_components(graph, directed=True, connection="strong")
     return support, n_comp, label
@@ -163,7 +163,7 @@ def _cycle_clusters(fam: _Families, x, eps=_CUT_EPS):
     """
     n = fam.n
     support = np.flatnonzero(x > eps)
-    rows, cols = np.nonzero(fam.pmask[support])
+    rows, cols = fam.arcs(support)
     weight = np.zeros((n, n))
     np.add.at(weight, (cols, fam.child[support][rows]), x[support][rows])
     tail, head = np.nonzero(weight > eps)
@@ -509,17 +509,16 @@ def _most_violated_clusters(fam: _Families, x, eps=_CUT_EPS, time_limit=1.0, k=1
 def _pair_clusters(fam: _Families):
     """The two-variable cluster constraints that can bind: ``((u, v), families)`` where
     ``families`` are those of ``v`` containing ``u`` and of ``u`` containing ``v``."""
+    ptr, idx = _by_parent(fam.n, fam.padded, fam.size)  # families by parent, ascending
     out = []
     for u in range(fam.n):
-        with_u = np.flatnonzero(fam.pmask[:, u])
-        for v in range(u + 1, fam.n):
-            a = with_u[fam.child[with_u] == v]
-            if a.size == 0:
-                continue
-            rng = slice(fam.start[u], fam.start[u + 1])
-            b = fam.start[u] + np.flatnonzero(fam.pmask[rng, v])
+        with_u = idx[ptr[u] : ptr[u + 1]]
+        kids = fam.child[with_u]
+        for v in np.unique(kids[kids > u]).tolist():
+            with_v = idx[ptr[v] : ptr[v + 1]]
+            b = with_v[fam.child[with_v] == u]
             if b.size:
-                out.append(((u, v), np.concatenate([a, b])))
+                out.append(((u, v), np.concatenate([with_u[kids == v], b])))
     return out
 
 

@@ -26,7 +26,7 @@ def _partition(fam: _Families, group_size: int) -> list[list[int]]:
     loss = np.zeros((n, n))
     for v in range(n):
         rows = fam.families(v)
-        pm = fam.pmask[rows.start : rows.stop]
+        pm = fam.preds_mask(slice(rows.start, rows.stop))
         best = fam.score[rows.start]
         for u in range(n):
             if u == v:
