@@ -16,6 +16,14 @@ Run::
     python benchmarks/exp_lp_solvers.py --instance baudio-fnml-p3 --seconds 300
 
 The seconds are root pricing's wall time, which both solvers share.
+
+With ``--highs-option NAME=VALUE`` (repeatable) or ``--primal-after-columns``, the mirror
+is a second HiGHS with those options instead of SoPlex (its simplex iterations are
+counted too; "SoPlex" in the report is then that HiGHS), as in ``benchmarks/README.md``
+("No dense family-by-variable mask; HiGHS's options on root pricing's LP")::
+
+    python benchmarks/exp_lp_solvers.py --instance nips-fnml-p2 --seconds 150 \
+        --highs-option simplex_dual_edge_weight_strategy=1
 """
 
 from __future__ import annotations
@@ -32,6 +40,8 @@ sys.path.insert(0, HERE)
 #: Each solve HiGHS finished: (SoPlex's CPU s, HiGHS's CPU s, SoPlex's value or None, HiGHS's value,
 #: rows, columns).
 SOLVES: list[tuple[float, float, float | None, float, int, int]] = []
+#: With a HiGHS mirror: each solve's simplex iterations, (the mirror's, HiGHS's).
+ITERATIONS: list[tuple[int, int]] = []
 
 
 def _runs(indices) -> list[tuple[int, int]]:
@@ -122,27 +132,128 @@ def mirrored(highs_class):
     return Mirrored
 
 
+def highs_mirrored(highs_class, options: dict, primal_after_columns: bool):
+    """A subclass of HiGHS's class whose model changes and solves a second HiGHS, with
+    ``options`` set after root pricing's own, repeats (SoPlex's place in :data:`SOLVES`;
+    with ``primal_after_columns``, its primal simplex after columns joined)."""
+    import highspy
+
+    class Mirrored(highs_class):
+        def __init__(self):
+            super().__init__()
+            self.other = highs_class()
+            self.columns_joined = False
+
+        def setOptionValue(self, name, value):
+            self.other.setOptionValue(name, options.get(name, value))
+            return super().setOptionValue(name, value)
+
+        def changeObjectiveSense(self, sense):
+            self.other.changeObjectiveSense(sense)
+            return super().changeObjectiveSense(sense)
+
+        def addRows(self, *args):
+            self.other.addRows(*args)
+            self.columns_joined = False
+            return super().addRows(*args)
+
+        def addCols(self, *args):
+            self.other.addCols(*args)
+            self.columns_joined = True
+            return super().addCols(*args)
+
+        def deleteRows(self, *args):
+            self.other.deleteRows(*args)
+            return super().deleteRows(*args)
+
+        def deleteCols(self, *args):
+            self.other.deleteCols(*args)
+            return super().deleteCols(*args)
+
+        def run(self):
+            for name, value in options.items():
+                self.other.setOptionValue(name, value)
+            if primal_after_columns:
+                self.other.setOptionValue("simplex_strategy", 4 if self.columns_joined else 1)
+            cpu = time.process_time()
+            status = super().run()
+            highs = time.process_time() - cpu
+            cpu = time.process_time()
+            self.other.run()
+            other = time.process_time() - cpu
+            if self.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+                return status
+            optimal = self.other.getModelStatus() == highspy.HighsModelStatus.kOptimal
+            value = self.other.getInfo().objective_function_value if optimal else None
+            SOLVES.append(
+                (
+                    other,
+                    highs,
+                    value,
+                    self.getInfo().objective_function_value,
+                    self.getNumRow(),
+                    self.getNumCol(),
+                )
+            )
+            info = (
+                self.other.getInfo().simplex_iteration_count,
+                self.getInfo().simplex_iteration_count,
+            )
+            ITERATIONS.append(info)
+            if len(SOLVES) % 25 == 0:
+                report()
+            return status
+
+    return Mirrored
+
+
 def report():
     a = np.array([s[:2] for s in SOLVES])
     gaps = [abs(s[2] - s[3]) for s in SOLVES if s[2] is not None]
     *_, rows, cols = SOLVES[-1]
+    iterations = ""
+    if ITERATIONS:
+        mirror, highs = np.sum(ITERATIONS, axis=0)
+        iterations = f"; simplex iterations the mirror {mirror:,}, HiGHS {highs:,}"
     print(
         f"{len(SOLVES)} LPs (the last {rows} rows, {cols} columns): CPU s SoPlex "
         f"{a[:, 0].sum():.1f}, HiGHS {a[:, 1].sum():.1f} (ratio "
         f"{a[:, 0].sum() / max(a[:, 1].sum(), 1e-9):.2f}); largest difference of the "
-        f"optimal values {max(gaps, default=0.0):.1e}",
+        f"optimal values {max(gaps, default=0.0):.1e}{iterations}",
         flush=True,
     )
 
 
+def _option(text: str):
+    name, value = text.split("=", 1)
+    for kind in (int, float):
+        try:
+            return name, kind(value)
+        except ValueError:
+            pass
+    return name, value
+
+
 def main(argv=None):
+    import argparse
+
     import highspy._core
 
-    highspy._core._Highs = mirrored(highspy._core._Highs)  # type: ignore[misc]
+    parser = argparse.ArgumentParser(add_help=False)
+    parser.add_argument("--highs-option", type=_option, action="append", default=[])
+    parser.add_argument("--primal-after-columns", action="store_true")
+    args, rest = parser.parse_known_args(argv)
+    if args.highs_option or args.primal_after_columns:
+        mirror = highs_mirrored(
+            highspy._core._Highs, dict(args.highs_option), args.primal_after_columns
+        )
+    else:
+        mirror = mirrored(highspy._core._Highs)
+    highspy._core._Highs = mirror  # type: ignore[misc]
     import exp_root_pricing
 
     try:
-        exp_root_pricing.main(argv)
+        exp_root_pricing.main(rest)
     finally:
         if SOLVES:
             report()

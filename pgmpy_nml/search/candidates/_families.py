@@ -89,7 +89,7 @@ class _Families:
         """The arcs into the families ``rows`` (a slice or an index array): ``(k, u)``,
         one pair for each ``u`` that the child of family ``rows[k]`` must come after
         (``preds``), ordered by ``k`` then ``u``. Read from ``padded``, so a few bytes
-        per arc, where a dense mask takes a byte per family and variable (361 MB over
+        per arc, where a dense mask takes a byte per family and variable (362 MB over
         nips' 723,051 candidates of 500 variables)."""
         pad = self.padded[rows]
         k, slot = np.nonzero(pad >= 0)
