@@ -364,6 +364,11 @@ def test_the_families_arrays_are_their_definition(case):
             assert set(np.flatnonzero(fam.preds_mask([f])[0]).tolist()) == want
             row = fam.padded[f].tolist()
             assert row[: len(want)] == sorted(want) and all(x == -1 for x in row[len(want) :])
+        backwards = np.arange(len(fam))[::-1]  # arcs follow the rows asked, in their order
+        k, u = fam.arcs(backwards)
+        want_arcs = [(i, p) for i, f in enumerate(backwards.tolist()) for p in fam.preds[f]]
+        assert list(zip(k.tolist(), u.tolist(), strict=True)) == want_arcs
+        assert np.array_equal(fam.preds_mask(slice(1, None)), fam.preds_mask(backwards[-2::-1]))
     for name in ("size", "padded", "score", "start", "child"):
         assert np.array_equal(getattr(direct, name), getattr(derived, name))
     assert (derived is plain) == (not direct.classes)
