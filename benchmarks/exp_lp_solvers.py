@@ -19,7 +19,7 @@ The seconds are root pricing's wall time, which both solvers share.
 
 With ``--highs-option NAME=VALUE`` (repeatable) or ``--primal-after-columns``, the mirror
 is a second HiGHS with those options instead of SoPlex (its simplex iterations are
-counted too; "SoPlex" in the report is then that HiGHS), as in ``benchmarks/README.md``
+reported too), as in ``benchmarks/README.md``
 ("No dense family-by-variable mask; HiGHS's options on root pricing's LP")::
 
     python benchmarks/exp_lp_solvers.py --instance nips-fnml-p2 --seconds 150 \
@@ -37,11 +37,12 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-#: Each solve HiGHS finished: (SoPlex's CPU s, HiGHS's CPU s, SoPlex's value or None, HiGHS's value,
-#: rows, columns).
-SOLVES: list[tuple[float, float, float | None, float, int, int]] = []
-#: With a HiGHS mirror: each solve's simplex iterations, (the mirror's, HiGHS's).
-ITERATIONS: list[tuple[int, int]] = []
+#: Each solve HiGHS finished: (the mirror's CPU s, HiGHS's CPU s, the mirror's value or
+#: None, HiGHS's value, rows, columns, the mirror's simplex iterations or None (SoPlex),
+#: HiGHS's).
+SOLVES: list[tuple[float, float, float | None, float, int, int, int | None, int]] = []
+#: The mirror's name in the report.
+MIRROR = ["SoPlex"]
 
 
 def _runs(indices) -> list[tuple[int, int]]:
@@ -61,145 +62,154 @@ def _entries(n, starts, index, values):
     ]
 
 
-def mirrored(highs_class):
-    """A subclass of HiGHS's class whose model changes and solves SoPlex repeats."""
+class _SoPlex:
+    """SoPlex (PySCIPOpt's ``LP``), as root pricing ran it until 2026-12-04: its primal
+    simplex after columns joined, its dual simplex after rows did."""
+
+    def __init__(self):
+        from pyscipopt import LP
+
+        self.lp = LP("mirror", sense="maximize")
+        self.primal = True
+
+    def option(self, name, value):
+        pass  # HiGHS's options; the sense is set above
+
+    def sense(self, sense):
+        pass
+
+    def add_rows(self, m, lower, upper, nnz, starts, index, values):
+        infinity = self.lp.infinity()
+        self.lp.addRows(
+            _entries(m, starts, index, values),
+            lhss=[float(v) for v in lower],
+            rhss=[min(float(v), infinity) for v in upper],
+        )
+        self.primal = False
+
+    def add_cols(self, m, costs, lower, upper, nnz, starts, index, values):
+        self.lp.addCols(
+            _entries(m, starts, index, values),
+            objs=[float(v) for v in costs],
+            lbs=[float(v) for v in lower],
+            ubs=[float(v) for v in upper],
+        )
+        self.primal = True
+
+    def delete_rows(self, k, indices):
+        for first, last in _runs(indices):
+            self.lp.delRows(first, last)
+
+    def delete_cols(self, k, indices):
+        for first, last in _runs(indices):
+            self.lp.delCols(first, last)
+
+    def solve(self):
+        """``(value or None, simplex iterations or None)``."""
+        value = self.lp.solve(dual=not self.primal)
+        return (value if self.lp.isOptimal() else None), None
+
+
+class _OtherHighs:
+    """A second HiGHS with ``options`` over root pricing's own (with
+    ``primal_after_columns``, its primal simplex after columns joined)."""
+
+    def __init__(self, highs_class, options: dict, primal_after_columns: bool):
+        import highspy
+
+        self.lp = highs_class()
+        self.options = options
+        self.primal_after_columns = primal_after_columns
+        self.columns_joined = False
+        self.optimal = highspy.HighsModelStatus.kOptimal
+        for name, value in options.items():
+            self.lp.setOptionValue(name, value)
+
+    def option(self, name, value):
+        self.lp.setOptionValue(name, self.options.get(name, value))
+
+    def sense(self, sense):
+        self.lp.changeObjectiveSense(sense)
+
+    def add_rows(self, *args):
+        self.lp.addRows(*args)
+        self.columns_joined = False
+
+    def add_cols(self, *args):
+        self.lp.addCols(*args)
+        self.columns_joined = True
+
+    def delete_rows(self, *args):
+        self.lp.deleteRows(*args)
+
+    def delete_cols(self, *args):
+        self.lp.deleteCols(*args)
+
+    def solve(self):
+        if self.primal_after_columns:
+            self.lp.setOptionValue("simplex_strategy", 4 if self.columns_joined else 1)
+        self.lp.run()
+        info = self.lp.getInfo()
+        optimal = self.lp.getModelStatus() == self.optimal
+        return (info.objective_function_value if optimal else None), info.simplex_iteration_count
+
+
+def mirrored(highs_class, make_mirror):
+    """A subclass of HiGHS's class whose model changes and solves ``make_mirror()``
+    (:class:`_SoPlex` or :class:`_OtherHighs`) repeats, each solve timed in CPU seconds."""
     import highspy
-    from pyscipopt import LP
 
     class Mirrored(highs_class):
         def __init__(self):
             super().__init__()
-            self.soplex = LP("mirror", sense="maximize")
-            self.primal = True  # as root pricing ran SoPlex: primal after columns join
-
-        def addRows(self, m, lower, upper, nnz, starts, index, values):
-            status = super().addRows(m, lower, upper, nnz, starts, index, values)
-            infinity = self.soplex.infinity()
-            self.soplex.addRows(
-                _entries(m, starts, index, values),
-                lhss=[float(v) for v in lower],
-                rhss=[min(float(v), infinity) for v in upper],
-            )
-            self.primal = False
-            return status
-
-        def addCols(self, m, costs, lower, upper, nnz, starts, index, values):
-            status = super().addCols(m, costs, lower, upper, nnz, starts, index, values)
-            self.soplex.addCols(
-                _entries(m, starts, index, values),
-                objs=[float(v) for v in costs],
-                lbs=[float(v) for v in lower],
-                ubs=[float(v) for v in upper],
-            )
-            self.primal = True
-            return status
-
-        def deleteRows(self, k, indices):
-            status = super().deleteRows(k, indices)
-            for first, last in _runs(indices):
-                self.soplex.delRows(first, last)
-            return status
-
-        def deleteCols(self, k, indices):
-            status = super().deleteCols(k, indices)
-            for first, last in _runs(indices):
-                self.soplex.delCols(first, last)
-            return status
-
-        def run(self):
-            cpu = time.process_time()
-            status = super().run()
-            highs = time.process_time() - cpu
-            cpu = time.process_time()
-            soplex_value = self.soplex.solve(dual=not self.primal)
-            soplex = time.process_time() - cpu
-            if self.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-                return status  # HiGHS stopped at the deadline: not compared
-            SOLVES.append(
-                (
-                    soplex,
-                    highs,
-                    soplex_value if self.soplex.isOptimal() else None,
-                    self.getInfo().objective_function_value,
-                    self.getNumRow(),
-                    self.getNumCol(),
-                )
-            )
-            if len(SOLVES) % 25 == 0:
-                report()
-            return status
-
-    return Mirrored
-
-
-def highs_mirrored(highs_class, options: dict, primal_after_columns: bool):
-    """A subclass of HiGHS's class whose model changes and solves a second HiGHS, with
-    ``options`` set after root pricing's own, repeats (SoPlex's place in :data:`SOLVES`;
-    with ``primal_after_columns``, its primal simplex after columns joined)."""
-    import highspy
-
-    class Mirrored(highs_class):
-        def __init__(self):
-            super().__init__()
-            self.other = highs_class()
-            self.columns_joined = False
+            self.mirror = make_mirror()
 
         def setOptionValue(self, name, value):
-            self.other.setOptionValue(name, options.get(name, value))
+            self.mirror.option(name, value)
             return super().setOptionValue(name, value)
 
         def changeObjectiveSense(self, sense):
-            self.other.changeObjectiveSense(sense)
+            self.mirror.sense(sense)
             return super().changeObjectiveSense(sense)
 
         def addRows(self, *args):
-            self.other.addRows(*args)
-            self.columns_joined = False
+            self.mirror.add_rows(*args)
             return super().addRows(*args)
 
         def addCols(self, *args):
-            self.other.addCols(*args)
-            self.columns_joined = True
+            self.mirror.add_cols(*args)
             return super().addCols(*args)
 
         def deleteRows(self, *args):
-            self.other.deleteRows(*args)
+            self.mirror.delete_rows(*args)
             return super().deleteRows(*args)
 
         def deleteCols(self, *args):
-            self.other.deleteCols(*args)
+            self.mirror.delete_cols(*args)
             return super().deleteCols(*args)
 
         def run(self):
-            for name, value in options.items():
-                self.other.setOptionValue(name, value)
-            if primal_after_columns:
-                self.other.setOptionValue("simplex_strategy", 4 if self.columns_joined else 1)
             cpu = time.process_time()
             status = super().run()
             highs = time.process_time() - cpu
             cpu = time.process_time()
-            self.other.run()
+            value, iterations = self.mirror.solve()
             other = time.process_time() - cpu
             if self.getModelStatus() != highspy.HighsModelStatus.kOptimal:
-                return status
-            optimal = self.other.getModelStatus() == highspy.HighsModelStatus.kOptimal
-            value = self.other.getInfo().objective_function_value if optimal else None
+                return status  # HiGHS stopped at the deadline: not compared
+            info = self.getInfo()
             SOLVES.append(
                 (
                     other,
                     highs,
                     value,
-                    self.getInfo().objective_function_value,
+                    info.objective_function_value,
                     self.getNumRow(),
                     self.getNumCol(),
+                    iterations,
+                    info.simplex_iteration_count,
                 )
             )
-            info = (
-                self.other.getInfo().simplex_iteration_count,
-                self.getInfo().simplex_iteration_count,
-            )
-            ITERATIONS.append(info)
             if len(SOLVES) % 25 == 0:
                 report()
             return status
@@ -210,13 +220,13 @@ def highs_mirrored(highs_class, options: dict, primal_after_columns: bool):
 def report():
     a = np.array([s[:2] for s in SOLVES])
     gaps = [abs(s[2] - s[3]) for s in SOLVES if s[2] is not None]
-    *_, rows, cols = SOLVES[-1]
+    rows, cols, mirror_iterations, _ = SOLVES[-1][4:]
     iterations = ""
-    if ITERATIONS:
-        mirror, highs = np.sum(ITERATIONS, axis=0)
-        iterations = f"; simplex iterations the mirror {mirror:,}, HiGHS {highs:,}"
+    if mirror_iterations is not None:
+        mirror, highs = np.sum([s[6:] for s in SOLVES], axis=0)
+        iterations = f"; simplex iterations {MIRROR[0]} {mirror:,}, HiGHS {highs:,}"
     print(
-        f"{len(SOLVES)} LPs (the last {rows} rows, {cols} columns): CPU s SoPlex "
+        f"{len(SOLVES)} LPs (the last {rows} rows, {cols} columns): CPU s {MIRROR[0]} "
         f"{a[:, 0].sum():.1f}, HiGHS {a[:, 1].sum():.1f} (ratio "
         f"{a[:, 0].sum() / max(a[:, 1].sum(), 1e-9):.2f}); largest difference of the "
         f"optimal values {max(gaps, default=0.0):.1e}{iterations}",
@@ -243,13 +253,16 @@ def main(argv=None):
     parser.add_argument("--highs-option", type=_option, action="append", default=[])
     parser.add_argument("--primal-after-columns", action="store_true")
     args, rest = parser.parse_known_args(argv)
+    highs_class = highspy._core._Highs
     if args.highs_option or args.primal_after_columns:
-        mirror = highs_mirrored(
-            highspy._core._Highs, dict(args.highs_option), args.primal_after_columns
-        )
+        MIRROR[0] = "the other HiGHS"
+        options = dict(args.highs_option)
+
+        def make_mirror():
+            return _OtherHighs(highs_class, options, args.primal_after_columns)
     else:
-        mirror = mirrored(highspy._core._Highs)
-    highspy._core._Highs = mirror  # type: ignore[misc]
+        make_mirror = _SoPlex
+    highspy._core._Highs = mirrored(highs_class, make_mirror)  # type: ignore[misc]
     import exp_root_pricing
 
     try:
