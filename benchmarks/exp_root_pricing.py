@@ -115,9 +115,9 @@ def _on_counts(pricing, evaluate_rounds: int | None, sub_ip: str, seconds: float
         pricing._new_clusters = in_turn
     local_clusters = pricing._local_clusters
 
-    def recorded(fam, x):
+    def recorded(fam, x, **kwargs):
         start = time.perf_counter()
-        found = local_clusters(fam, x)
+        found = local_clusters(fam, x, **kwargs)
         records.append(("local", 0, 0, len(found), time.perf_counter() - start))
         return found
 

@@ -25,7 +25,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
-ROUTINES = ("_violated_clusters", "_cycle_clusters", "_local_clusters")
+ROUTINES = ("_violated_clusters", "_cycle_clusters", "_separated_clusters", "_local_clusters")
 
 
 def _before(commit: str):

@@ -116,10 +116,10 @@ def _with_local_search(plugins, found: list) -> None:
 
     separated = plugins._separated_clusters
 
-    def with_local(fam, x, *args):
-        clusters = separated(fam, x, *args)
+    def with_local(fam, x, *args, **kwargs):
+        clusters = separated(fam, x, *args, **kwargs)
         if not clusters:
-            clusters = _local_clusters(fam, x)
+            clusters = _local_clusters(fam, x, support=kwargs.get("support"))
             found.append(len(clusters))
         return clusters
 

@@ -31,6 +31,7 @@ from pgmpy_nml.search.candidates._clusters import (
     _set_packing,
     _support_arrays,
     _support_components,
+    _support_graph,
     _violated_clusters,
 )
 from pgmpy_nml.search.candidates._families import _cycle_free, _Families
@@ -889,6 +890,37 @@ def test_every_peeling_against_the_plain_peeling(seed):
                     cluster, viol = _peel_reference(fam, x, set(members), keep, eps)
                     expect.append((viol, cluster))
             assert got == expect
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_one_support_graph_serves_every_separation(seed):
+    """The support graph is its definition (an arc ``u -> v`` per family of ``v`` above
+    ``eps`` and variable ``u`` it must come after, carrying the family's value, in the
+    families' order), and each separation routine returns the same clusters whether it
+    computes the graph or is given it."""
+    rng, fam = _random_families(seed, 12, 10)
+    eps = 1e-6
+    for rep in range(6):
+        x = _random_values(fam, rng, "network" if rep == 0 else ("eighths", "simplex")[rep % 2])
+        support = _support_graph(fam, x, eps)
+        rows = [f for f in range(len(fam)) if x[f] > eps]
+        arcs = [(u, int(fam.child[f]), x[f]) for f in rows for u in sorted(fam.preds[f])]
+        assert support.rows.tolist() == rows
+        assert (
+            list(
+                zip(
+                    support.tail.tolist(),
+                    support.head.tolist(),
+                    support.weight.tolist(),
+                    strict=True,
+                )
+            )
+            == arcs
+        )
+        for routine in (_violated_clusters, _cycle_clusters, _separated_clusters, _local_clusters):
+            assert routine(fam, x, eps, support=support) == routine(fam, x, eps)
+        given = _most_violated_clusters(fam, x, eps, time_limit=10.0, support=support)
+        assert given == _most_violated_clusters(fam, x, eps, time_limit=10.0)
 
 
 @pytest.mark.parametrize("seed", range(40))

@@ -211,10 +211,12 @@ import numpy as np
 
 from ._cluster_rows import ClusterRows
 from ._clusters import (
+    _CUT_EPS,
     _cluster_families,
     _local_clusters,
     _most_violated_clusters,
     _separated_clusters,
+    _support_graph,
 )
 from ._families import _Families
 
@@ -516,13 +518,14 @@ def _seconds_left(deadline: float | None) -> float | None:
 def _new_clusters(fam: _Families, x, known, sub_ip_seconds: float, local_search: bool) -> list:
     """Clusters violated by the LP solution ``x`` and not in ``known``: those separated,
     else (with ``local_search``) those of the local search, else the most violated (each
-    component's sub-IP for ``sub_ip_seconds``)."""
-    new = [c for c in _separated_clusters(fam, x) if tuple(c) not in known]
+    component's sub-IP for ``sub_ip_seconds``), all from one support graph."""
+    support = _support_graph(fam, x, _CUT_EPS)
+    new = [c for c in _separated_clusters(fam, x, support=support) if tuple(c) not in known]
     if not new and local_search:
-        new = [c for c in _local_clusters(fam, x) if tuple(c) not in known]
+        new = [c for c in _local_clusters(fam, x, support=support) if tuple(c) not in known]
     if new:
         return new
-    found = _most_violated_clusters(fam, x, time_limit=sub_ip_seconds)
+    found = _most_violated_clusters(fam, x, time_limit=sub_ip_seconds, support=support)
     return [c for c in found if tuple(c) not in known]
 
 

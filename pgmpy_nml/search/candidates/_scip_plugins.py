@@ -25,9 +25,11 @@ from pyscipopt import (
 )
 
 from ._clusters import (
+    _CUT_EPS,
     _cluster_row,
     _most_violated_clusters,
     _separated_clusters,
+    _support_graph,
     _violated_clusters,
 )
 from ._families import _cycle_free, show_status
@@ -216,13 +218,16 @@ class Acyclicity(Conshdlr):
 
     def conssepalp(self, constraints, nusefulconss):
         values = self._lp_values()
-        clusters = _separated_clusters(self.fam, values)
+        support = _support_graph(self.fam, values, _CUT_EPS)
+        clusters = _separated_clusters(self.fam, values, support=support)
         exact_here = self.exact == "always" or (self.exact == "root" and self.model.getDepth() == 0)
         added = 0  # k-cluster cuts
         if exact_here and (not clusters or self._sub_ip_affordable()):
             met = set(map(tuple, clusters))
             start = time.perf_counter()
-            exact = _most_violated_clusters(self.fam, values, time_limit=self._sub_ip_seconds())
+            exact = _most_violated_clusters(
+                self.fam, values, time_limit=self._sub_ip_seconds(), support=support
+            )
             self.sub_ip_seconds += time.perf_counter() - start
             self.n_sub_ips += 1
             exact = [c for c in exact if tuple(c) not in met]
