@@ -3,7 +3,8 @@
 Runs root pricing on an instance of ``bench_suite.py`` for ``--seconds``, keeps about
 ``--solutions`` of the LP solutions its separation saw, then times each separation routine
 of :mod:`pgmpy_nml.search.candidates._clusters` on them (the peeling, the short cycles, the
-local search), twice. With ``--against COMMIT``, that module as it was in the commit
+two together, the local search), twice, and the solver's two-variable cluster rows three
+times. With ``--against COMMIT``, that module as it was in the commit
 (loaded beside today's package, as ``exp_supersets.py`` does) is timed beside it,
 interleaved, and both must return the same clusters::
 
@@ -105,7 +106,33 @@ def main(argv=None):
             print(f"the same clusters: {same}", flush=True)
             if not same:
                 sys.exit(1)
+    _time_pairs(fam, modules, args.against)
     print(f"load {tuple(round(v, 2) for v in os.getloadavg())}")
+
+
+def _time_pairs(fam, modules, against) -> None:
+    """Time the solver's two-variable cluster rows (``_pair_clusters``) of each module,
+    three times, interleaved; with ``against``, both must give the same rows."""
+    import numpy as np
+
+    for rep in range(3):
+        rows, cells = {}, []
+        for label, module in modules:
+            wall, cpu = time.perf_counter(), time.process_time()
+            rows[label] = module._pair_clusters(fam)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            cells.append(f"{label} {cpu:.2f} s CPU ({wall:.2f} s wall)")
+        line = f"two-variable rows, rep {rep}: {len(rows['this']):,} pairs; " + ", ".join(cells)
+        if against:
+            same = len(rows["this"]) == len(rows[against]) and all(
+                a[0] == b[0] and np.array_equal(a[1], b[1])
+                for a, b in zip(rows["this"], rows[against], strict=True)
+            )
+            line += f"; the same rows: {same}"
+            if not same:
+                print(line, flush=True)
+                sys.exit(1)
+        print(line, flush=True)
 
 
 if __name__ == "__main__":
