@@ -57,7 +57,8 @@ class _SupportGraph(NamedTuple):
 
 def _support_graph(fam: _Families, x, eps) -> _SupportGraph:
     """The support of ``x`` (families above ``eps``) and its graph's arcs, once per LP
-    solution for every separation routine that reads them (``support=``)."""
+    solution for every separation routine that reads them (their ``support=``, given
+    with the same ``x`` and ``eps``)."""
     rows = np.flatnonzero(x > eps)
     k, tail = fam.arcs(rows)
     return _SupportGraph(rows, tail, fam.child[rows][k], x[rows][k])
