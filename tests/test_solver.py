@@ -906,17 +906,8 @@ def test_one_support_graph_serves_every_separation(seed):
         rows = [f for f in range(len(fam)) if x[f] > eps]
         arcs = [(u, int(fam.child[f]), x[f]) for f in rows for u in sorted(fam.preds[f])]
         assert support.rows.tolist() == rows
-        assert (
-            list(
-                zip(
-                    support.tail.tolist(),
-                    support.head.tolist(),
-                    support.weight.tolist(),
-                    strict=True,
-                )
-            )
-            == arcs
-        )
+        tail, head, weight = support.tail.tolist(), support.head.tolist(), support.weight.tolist()
+        assert list(zip(tail, head, weight, strict=True)) == arcs
         for routine in (_violated_clusters, _cycle_clusters, _separated_clusters, _local_clusters):
             assert routine(fam, x, eps, support=support) == routine(fam, x, eps)
         given = _most_violated_clusters(fam, x, eps, time_limit=10.0, support=support)

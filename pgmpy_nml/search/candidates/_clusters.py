@@ -192,9 +192,9 @@ def _cycle_clusters(fam: _Families, x, eps=_CUT_EPS, support=None):
     ``support``: :func:`_support_graph`'s, if computed already.
     """
     n = fam.n
-    _, tails, heads, values = _support_graph(fam, x, eps) if support is None else support
-    weight = np.zeros((n, n))
-    np.add.at(weight, (tails, heads), values)
+    _, arc_tail, arc_head, arc_value = _support_graph(fam, x, eps) if support is None else support
+    weight = np.zeros((n, n))  # summed over the families of each arc
+    np.add.at(weight, (arc_tail, arc_head), arc_value)
     tail, head = np.nonzero(weight > eps)
     length = 1.0 - np.minimum(weight[tail, head], 1.0) + _ARC_TIE
     short = length < 1.0

@@ -234,18 +234,19 @@ class Acyclicity(Conshdlr):
             self.n_exact_cuts += len(exact)
             clusters += exact
             if not clusters:  # the k-cluster sub-IPs are slower: only once none is left
-                added = self._add_k_clusters(values)
+                added = self._add_k_clusters(values, support)
         if clusters and self._add_clusters(clusters, as_cuts=True):
             return {"result": SCIP_RESULT.SEPARATED}
         return {"result": SCIP_RESULT.SEPARATED if added else SCIP_RESULT.DIDNOTFIND}
 
-    def _add_k_clusters(self, values) -> int:
+    def _add_k_clusters(self, values, support) -> int:
         """The most violated ``k``-cluster cut of each component by sub-IP, for each ``k``
-        of :data:`K_CLUSTERS`: how many were added (counted in ``n_k_cuts`` too)."""
+        of :data:`K_CLUSTERS`: how many were added (counted in ``n_k_cuts`` too).
+        ``support``: the round's :func:`._clusters._support_graph`."""
         added = 0
         for k in K_CLUSTERS:
             found = _most_violated_clusters(
-                self.fam, values, time_limit=self._sub_ip_seconds(), k=k
+                self.fam, values, time_limit=self._sub_ip_seconds(), k=k, support=support
             )
             added += self._add_clusters(found, as_cuts=True, k=k)
         self.n_k_cuts += added
